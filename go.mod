@@ -1,0 +1,8 @@
+module github.com/corefscore/corefscore
+
+go 1.26.8
+
+require (
+	github.com/pkg/errors v0.9.1 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+)

@@ -1,0 +1,129 @@
+package gocore
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/pkg/errors"
+)
+
+// Default weights of the linguistically aware metrics and of DA.
+var (
+	// DefaultLinkWeights is W4 of Chen & Ng (2013): (w_nam, w_nom, w_pro, w_sing).
+	DefaultLinkWeights = [4]float64{1.0, 0.75, 0.5, 1.0}
+	// DefaultDAWeights is (a, b, c) of Trouilleux et al. (2000).
+	DefaultDAWeights = [3]float64{0.6, 0.3, 0.1}
+)
+
+// withDefaults returns opt with zero-valued weights replaced by defaults.
+func withDefaults(opt Options) Options {
+	if opt.LinkWeights == [4]float64{} {
+		opt.LinkWeights = DefaultLinkWeights
+	}
+	if opt.DAWeights == [3]float64{} {
+		opt.DAWeights = DefaultDAWeights
+	}
+	return opt
+}
+
+// ScoreDocument writes the counts of one document into row (NumColumns()
+// long). doc is the document's index, used in duplicate reports; repeated
+// mentions are appended to dups.
+func ScoreDocument(d *Document, doc int, opt *Options, row []float64, dups *[]Duplicate) error {
+	if len(row) != NumColumns() {
+		return invalidf("counts row has %d columns, want %d", len(row), NumColumns())
+	}
+	t, err := NewTable(d, doc, opt, dups)
+	if err != nil {
+		return err
+	}
+	for i, m := range registry {
+		if !opt.Metrics.Has(i) {
+			continue
+		}
+		if m.needsTypes && !t.HasTypes {
+			return errors.Wrapf(ErrMissingTypes, "metric %s needs a type for every mention: %s", m.name, t.firstUntyped(d))
+		}
+		if err := m.compute(t, opt, row[columnStart[i]:columnStart[i+1]]); err != nil {
+			return errors.Wrapf(err, "metric %s", m.name)
+		}
+	}
+	return nil
+}
+
+// firstUntyped describes the first mention without a type, for errors.
+func (t *Table) firstUntyped(d *Document) string {
+	if t.Types == nil {
+		return "no mention types were given"
+	}
+	for m, ty := range t.Types {
+		if ty == TypeUnknown {
+			if m < t.NumKey {
+				return "key mention at position " + strconv.Itoa(m) + " has none"
+			}
+			return "a response mention has none"
+		}
+	}
+	return "all mentions typed"
+}
+
+// ScoreBatch scores docs in parallel into counts, a row-major matrix of
+// len(docs) rows and NumColumns() columns that the caller allocates. Rows of
+// documents are independent, so the result is identical for any number of
+// workers. It returns the repeated mentions found, in document order. The
+// error, if any, is a *DocError for the lowest-numbered failing document.
+func ScoreBatch(docs []Document, opt Options, counts []float64) ([]Duplicate, error) {
+	ncol := NumColumns()
+	if len(counts) != len(docs)*ncol {
+		return nil, invalidf("counts matrix has %d cells, want %d documents x %d columns", len(counts), len(docs), ncol)
+	}
+	opt = withDefaults(opt)
+	workers := opt.Workers
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > len(docs) {
+		workers = len(docs)
+	}
+	for i := range counts {
+		counts[i] = 0
+	}
+	errs := make([]error, len(docs))
+	dups := make([][]Duplicate, len(docs))
+	next := make(chan int, len(docs))
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = scoreRecovering(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], &dups[i])
+			}
+		}()
+	}
+	wg.Wait()
+	var all []Duplicate
+	for i, err := range errs {
+		if err != nil {
+			return nil, &DocError{Doc: i, Name: docs[i].Name, Err: err}
+		}
+		all = append(all, dups[i]...)
+	}
+	return all, nil
+}
+
+// scoreRecovering scores one document and turns a panic into an error, so a
+// bug never takes the caller's process down.
+func scoreRecovering(d *Document, doc int, opt *Options, row []float64, dups *[]Duplicate) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errors.Errorf("gocore: internal error: %v", r)
+		}
+	}()
+	return ScoreDocument(d, doc, opt, row, dups)
+}

@@ -1,0 +1,156 @@
+package gocore
+
+// mentionCounts scores mention detection by exact identity:
+//
+//	recall = |key ∩ response| / |key|,  precision = |key ∩ response| / |response|
+func mentionCounts(t *Table, _ *Options, out []float64) error {
+	both := float64(t.NumBoth)
+	writeRP(out, both, float64(t.NumKey), both, float64(t.NumResp))
+	return nil
+}
+
+// mucCounts scores MUC (Vilain et al. 1995) on predicted mentions as the
+// reference scorer does (Pradhan et al. 2014, §4.1). The relative partition
+// p(K_i) of a key cluster has one part per response cluster it meets plus one
+// per key mention missing from the response, so
+//
+//	Σ_i (|K_i| - |p(K_i)|) = Σ_ij (n_ij - 1)   over non-empty cells,
+//
+// and symmetrically for precision: the two numerators are equal.
+//
+//	recall    = Σ_ij (n_ij - 1) / Σ_i (|K_i| - 1)
+//	precision = Σ_ij (n_ij - 1) / Σ_j (|R_j| - 1)
+func mucCounts(t *Table, _ *Options, out []float64) error {
+	var correct, keyLinks, respLinks float64
+	for _, c := range t.Cells {
+		correct += float64(c.N - 1)
+	}
+	for _, s := range t.KeySize {
+		keyLinks += float64(s - 1)
+	}
+	for _, s := range t.RespSize {
+		respLinks += float64(s - 1)
+	}
+	writeRP(out, correct, keyLinks, correct, respLinks)
+	return nil
+}
+
+// bcubCounts scores B-cubed with a weight per mention (Bagga & Baldwin 1998,
+// Pradhan et al. 2014 §4.2):
+//
+//	recall    = Σ_ij n_ij² / |K_i|  /  Σ_i |K_i|
+//	precision = Σ_ij n_ij² / |R_j|  /  Σ_j |R_j|
+//
+// Mentions on one side only count in that side's denominator.
+func bcubCounts(t *Table, _ *Options, out []float64) error {
+	var r, p float64
+	for _, c := range t.Cells {
+		n2 := float64(c.N) * float64(c.N)
+		r += n2 / float64(t.KeySize[c.K])
+		p += n2 / float64(t.RespSize[c.R])
+	}
+	writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
+	return nil
+}
+
+// bcubEntityCounts scores B-cubed with equal weight per equivalence class, the
+// information-retrieval variant of Bagga & Baldwin (1998, §"weighting"): a
+// mention of key cluster K_i weighs 1 / (#key clusters · |K_i|), so
+//
+//	recall    = Σ_ij n_ij² / |K_i|²  /  #key clusters
+//	precision = Σ_ij n_ij² / |R_j|²  /  #response clusters
+//
+// The cluster counts are the denominators so that documents add up.
+func bcubEntityCounts(t *Table, _ *Options, out []float64) error {
+	var r, p float64
+	for _, c := range t.Cells {
+		n := float64(c.N)
+		k, s := float64(t.KeySize[c.K]), float64(t.RespSize[c.R])
+		r += n * n / (k * k)
+		p += n * n / (s * s)
+	}
+	writeRP(out, r, float64(len(t.KeySize)), p, float64(len(t.RespSize)))
+	return nil
+}
+
+// blancColumns are BLANC's counts: the coreference links and the
+// non-coreference links, each as recall and precision fractions.
+var blancColumns = []string{
+	"coref.recall_num", "coref.recall_den", "coref.precision_num", "coref.precision_den",
+	"noncoref.recall_num", "noncoref.recall_den", "noncoref.precision_num", "noncoref.precision_den",
+}
+
+// blancCounts counts BLANC's links (Luo et al. 2014, Pradhan et al. 2014
+// §4.4) from the contingency table, without enumerating pairs. With a_i the
+// common mentions of K_i, b_j those of R_j and c all common mentions:
+//
+//	correct coreference links      = Σ_ij C(n_ij, 2)
+//	key / response coref links     = Σ_i C(|K_i|, 2),  Σ_j C(|R_j|, 2)
+//	key non-coreference links      = C(|key|, 2) - Σ_i C(|K_i|, 2)
+//	response non-coreference links = C(|resp|, 2) - Σ_j C(|R_j|, 2)
+//	correct non-coreference links  = C(c, 2) - Σ_i C(a_i, 2) - Σ_j C(b_j, 2) + Σ_ij C(n_ij, 2)
+//
+// How the two halves combine when a side has no links is a matter of
+// arithmetic on the summed counts, not of the counts themselves.
+func blancCounts(t *Table, _ *Options, out []float64) error {
+	var correctCoref, keyCoref, respCoref float64
+	keyCommon := make([]int32, len(t.KeySize))
+	respCommon := make([]int32, len(t.RespSize))
+	for _, c := range t.Cells {
+		correctCoref += link(c.N)
+		keyCommon[c.K] += c.N
+		respCommon[c.R] += c.N
+	}
+	correctNon := link(int32(t.NumBoth)) + correctCoref
+	for i, s := range t.KeySize {
+		keyCoref += link(s)
+		correctNon -= link(keyCommon[i])
+	}
+	for j, s := range t.RespSize {
+		respCoref += link(s)
+		correctNon -= link(respCommon[j])
+	}
+	keyNon := link(int32(t.NumKey)) - keyCoref
+	respNon := link(int32(t.NumResp)) - respCoref
+	writeRP(out[:4], correctCoref, keyCoref, correctCoref, respCoref)
+	writeRP(out[4:], correctNon, keyNon, correctNon, respNon)
+	return nil
+}
+
+// leaCounts scores LEA (Moosavi & Strube 2016), link-based entity-aware:
+//
+//	recall    = Σ_i |K_i| · Σ_j link(n_ij) / link(K_i)  /  Σ_i |K_i|
+//	precision = Σ_j |R_j| · Σ_i link(n_ij) / link(R_j)  /  Σ_j |R_j|
+//
+// with link(n) = n(n-1)/2. A one-mention cluster has one self-link, resolved
+// only when its mention is a one-mention cluster on the other side too (as in
+// the reference scorer's LEA branch).
+func leaCounts(t *Table, _ *Options, out []float64) error {
+	keyResolved := make([]float64, len(t.KeySize))
+	respResolved := make([]float64, len(t.RespSize))
+	for _, c := range t.Cells {
+		if c.N == 1 && t.KeySize[c.K] == 1 && t.RespSize[c.R] == 1 {
+			keyResolved[c.K]++
+			respResolved[c.R]++
+			continue
+		}
+		keyResolved[c.K] += link(c.N)
+		respResolved[c.R] += link(c.N)
+	}
+	writeRP(out, leaSum(t.KeySize, keyResolved), float64(t.NumKey),
+		leaSum(t.RespSize, respResolved), float64(t.NumResp))
+	return nil
+}
+
+// leaSum returns Σ |E| · resolved(E) / links(E) over the clusters of one side.
+func leaSum(sizes []int32, resolved []float64) float64 {
+	var sum float64
+	for e, s := range sizes {
+		links := 1.0
+		if s > 1 {
+			links = link(s)
+		}
+		sum += float64(s) * resolved[e] / links
+	}
+	return sum
+}

@@ -1,0 +1,32 @@
+// Package gocore is the corefscore scoring engine: it scores coreference
+// partitions of documents with every classic metric and returns additive
+// per-document counts.
+//
+// The model is deliberately flat, so that the C ABI can view caller arrays
+// without copying. A Document has two Sides, the key (gold) and the response
+// (system); a Side is three parallel arrays: mention ids, cluster ids and an
+// optional mention type per mention. Equal mention ids on the two sides mean
+// the same mention; cluster ids are arbitrary non-negative labels local to a
+// side.
+//
+// Every metric reduces, for one document, to a few numbers that add up across
+// documents (a recall numerator and denominator, a precision numerator and
+// denominator, and for some metrics a few more). ScoreBatch writes them into
+// a dense row-major matrix counts[nDocs][NumColumns()], one named column per
+// count (see Columns). Corpus scores are the sums of the rows: the micro
+// average of the CoNLL reference scorer.
+//
+// Inside, each document is first turned into a Table: the sparse contingency
+// table between key and response clusters, built in time linear in the number
+// of mentions. Each metric is a function of that table:
+//
+//	MUC        Σ_ij (n_ij - 1) over the non-empty cells, against Σ_i (|K_i| - 1)
+//	B-cubed    Σ_ij n_ij² / |K_i|  and  Σ_ij n_ij² / |R_j|
+//	CEAF       maximum-weight one-to-one alignment, per connected component
+//	BLANC      Σ_ij C(n_ij, 2) and the non-coreference links among common mentions
+//	LEA        Σ_i |K_i| · Σ_j link(n_ij) / link(|K_i|)
+//
+// Policies that the reference scorer leaves implicit are explicit Options:
+// what to do with a mention that occurs twice on one side (Duplicates) and
+// whether one-mention clusters are scored (Singletons).
+package gocore

@@ -1,0 +1,111 @@
+package gocore
+
+import (
+	"strings"
+)
+
+// The four counts that most metrics reduce to, in this column order.
+var rpColumns = []string{"recall_num", "recall_den", "precision_num", "precision_den"}
+
+// metricDef is one entry of the metric registry.
+type metricDef struct {
+	name       string
+	columns    []string // column suffixes; the full name is name + "." + suffix
+	needsTypes bool     // the metric needs a known type for every mention
+	compute    func(t *Table, opt *Options, out []float64) error
+}
+
+// registry lists every metric, in column order. It is the one definition of
+// the metric names and of the counts columns: the C ABI and Python read them
+// from here.
+var registry = []metricDef{
+	{name: "mentions", columns: rpColumns, compute: mentionCounts},
+	{name: "muc", columns: rpColumns, compute: mucCounts},
+	{name: "bcub", columns: rpColumns, compute: bcubCounts},
+	{name: "bcub_entity", columns: rpColumns, compute: bcubEntityCounts},
+	{name: "ceafm", columns: rpColumns, compute: ceafmCounts},
+	{name: "ceafe", columns: rpColumns, compute: ceafeCounts},
+	{name: "blanc", columns: blancColumns, compute: blancCounts},
+	{name: "lea", columns: rpColumns, compute: leaCounts},
+}
+
+// MetricSet is a set of metrics, one bit per registry entry in order. The
+// zero set means every metric.
+type MetricSet uint64
+
+// Has reports whether metric i (its registry position) is in the set.
+func (s MetricSet) Has(i int) bool { return s == 0 || s&(1<<uint(i)) != 0 }
+
+// MetricNames returns the metric names in registry order.
+func MetricNames() []string {
+	names := make([]string, len(registry))
+	for i, m := range registry {
+		names[i] = m.name
+	}
+	return names
+}
+
+// ParseMetrics turns metric names into a MetricSet. An empty list means all
+// metrics.
+func ParseMetrics(names []string) (MetricSet, error) {
+	var s MetricSet
+	for _, name := range names {
+		i := metricIndex(name)
+		if i < 0 {
+			return 0, invalidf("unknown metric %q; known metrics: %s", name, strings.Join(MetricNames(), ", "))
+		}
+		s |= 1 << uint(i)
+	}
+	return s, nil
+}
+
+func metricIndex(name string) int {
+	for i, m := range registry {
+		if m.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// columnStart[i] is the first column of metric i; the last entry is the total.
+var columnStart = func() []int {
+	starts := make([]int, len(registry)+1)
+	for i, m := range registry {
+		starts[i+1] = starts[i] + len(m.columns)
+	}
+	return starts
+}()
+
+// NumColumns returns the number of counts columns.
+func NumColumns() int { return columnStart[len(registry)] }
+
+// Columns returns the full names of the counts columns in order, such as
+// "muc.recall_num" or "blanc.coref.precision_den".
+func Columns() []string {
+	cols := make([]string, 0, NumColumns())
+	for _, m := range registry {
+		for _, c := range m.columns {
+			cols = append(cols, m.name+"."+c)
+		}
+	}
+	return cols
+}
+
+// ColumnIndex returns the position of a full column name, or -1.
+func ColumnIndex(name string) int {
+	for i, c := range Columns() {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// link returns the number of links among n mentions, n(n-1)/2.
+func link(n int32) float64 { return float64(n) * float64(n-1) / 2 }
+
+// writeRP writes the four standard counts.
+func writeRP(out []float64, recallNum, recallDen, precisionNum, precisionDen float64) {
+	out[0], out[1], out[2], out[3] = recallNum, recallDen, precisionNum, precisionDen
+}
