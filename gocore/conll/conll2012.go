@@ -1,0 +1,473 @@
+package conll
+
+import (
+	"bytes"
+	"io"
+)
+
+// ReadCoNLL2012 reads a CoNLL-2011/2012 file as the CoNLL reference scorer
+// v8.01 reads it (CorScorer.pm, GetCoreference):
+//
+//   - a document runs from a line "#begin document NAME" (after "#" any
+//     white space; NAME is the rest of the line, with a trailing "\r" and
+//     trailing spaces removed; "(x); part 000" is all part of it) to a line
+//     containing "#end document";
+//   - every other non-blank line of a document is a token, numbered from 0
+//     across the document (blank lines are sentence breaks, not tokens);
+//   - the coreference annotation is the last column: columns are separated
+//     by tabs, or by runs of spaces on a line with no tab, and trailing empty
+//     columns are dropped as Perl's split drops them (so a line ending in a
+//     tab has its last non-empty column read);
+//   - within it, as the reference's substitutions do in this order: every
+//     "(N+D)" (a double antecedent) is discarded; then every "(N)" is a
+//     one-token mention of entity N; then every "(N" opens a mention; then
+//     every "N)" closes the most recently opened mention of N. Items need
+//     not be separated by "|": "(0(1" opens two. Entity ids are digit
+//     strings compared as strings ("07" and "7" differ).
+//
+// The mentions of a document are emitted grouped by entity, entities in the
+// order in which the reference first sees their ids (per line: one-token
+// items, then openings, then closings), and the mentions of an entity in the
+// order the reference stores them (one-token mentions when read, others when
+// closed). This order decides which occurrence of a repeated mention the
+// engine keeps.
+//
+// When the file has a POS column (column 5, index 4, not the last) and a
+// named-entity column (column 11, index 10, OntoNotes brackets "(TYPE*",
+// "*", "*)", "(TYPE)"), they give each mention its type (see
+// mentionTypeOf); otherwise types are gocore.TypeUnknown.
+//
+// Where the reference is silent or dies, this reader returns a *ParseError:
+// a closing bracket with no opening, a mention still open at "#end
+// document", a document with no "#end document", a "#begin document" inside
+// a document, a token line outside any document, a repeated document name,
+// a NUL byte, invalid UTF-8, a file with no document. The whole input is
+// read into memory; parsing is linear in its size.
+func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
+	data, err := readAll(r, path)
+	if err != nil {
+		return nil, err
+	}
+	return parseCoNLL2012(data, path)
+}
+
+var (
+	beginDocument = []byte("begin document ")
+	endDocument   = []byte("end document")
+)
+
+// isBeginLine reports whether line matches the reference's
+// /^\#\s*begin document /.
+func isBeginLine(line []byte) bool {
+	if len(line) == 0 || line[0] != '#' {
+		return false
+	}
+	rest := skipSpace(line[1:])
+	return bytes.HasPrefix(rest, beginDocument)
+}
+
+// beginName returns the document name of a begin line.
+func beginName(line []byte) string {
+	rest := skipSpace(trimCR(line)[1:])
+	return string(bytes.TrimRight(rest[len(beginDocument):], " \t"))
+}
+
+// isEndLine reports whether line contains the reference's /\#\s*end document/.
+func isEndLine(line []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(line[off:], endDocument)
+		if i < 0 {
+			return false
+		}
+		j := off + i - 1
+		for j >= 0 && isSpace(line[j]) {
+			j--
+		}
+		if j >= 0 && line[j] == '#' {
+			return true
+		}
+		off += i + 1
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
+}
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+// splitColumns splits a token line into columns, reusing cols: on tabs when
+// the line has one (Perl's split /\t/, trailing empty columns dropped),
+// otherwise on runs of spaces.
+func splitColumns(line []byte, cols [][]byte) [][]byte {
+	cols = cols[:0]
+	if bytes.IndexByte(line, '\t') >= 0 {
+		for {
+			i := bytes.IndexByte(line, '\t')
+			if i < 0 {
+				cols = append(cols, line)
+				break
+			}
+			cols = append(cols, line[:i])
+			line = line[i+1:]
+		}
+		for len(cols) > 0 && len(cols[len(cols)-1]) == 0 {
+			cols = cols[:len(cols)-1]
+		}
+		return cols
+	}
+	for _, f := range bytes.Fields(trimCR(line)) {
+		cols = append(cols, f)
+	}
+	return cols
+}
+
+// span is a mention as the reference stores it.
+type span struct{ start, end int32 }
+
+// conllDoc is the state of the document being read.
+type conllDoc struct {
+	name      string
+	line      int
+	tokens    int32
+	index     map[string]int32 // entity id -> index (the reference's GetIndex)
+	ids       []string         // entity id per index
+	open      [][]int32        // per entity, stack of open starts
+	ents      [][]span         // per entity, mentions in push order
+	classes   []tokenClass     // per token, when the file has a POS column
+	hasPOS    bool
+	ne        map[int64]struct{}
+	neOpen    []int32
+	hasNE     bool
+	scratch   []byte
+	colBuf    [][]byte
+	clsBuf    []tokenClass
+	corefOpen int // number of open coreference mentions
+}
+
+func (d *conllDoc) reset(name string, line int) {
+	d.name, d.line, d.tokens = name, line, 0
+	clear(d.index)
+	d.ids = d.ids[:0]
+	d.open = d.open[:0]
+	d.ents = d.ents[:0]
+	d.classes = d.classes[:0]
+	d.hasPOS, d.hasNE = false, false
+	d.ne = nil
+	d.neOpen = d.neOpen[:0]
+	d.corefOpen = 0
+}
+
+// entity returns the index of entity id, allocating one as GetIndex does.
+func (d *conllDoc) entity(id []byte) int32 {
+	if e, ok := d.index[string(id)]; ok {
+		return e
+	}
+	e := int32(len(d.ids))
+	s := string(id)
+	d.index[s] = e
+	d.ids = append(d.ids, s)
+	d.open = append(d.open, nil)
+	d.ents = append(d.ents, nil)
+	return e
+}
+
+func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
+	if err := checkEmpty(data, path); err != nil {
+		return nil, err
+	}
+	var docs []Doc
+	seen := make(map[string]int)
+	d := &conllDoc{index: make(map[string]int32)}
+	inDoc := false
+	l := newLines(data)
+	for {
+		line, problem, ok := l.next()
+		if !ok {
+			break
+		}
+		name := ""
+		if inDoc {
+			name = d.name
+		}
+		if problem != "" {
+			return nil, parseErr(path, l.num, name, "%s", problem)
+		}
+		if !inDoc {
+			if isBeginLine(trimCR(line)) {
+				n := beginName(line)
+				if first, dup := seen[n]; dup {
+					return nil, parseErr(path, l.num, n, "document name repeated (first at line %d)", first)
+				}
+				seen[n] = l.num
+				d.reset(n, l.num)
+				inDoc = true
+				continue
+			}
+			if isBlank(line) || line[0] == '#' {
+				continue
+			}
+			return nil, parseErr(path, l.num, "", "token line outside a document (no \"#begin document\" before it)")
+		}
+		if isBlank(line) {
+			continue
+		}
+		if isEndLine(line) {
+			doc, err := d.finish(path, l.num)
+			if err != nil {
+				return nil, err
+			}
+			docs = append(docs, doc)
+			inDoc = false
+			continue
+		}
+		if isBeginLine(trimCR(line)) {
+			return nil, parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
+		}
+		if err := d.token(line, path, l.num); err != nil {
+			return nil, err
+		}
+	}
+	if inDoc {
+		return nil, parseErr(path, l.num, d.name, "document never ends: \"#end document\" missing (document begins at line %d)", d.line)
+	}
+	if len(docs) == 0 {
+		return nil, parseErr(path, l.num, "", "no \"#begin document\" line: not a CoNLL-2012 file")
+	}
+	return docs, nil
+}
+
+// token reads one token line.
+func (d *conllDoc) token(line []byte, path string, num int) error {
+	d.colBuf = splitColumns(line, d.colBuf)
+	cols := d.colBuf
+	tok := d.tokens
+	// Tags for mention types: POS when it is not the last column.
+	var cls tokenClass
+	if len(cols) > 5 {
+		cls = classifyPTB(cols[4])
+		if cls != 0 {
+			d.hasPOS = true
+		}
+	}
+	d.classes = append(d.classes, cls)
+	if len(cols) > 11 {
+		d.neColumn(cols[10], tok)
+	}
+	if len(cols) > 0 {
+		if err := d.coref(cols[len(cols)-1], tok, path, num); err != nil {
+			return err
+		}
+	}
+	d.tokens++
+	return nil
+}
+
+// neColumn reads an OntoNotes named-entity cell: "(" opens, ")" closes.
+// Unbalanced brackets are ignored (the column only refines mention types).
+func (d *conllDoc) neColumn(cell []byte, tok int32) {
+	if len(cell) == 0 || (len(cell) == 1 && (cell[0] == '_' || cell[0] == '-')) {
+		return
+	}
+	d.hasNE = true
+	for _, c := range cell {
+		switch c {
+		case '(':
+			d.neOpen = append(d.neOpen, tok)
+		case ')':
+			if n := len(d.neOpen); n > 0 {
+				if d.ne == nil {
+					d.ne = make(map[int64]struct{})
+				}
+				d.ne[packSpan(d.neOpen[n-1], tok)] = struct{}{}
+				d.neOpen = d.neOpen[:n-1]
+			}
+		}
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// digitsAt returns the end of the run of digits starting at i (i when none).
+func digitsAt(s []byte, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// Matchers of the reference's four patterns at position i: each returns the
+// end of the match and the entity id's bounds, or end < 0.
+
+// matchDouble matches \((\d+\+\d)\).
+func matchDouble(s []byte, i int) (end, a, b int) {
+	if s[i] != '(' {
+		return -1, 0, 0
+	}
+	j := digitsAt(s, i+1)
+	if j == i+1 || j+3 > len(s) || s[j] != '+' || !isDigit(s[j+1]) || s[j+2] != ')' {
+		return -1, 0, 0
+	}
+	return j + 3, i + 1, j + 2
+}
+
+// matchSingle matches \((\d+)\).
+func matchSingle(s []byte, i int) (end, a, b int) {
+	if s[i] != '(' {
+		return -1, 0, 0
+	}
+	j := digitsAt(s, i+1)
+	if j == i+1 || j >= len(s) || s[j] != ')' {
+		return -1, 0, 0
+	}
+	return j + 1, i + 1, j
+}
+
+// matchOpen matches \((\d+) (greedy).
+func matchOpen(s []byte, i int) (end, a, b int) {
+	if s[i] != '(' {
+		return -1, 0, 0
+	}
+	j := digitsAt(s, i+1)
+	if j == i+1 {
+		return -1, 0, 0
+	}
+	return j, i + 1, j
+}
+
+// matchClose matches (\d+)\) starting at i.
+func matchClose(s []byte, i int) (end, a, b int) {
+	j := digitsAt(s, i)
+	if j == i || j >= len(s) || s[j] != ')' {
+		return -1, 0, 0
+	}
+	return j + 1, i, j
+}
+
+// substitute emulates Perl's `while ($s =~ s/PATTERN//) { ... }`: it
+// repeatedly removes the leftmost match from s (in place) and calls f with
+// the captured id, which is only valid during the call. Removing a match
+// can create a new one across the junction, so scanning resumes just before
+// it (the nearest "(" preceded only by digits and "+", or the start of the
+// run of digits, for the closing pattern), where the leftmost new match can
+// begin.
+func substitute(s []byte, match func([]byte, int) (int, int, int), digitStart bool, f func(id []byte) error) ([]byte, error) {
+	i := 0
+	for i < len(s) {
+		end, a, b := match(s, i)
+		if end < 0 {
+			i++
+			continue
+		}
+		if err := f(s[a:b]); err != nil {
+			return s, err
+		}
+		s = append(s[:i], s[end:]...)
+		k := i - 1
+		if digitStart {
+			for k >= 0 && isDigit(s[k]) {
+				k--
+			}
+			i = k + 1
+			continue
+		}
+		for k >= 0 && (isDigit(s[k]) || s[k] == '+') {
+			k--
+		}
+		if k >= 0 && s[k] == '(' {
+			i = k
+		}
+	}
+	return s, nil
+}
+
+// coref reads the coreference cell of token tok.
+func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
+	if bytes.IndexByte(cell, '(') < 0 && bytes.IndexByte(cell, ')') < 0 {
+		return nil // "_", "-", "" and the like
+	}
+	if len(cell) == 1 && cell[0] == '_' {
+		return nil
+	}
+	s := append(d.scratch[:0], cell...)
+	var err error
+	s, err = substitute(s, matchDouble, false, func([]byte) error { return nil })
+	if err != nil {
+		return err
+	}
+	s, err = substitute(s, matchSingle, false, func(id []byte) error {
+		e := d.entity(id)
+		d.ents[e] = append(d.ents[e], span{tok, tok})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s, err = substitute(s, matchOpen, false, func(id []byte) error {
+		e := d.entity(id)
+		d.open[e] = append(d.open[e], tok)
+		d.corefOpen++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s, err = substitute(s, matchClose, true, func(id []byte) error {
+		e := d.entity(id)
+		n := len(d.open[e])
+		if n == 0 {
+			return parseErr(path, num, d.name, "closing bracket %q) of entity %s has no opening bracket", id, id)
+		}
+		start := d.open[e][n-1]
+		d.open[e] = d.open[e][:n-1]
+		d.corefOpen--
+		d.ents[e] = append(d.ents[e], span{start, tok})
+		return nil
+	})
+	d.scratch = s
+	return err
+}
+
+// finish checks that every mention is closed and builds the Doc.
+func (d *conllDoc) finish(path string, num int) (Doc, error) {
+	if d.corefOpen > 0 {
+		for e, st := range d.open {
+			if len(st) > 0 {
+				return Doc{}, parseErr(path, num, d.name,
+					"%d mention(s) of entity %s still open at \"#end document\" (the last opened at token %d)",
+					len(st), d.ids[e], st[len(st)-1])
+			}
+		}
+	}
+	doc := Doc{Name: d.name, NumTokens: int(d.tokens), Path: path, Line: d.line,
+		Entities: append([]string(nil), d.ids...)}
+	total := 0
+	for _, ms := range d.ents {
+		total += len(ms)
+	}
+	doc.Mentions = make([]Mention, 0, total)
+	var classes []tokenClass
+	if d.hasPOS {
+		classes = d.classes
+	}
+	var ne map[int64]struct{}
+	if d.hasNE {
+		ne = d.ne
+		if ne == nil {
+			ne = map[int64]struct{}{}
+		}
+	}
+	for e, ms := range d.ents {
+		for _, sp := range ms {
+			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e)}
+			m.Type, d.clsBuf = spanType(&m, classes, ne, d.clsBuf)
+			doc.Mentions = append(doc.Mentions, m)
+		}
+	}
+	return doc, nil
+}

@@ -1,0 +1,407 @@
+package conll
+
+import (
+	"bytes"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ReadCoNLLU reads a CorefUD 1.x CoNLL-U file:
+//
+//   - "# newdoc id = NAME" starts a document ("# newdoc" without an id
+//     starts one named PATH#N); a file without any "# newdoc" before its
+//     first word holds one document named after the file (its base name
+//     without extension);
+//   - word lines have ten tab-separated columns; words are numbered from 0
+//     across the document; multiword-token ranges ("15-16") and empty nodes
+//     ("26.1") are not words and their MISC is ignored;
+//   - coreference is the MISC attribute Entity=: "(ID-attrs..." opens a
+//     mention of entity ID on this word, "ID)" closes the most recently
+//     opened mention of ID, "(ID-attrs...)" is a one-word mention; only the
+//     id (up to the first "-") matters. A discontinuous mention is written
+//     in parts "(ID[k/n]-..." ... "ID[k/n])": the mention is the set of the
+//     words of its n parts, complete when part n closes.
+//
+// Mentions are emitted grouped by entity, entities in order of first
+// opening, mentions of an entity in closing order. UPOS (column 4) and XPOS
+// (column 5) give the mention types (see mentionTypeOf).
+//
+// Errors (*ParseError): a closing bracket with no opening, a mention still
+// open at the end of its document, a malformed Entity value, a word line
+// without ten columns or with a non-numeric id, a repeated document name, a
+// NUL byte, invalid UTF-8, an empty file.
+func ReadCoNLLU(r io.Reader, path string) ([]Doc, error) {
+	data, err := readAll(r, path)
+	if err != nil {
+		return nil, err
+	}
+	return parseCoNLLU(data, path)
+}
+
+// udOpen is an open mention (or part of a discontinuous one).
+type udOpen struct {
+	start int32
+	line  int
+}
+
+// udPartial is a discontinuous mention whose parts are being read.
+type udPartial struct {
+	entity int32
+	total  int
+	parts  int // parts closed so far
+	words  []int32
+	line   int
+}
+
+// conlluDoc is the state of the document being read.
+type conlluDoc struct {
+	name     string
+	line     int
+	words    int32
+	index    map[string]int32
+	ids      []string
+	open     map[string][]udOpen // full id (with [k/n]) -> stack
+	nOpen    int
+	partials []*udPartial
+	ents     [][]Mention
+	classes  []tokenClass
+	hasTags  bool
+}
+
+func newConlluDoc(name string, line int) *conlluDoc {
+	return &conlluDoc{name: name, line: line, index: make(map[string]int32), open: make(map[string][]udOpen)}
+}
+
+func (d *conlluDoc) entity(id string) int32 {
+	if e, ok := d.index[id]; ok {
+		return e
+	}
+	e := int32(len(d.ids))
+	d.index[id] = e
+	d.ids = append(d.ids, id)
+	d.ents = append(d.ents, nil)
+	return e
+}
+
+func parseCoNLLU(data []byte, path string) ([]Doc, error) {
+	if err := checkEmpty(data, path); err != nil {
+		return nil, err
+	}
+	var docs []Doc
+	seen := make(map[string]int)
+	var d *conlluDoc
+	newdocs := 0
+	l := newLines(data)
+	cols := make([][]byte, 0, 10)
+	start := func(name string, line int) error {
+		if d != nil {
+			doc, err := d.finish(path, line)
+			if err != nil {
+				return err
+			}
+			docs = append(docs, doc)
+		}
+		if first, dup := seen[name]; dup {
+			return parseErr(path, line, name, "document name repeated (first at line %d)", first)
+		}
+		seen[name] = line
+		d = newConlluDoc(name, line)
+		return nil
+	}
+	for {
+		line, problem, ok := l.next()
+		if !ok {
+			break
+		}
+		name := ""
+		if d != nil {
+			name = d.name
+		}
+		if problem != "" {
+			return nil, parseErr(path, l.num, name, "%s", problem)
+		}
+		line = trimCR(line)
+		if isBlank(line) {
+			continue
+		}
+		if line[0] == '#' {
+			rest := bytes.TrimLeft(line[1:], " \t")
+			if after, ok := bytes.CutPrefix(rest, []byte("newdoc")); ok {
+				newdocs++
+				n := newdocName(after)
+				if n == "" {
+					n = path + "#" + strconv.Itoa(newdocs)
+				}
+				if err := start(n, l.num); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if d == nil {
+			if err := start(docNameFromPath(path), l.num); err != nil {
+				return nil, err
+			}
+			name = d.name
+		}
+		cols = cols[:0]
+		for f := range bytes.SplitSeq(line, []byte{'\t'}) {
+			cols = append(cols, f)
+		}
+		if len(cols) != 10 {
+			return nil, parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", len(cols))
+		}
+		id := cols[0]
+		if bytes.IndexByte(id, '-') >= 0 || bytes.IndexByte(id, '.') >= 0 {
+			continue // multiword token range or empty node: not a word
+		}
+		if len(id) == 0 || digitsAt(id, 0) != len(id) {
+			return nil, parseErr(path, l.num, name, "word id %q is not a number", id)
+		}
+		if err := d.word(cols, path, l.num); err != nil {
+			return nil, err
+		}
+	}
+	if d == nil {
+		return nil, parseErr(path, l.num, "", "no word lines: not a CoNLL-U file with content")
+	}
+	doc, err := d.finish(path, l.num)
+	if err != nil {
+		return nil, err
+	}
+	return append(docs, doc), nil
+}
+
+// newdocName returns NAME from the rest of "# newdoc id = NAME" ("" if none).
+func newdocName(after []byte) string {
+	after = bytes.TrimSpace(after)
+	rest, ok := bytes.CutPrefix(after, []byte("id"))
+	if !ok {
+		return ""
+	}
+	rest = bytes.TrimSpace(rest)
+	rest, ok = bytes.CutPrefix(rest, []byte("="))
+	if !ok {
+		return ""
+	}
+	return string(bytes.TrimSpace(rest))
+}
+
+// docNameFromPath names a document after its file: base name, no extension.
+func docNameFromPath(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+var entityKey = []byte("Entity=")
+
+// word reads one word line.
+func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
+	w := d.words
+	d.words++
+	cls := classifyUD(cols[3], cols[4])
+	if cls != 0 {
+		d.hasTags = true
+	}
+	d.classes = append(d.classes, cls)
+	misc := cols[9]
+	if len(misc) < len(entityKey) {
+		return nil
+	}
+	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
+		if v, ok := bytes.CutPrefix(item, entityKey); ok {
+			if err := d.entityValue(v, w, path, num); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// entityValue reads the value of Entity= on word w.
+func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
+	i := 0
+	for i < len(v) {
+		switch v[i] {
+		case '(':
+			j := i + 1
+			for j < len(v) && v[j] != '(' && v[j] != ')' {
+				j++
+			}
+			content := v[i+1 : j]
+			id := content
+			if k := bytes.IndexByte(content, '-'); k >= 0 {
+				id = content[:k]
+			}
+			if len(id) == 0 {
+				return parseErr(path, num, d.name, "Entity=%s: opening bracket without an entity id", v)
+			}
+			single := j < len(v) && v[j] == ')'
+			if single {
+				if err := d.closeMention(string(id), w, w, path, num, v); err != nil {
+					return err
+				}
+				j++
+			} else {
+				sid := string(id)
+				if _, _, _, err := splitPart(sid); err != nil {
+					return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
+				}
+				d.open[sid] = append(d.open[sid], udOpen{start: w, line: num})
+				d.nOpen++
+			}
+			i = j
+		case ')':
+			return parseErr(path, num, d.name, "Entity=%s: closing bracket without an entity id", v)
+		default:
+			j := bytes.IndexByte(v[i:], ')')
+			if j < 0 {
+				return parseErr(path, num, d.name, "Entity=%s: %q is neither an opening nor a closing bracket", v, v[i:])
+			}
+			sid := string(v[i : i+j])
+			if bytes.IndexByte(v[i:i+j], '(') >= 0 {
+				return parseErr(path, num, d.name, "Entity=%s: malformed item %q", v, sid)
+			}
+			st := d.open[sid]
+			if len(st) == 0 {
+				return parseErr(path, num, d.name, "closing bracket %s) has no opening bracket", sid)
+			}
+			o := st[len(st)-1]
+			d.open[sid] = st[:len(st)-1]
+			d.nOpen--
+			if err := d.closeMention(sid, o.start, w, path, num, v); err != nil {
+				return err
+			}
+			i += j + 1
+		}
+	}
+	return nil
+}
+
+// splitPart splits "ID[k/n]" into ("ID", k, n); a plain id gives n = 0.
+func splitPart(id string) (base string, k, n int, err error) {
+	b := strings.IndexByte(id, '[')
+	if b < 0 {
+		return id, 0, 0, nil
+	}
+	if !strings.HasSuffix(id, "]") || b == 0 {
+		return "", 0, 0, errMalformedPart(id)
+	}
+	ks, ns, ok := strings.Cut(id[b+1:len(id)-1], "/")
+	if !ok {
+		return "", 0, 0, errMalformedPart(id)
+	}
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if err1 != nil || err2 != nil || k < 1 || n < 1 || k > n || n > 1<<16 {
+		return "", 0, 0, errMalformedPart(id)
+	}
+	return id[:b], k, n, nil
+}
+
+type partError string
+
+func (e partError) Error() string { return string(e) }
+
+func errMalformedPart(id string) error {
+	return partError("malformed discontinuous part " + strconv.Quote(id) + ", want ID[k/n]")
+}
+
+// closeMention records the span [start, end] of the (part of a) mention id.
+func (d *conlluDoc) closeMention(id string, start, end int32, path string, num int, v []byte) error {
+	base, k, n, err := splitPart(id)
+	if err != nil {
+		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
+	}
+	if n <= 1 {
+		e := d.entity(base)
+		d.ents[e] = append(d.ents[e], Mention{Start: start, End: end, Cluster: int64(e)})
+		return nil
+	}
+	e := d.entity(base)
+	var p *udPartial
+	if k == 1 {
+		p = &udPartial{entity: e, total: n, line: num}
+		d.partials = append(d.partials, p)
+	} else {
+		for i := len(d.partials) - 1; i >= 0; i-- {
+			q := d.partials[i]
+			if q.entity == e && q.total == n && q.parts == k-1 {
+				p = q
+				break
+			}
+		}
+		if p == nil {
+			return parseErr(path, num, d.name, "Entity=%s: part %d/%d of a discontinuous mention of entity %s without part %d", v, k, n, base, k-1)
+		}
+	}
+	for x := start; x <= end; x++ {
+		p.words = append(p.words, x)
+	}
+	p.parts++
+	if p.parts < n {
+		return nil
+	}
+	for i, q := range d.partials {
+		if q == p {
+			d.partials = slices.Delete(d.partials, i, i+1)
+			break
+		}
+	}
+	d.ents[e] = append(d.ents[e], wordSetMention(p.words, int64(e)))
+	return nil
+}
+
+// wordSetMention builds a mention from a set of words: sorted and unique, a
+// span when contiguous.
+func wordSetMention(words []int32, cluster int64) Mention {
+	slices.Sort(words)
+	words = slices.Compact(words)
+	first, last := words[0], words[len(words)-1]
+	if int(last-first)+1 == len(words) {
+		return Mention{Start: first, End: last, Cluster: cluster}
+	}
+	return Mention{Start: first, End: last, Words: words, Cluster: cluster}
+}
+
+// finish checks that every mention is closed and builds the Doc.
+func (d *conlluDoc) finish(path string, num int) (Doc, error) {
+	if d.nOpen > 0 {
+		first, firstID := 0, ""
+		for id, st := range d.open {
+			for _, o := range st {
+				if first == 0 || o.line < first || (o.line == first && id < firstID) {
+					first, firstID = o.line, id
+				}
+			}
+		}
+		return Doc{}, parseErr(path, first, d.name,
+			"mention of entity %s opened here is never closed in its document", firstID)
+	}
+	if len(d.partials) > 0 {
+		p := d.partials[0]
+		return Doc{}, parseErr(path, p.line, d.name,
+			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
+	}
+	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids}
+	total := 0
+	for _, ms := range d.ents {
+		total += len(ms)
+	}
+	doc.Mentions = make([]Mention, 0, total)
+	var classes []tokenClass
+	if d.hasTags {
+		classes = d.classes
+	}
+	var scratch []tokenClass
+	for _, ms := range d.ents {
+		for _, m := range ms {
+			m.Type, scratch = spanType(&m, classes, nil, scratch)
+			doc.Mentions = append(doc.Mentions, m)
+		}
+	}
+	return doc, nil
+}

@@ -1,0 +1,299 @@
+// Package conll reads coreference files into the engine's model: the
+// CoNLL-2011/2012 format exactly as the CoNLL reference scorer v8.01 reads it,
+// CorefUD 1.x CoNLL-U with Entity= annotations in MISC, and the jsonlines
+// files that neural coreference systems write.
+//
+// Each reader turns one file into a list of Doc values: a document name, its
+// number of tokens, and its mentions. A mention is a set of token (word)
+// indices counted from 0 across the whole document (blank lines, sentence
+// breaks, are not tokens), stored as a span [Start, End] when it is
+// contiguous and as a sorted list of indices when it is not. Pair matches the
+// documents of a key file and a response file by name and turns each pair
+// into a gocore.Document, packing a contiguous span as
+//
+//	id = Start<<32 | End
+//
+// and interning a discontinuous mention to an id with bit 62 set, shared by
+// the key and the response of the pair. ScoreFiles does it all: read, pair,
+// score.
+//
+// The order of the mentions within a Doc is meaningful: the engine keeps the
+// first occurrence of a repeated mention (DuplicatesKeepFirst), so the CoNLL
+// reader emits mentions in the order in which the reference scorer stores
+// them (grouped by entity, entities in order of first sight, see
+// ReadCoNLL2012).
+//
+// Every error about a file is a *ParseError naming the file, the line and,
+// when there is one, the document; it wraps gocore.ErrInvalidInput.
+package conll
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/pkg/errors"
+)
+
+// Mention is one mention of a document: a contiguous span [Start, End] of
+// token indices (inclusive, 0-based, counted across the document) when Words
+// is nil, otherwise the set Words of token indices (sorted, unique, not
+// contiguous; Start and End are then its first and last element).
+type Mention struct {
+	Start, End int32
+	Words      []int32
+	Cluster    int64              // dense entity index in order of first sight within the document
+	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
+}
+
+// Contiguous reports whether the mention is a single span.
+func (m *Mention) Contiguous() bool { return m.Words == nil }
+
+// Doc is one document read from a file.
+type Doc struct {
+	Name string
+	// NumTokens is the number of tokens (CoNLL-2012 token lines, CoNLL-U
+	// words), or -1 when the file does not say (jsonlines without
+	// "sentences").
+	NumTokens int
+	// Mentions in the reader's order (see the package comment).
+	Mentions []Mention
+	// Entities holds the file's label of each cluster: Entities[c] is the
+	// entity id string of cluster c.
+	Entities []string
+	// Path and Line locate the document's first line, for messages.
+	Path string
+	Line int
+}
+
+// Format names accepted by Read.
+const (
+	FormatCoNLL2012 = "conll2012"
+	FormatCoNLLU    = "conllu"
+	FormatJSONLines = "jsonlines"
+)
+
+// ParseError is an error about the content of a file. Its message has the
+// form
+//
+//	path:line: document "NAME": problem
+//
+// (without the document part when the line lies outside any document).
+type ParseError struct {
+	Path string
+	Line int    // 1-based line number
+	Doc  string // document name, empty when unknown
+	Msg  string
+}
+
+// Error returns the message described on ParseError.
+func (e *ParseError) Error() string {
+	if e.Doc != "" {
+		return fmt.Sprintf("%s:%d: document %q: %s", e.Path, e.Line, e.Doc, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+}
+
+// Unwrap returns gocore.ErrInvalidInput, so that callers can tell bad input
+// from internal failures with errors.Is.
+func (e *ParseError) Unwrap() error { return gocore.ErrInvalidInput }
+
+// parseErr builds a *ParseError.
+func parseErr(path string, line int, doc, format string, args ...any) error {
+	return &ParseError{Path: path, Line: line, Doc: doc, Msg: fmt.Sprintf(format, args...)}
+}
+
+// lines iterates over the lines of a file held in memory, counting them and
+// checking each for NUL bytes and invalid UTF-8 only when the whole file has
+// some (a single pass over clean files).
+type lines struct {
+	data    []byte
+	pos     int
+	num     int // number of the line last returned, 1-based
+	hasNUL  bool
+	badUTF8 bool
+}
+
+func newLines(data []byte) *lines {
+	return &lines{
+		data:    data,
+		hasNUL:  bytes.IndexByte(data, 0) >= 0,
+		badUTF8: !utf8.Valid(data),
+	}
+}
+
+// next returns the next line without its "\n" (a "\r" before it is kept), or
+// ok=false at the end of the data. problem is non-empty when the line holds a
+// NUL byte or is not valid UTF-8.
+func (l *lines) next() (line []byte, problem string, ok bool) {
+	if l.pos >= len(l.data) {
+		return nil, "", false
+	}
+	rest := l.data[l.pos:]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		line = rest
+		l.pos = len(l.data)
+	} else {
+		line = rest[:i]
+		l.pos += i + 1
+	}
+	l.num++
+	if l.hasNUL && bytes.IndexByte(line, 0) >= 0 {
+		return line, "binary data (a NUL byte): not a text file", true
+	}
+	if l.badUTF8 && !utf8.Valid(line) {
+		return line, "invalid UTF-8", true
+	}
+	return line, "", true
+}
+
+// isBlank reports whether b holds only white space (Perl's \s).
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n', '\f', '\v':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// trimCR removes one trailing carriage return.
+func trimCR(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		return b[:n-1]
+	}
+	return b
+}
+
+// checkEmpty returns an error for a file with no non-blank content.
+func checkEmpty(data []byte, path string) error {
+	if isBlank(data) {
+		return parseErr(path, 1, "", "empty file: no document")
+	}
+	return nil
+}
+
+// Read reads a coreference file in the given format: FormatCoNLL2012 (also
+// "conll", "conll2011"), FormatCoNLLU or FormatJSONLines (also "jsonl"). With
+// format "" it guesses the format from the file name's extension
+// (.conll, .gold_conll, .auto_conll, .v4_gold_conll, .key, .response and
+// others ending in "conll" → CoNLL-2012; .conllu → CoNLL-U; .jsonl,
+// .jsonlines, .json → jsonlines) and otherwise from the content (see
+// SniffFormat). The file is read whole.
+func Read(path, format string) ([]Doc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, errors.Wrapf(err, "conll: reading %s", path)
+	}
+	return Parse(data, path, format)
+}
+
+// Parse is Read on data already in memory; path is used in messages and, for
+// CoNLL-U without "# newdoc", as the document name.
+func Parse(data []byte, path, format string) ([]Doc, error) {
+	f, err := resolveFormat(data, path, format)
+	if err != nil {
+		return nil, err
+	}
+	switch f {
+	case FormatCoNLL2012:
+		return parseCoNLL2012(data, path)
+	case FormatCoNLLU:
+		return parseCoNLLU(data, path)
+	default:
+		return parseJSONLines(data, path)
+	}
+}
+
+// resolveFormat canonicalises a format name or guesses one.
+func resolveFormat(data []byte, path, format string) (string, error) {
+	switch strings.ToLower(format) {
+	case "conll2012", "conll", "conll2011", "conll-2012", "conll-2011":
+		return FormatCoNLL2012, nil
+	case "conllu", "conll-u":
+		return FormatCoNLLU, nil
+	case "jsonlines", "jsonl":
+		return FormatJSONLines, nil
+	case "":
+	default:
+		return "", errors.Wrapf(gocore.ErrInvalidInput,
+			"conll: unknown format %q; want conll2012, conllu or jsonlines", format)
+	}
+	if f := formatFromName(path); f != "" {
+		return f, nil
+	}
+	if f := SniffFormat(data); f != "" {
+		return f, nil
+	}
+	if err := checkEmpty(data, path); err != nil {
+		return "", err
+	}
+	return "", parseErr(path, 1, "", "cannot tell the file format from its name or content; give it explicitly (conll2012, conllu or jsonlines)")
+}
+
+// formatFromName guesses a format from the extension, "" when it cannot.
+func formatFromName(path string) string {
+	ext := strings.ToLower(filepath.Ext(path))
+	switch {
+	case ext == ".conllu":
+		return FormatCoNLLU
+	case ext == ".jsonl" || ext == ".jsonlines" || ext == ".json":
+		return FormatJSONLines
+	case strings.HasSuffix(ext, "conll") || ext == ".key" || ext == ".response":
+		return FormatCoNLL2012
+	}
+	return ""
+}
+
+// SniffFormat guesses the format of a file from its first non-blank line:
+// "#begin document" → CoNLL-2012; "{" → jsonlines; a CoNLL-U comment
+// ("# newdoc", "# sent_id", "# text", "# global.") or a line of ten
+// tab-separated columns starting with a number → CoNLL-U. It returns "" when
+// no rule applies.
+func SniffFormat(data []byte) string {
+	l := newLines(data)
+	for {
+		line, problem, ok := l.next()
+		if !ok || problem != "" {
+			return ""
+		}
+		if isBlank(line) {
+			continue
+		}
+		line = bytes.TrimSpace(line)
+		switch {
+		case line[0] == '{':
+			return FormatJSONLines
+		case isBeginLine(line):
+			return FormatCoNLL2012
+		case line[0] == '#':
+			rest := bytes.TrimLeft(line[1:], " \t")
+			for _, p := range []string{"newdoc", "sent_id", "text", "global.", "newpar"} {
+				if bytes.HasPrefix(rest, []byte(p)) {
+					return FormatCoNLLU
+				}
+			}
+			continue
+		case bytes.Count(line, []byte{'\t'}) == 9 && line[0] >= '0' && line[0] <= '9':
+			return FormatCoNLLU
+		}
+		return ""
+	}
+}
+
+// readAll reads r whole, for the io.Reader entry points.
+func readAll(r io.Reader, path string) ([]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, errors.Wrapf(err, "conll: reading %s", path)
+	}
+	return data, nil
+}

@@ -1,0 +1,144 @@
+package conll
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/pkg/errors"
+)
+
+// discontinuousBit marks the ids of interned discontinuous mentions.
+const discontinuousBit = int64(1) << 62
+
+// Pair matches the documents of a key and a response by name and returns one
+// gocore.Document per key document, in key order, with the warnings met:
+//
+//   - a key document missing from the response is scored against an empty
+//     response, as the reference scorer does (a warning says so);
+//   - a response document missing from the key is ignored (a warning says
+//     so);
+//   - a key and a response document of the same name whose token counts are
+//     both known and differ is an error naming the document.
+//
+// Mention ids: a contiguous span packs as Start<<32 | End; a discontinuous
+// mention is interned, per document pair, to 1<<62 | k (k counting distinct
+// word sets from 0, key first), so equal word sets get equal ids on both
+// sides. Cluster ids are the readers' dense entity indices. Types are given
+// (Side.Types non-nil) when at least one mention of the side has a known
+// type. Time and memory are linear in the number of mentions.
+func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
+	var warnings []string
+	byName := make(map[string]int, len(response))
+	for i := range response {
+		byName[response[i].Name] = i
+	}
+	used := make([]bool, len(response))
+	docs := make([]gocore.Document, len(key))
+	for i := range key {
+		k := &key[i]
+		var r *Doc
+		if j, ok := byName[k.Name]; ok {
+			r = &response[j]
+			used[j] = true
+		} else {
+			warnings = append(warnings, fmt.Sprintf("document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line))
+		}
+		if r != nil && k.NumTokens >= 0 && r.NumTokens >= 0 && k.NumTokens != r.NumTokens {
+			return nil, warnings, errors.Wrapf(gocore.ErrInvalidInput,
+				"conll: document %q has %d tokens in the key (%s:%d) but %d in the response (%s:%d)",
+				k.Name, k.NumTokens, k.Path, k.Line, r.NumTokens, r.Path, r.Line)
+		}
+		in := interner{}
+		docs[i].Name = k.Name
+		docs[i].Key = in.side(k)
+		if r != nil {
+			docs[i].Response = in.side(r)
+		}
+	}
+	for j := range response {
+		if !used[j] {
+			r := &response[j]
+			warnings = append(warnings, fmt.Sprintf("document %q of the response (%s:%d) is not in the key: ignored", r.Name, r.Path, r.Line))
+		}
+	}
+	return docs, warnings, nil
+}
+
+// interner gives discontinuous mentions of one document pair their ids.
+type interner struct {
+	ids map[string]int64
+	buf []byte
+}
+
+func (in *interner) id(m *Mention) int64 {
+	if m.Words == nil {
+		return packSpan(m.Start, m.End)
+	}
+	in.buf = in.buf[:0]
+	for _, w := range m.Words {
+		in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
+	}
+	if id, ok := in.ids[string(in.buf)]; ok {
+		return id
+	}
+	if in.ids == nil {
+		in.ids = make(map[string]int64)
+	}
+	id := discontinuousBit | int64(len(in.ids))
+	in.ids[string(in.buf)] = id
+	return id
+}
+
+// side converts the mentions of one document.
+func (in *interner) side(d *Doc) gocore.Side {
+	n := len(d.Mentions)
+	s := gocore.Side{Mentions: make([]int64, n), Clusters: make([]int64, n)}
+	typed := false
+	for i := range d.Mentions {
+		m := &d.Mentions[i]
+		s.Mentions[i] = in.id(m)
+		s.Clusters[i] = m.Cluster
+		if m.Type != gocore.TypeUnknown {
+			typed = true
+		}
+	}
+	if typed {
+		s.Types = make([]gocore.MentionType, n)
+		for i := range d.Mentions {
+			s.Types[i] = d.Mentions[i].Type
+		}
+	}
+	return s
+}
+
+// ScoreFiles reads a key file and a response file (format as for Read; ""
+// guesses each file's format on its own), pairs their documents (Pair) and
+// scores them with gocore.ScoreBatch. It returns the key's document names,
+// the counts matrix (len(names) rows of gocore.NumColumns() columns), the
+// repeated mentions the engine found (Doc indexes names), and the warnings
+// of Pair.
+func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
+	key, err := Read(keyPath, format)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	resp, err := Read(respPath, format)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	docs, warnings, err := Pair(key, resp)
+	if err != nil {
+		return nil, nil, nil, warnings, err
+	}
+	names = make([]string, len(docs))
+	for i := range docs {
+		names[i] = docs[i].Name
+	}
+	counts = make([]float64, len(docs)*gocore.NumColumns())
+	dups, err = gocore.ScoreBatch(docs, opt, counts)
+	if err != nil {
+		return nil, nil, nil, warnings, err
+	}
+	return names, counts, dups, warnings, nil
+}
