@@ -143,7 +143,6 @@ type conllDoc struct {
 	hasPOS    bool
 	ne        map[int64]struct{}
 	neOpen    []int32
-	hasNE     bool
 	scratch   []byte
 	colBuf    [][]byte
 	clsBuf    []tokenClass
@@ -157,7 +156,7 @@ func (d *conllDoc) reset(name string, line int) {
 	d.open = d.open[:0]
 	d.ents = d.ents[:0]
 	d.classes = d.classes[:0]
-	d.hasPOS, d.hasNE = false, false
+	d.hasPOS = false
 	d.ne = nil
 	d.neOpen = d.neOpen[:0]
 	d.corefOpen = 0
@@ -274,7 +273,6 @@ func (d *conllDoc) neColumn(cell []byte, tok int32) {
 	if len(cell) == 0 || (len(cell) == 1 && (cell[0] == '_' || cell[0] == '-')) {
 		return
 	}
-	d.hasNE = true
 	for _, c := range cell {
 		switch c {
 		case '(':
@@ -455,17 +453,12 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	if d.hasPOS {
 		classes = d.classes
 	}
-	var ne map[int64]struct{}
-	if d.hasNE {
-		ne = d.ne
-		if ne == nil {
-			ne = map[int64]struct{}{}
-		}
-	}
+	ne := d.ne // nil without an NE column: no lookups succeed
 	for e, ms := range d.ents {
 		for _, sp := range ms {
 			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e)}
-			m.Type, d.clsBuf = spanType(&m, classes, ne, d.clsBuf)
+			_, isNE := ne[packSpan(sp.start, sp.end)]
+			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf)
 			doc.Mentions = append(doc.Mentions, m)
 		}
 	}

@@ -69,6 +69,8 @@ type conlluDoc struct {
 	ents     [][]Mention
 	classes  []tokenClass
 	hasTags  bool
+	heads    []int32 // per word, document index of its dependency head, -1 for the root or none
+	propn    []bool  // per word, UPOS is PROPN
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
@@ -207,6 +209,13 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 		d.hasTags = true
 	}
 	d.classes = append(d.classes, cls)
+	head := int32(-1)
+	if h, err := strconv.Atoi(string(cols[6])); err == nil && h > 0 {
+		id, _ := strconv.Atoi(string(cols[0]))
+		head = w - int32(id) + int32(h) // sentence start + h - 1
+	}
+	d.heads = append(d.heads, head)
+	d.propn = append(d.propn, string(cols[3]) == "PROPN")
 	misc := cols[9]
 	if len(misc) < len(entityKey) {
 		return nil
@@ -399,9 +408,23 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 	var scratch []tokenClass
 	for _, ms := range d.ents {
 		for _, m := range ms {
-			m.Type, scratch = spanType(&m, classes, nil, scratch)
+			m.Type, scratch = spanType(&m, classes, d.properHead(&m), scratch)
 			doc.Mentions = append(doc.Mentions, m)
 		}
 	}
 	return doc, nil
+}
+
+// properHead reports whether the dependency head of a contiguous mention (its
+// first word whose head lies outside the mention) has UPOS PROPN.
+func (d *conlluDoc) properHead(m *Mention) bool {
+	if m.Words != nil || int(m.End) >= len(d.heads) {
+		return false
+	}
+	for w := m.Start; w <= m.End; w++ {
+		if h := d.heads[w]; h < m.Start || h > m.End {
+			return d.propn[w]
+		}
+	}
+	return false
 }

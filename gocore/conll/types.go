@@ -67,6 +67,12 @@ func classifyUD(upos, xpos []byte) tokenClass {
 //	         (NNP, NNPS; UPOS PROPN when XPOS is absent)
 //	nominal  otherwise
 //
+// For CoNLL-2012, namedEntity means that the span is exactly a bracketed span
+// of the named-entity column; for CoNLL-U, which has no such column, that the
+// mention's dependency head (its first word whose HEAD lies outside the
+// mention) has UPOS PROPN, the rule by which the shared gum-pos NE column was
+// made from the same GUM trees.
+//
 // The head is found without a parse: the head region is the mention up to,
 // not including, its first token after the first that is tagged IN, TO, CC,
 // WDT, WP, WP$, WRB, "," ":" or -LRB- (so "the president of France" has head
@@ -107,9 +113,10 @@ func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
 }
 
 // spanType returns the type of mention m given the document's token classes
-// (nil when the file has no tags) and its named-entity spans (packed
-// Start<<32|End; nil when the file has no NE column).
-func spanType(m *Mention, classes []tokenClass, ne map[int64]struct{}, scratch []tokenClass) (gocore.MentionType, []tokenClass) {
+// (nil when the file has no tags) and whether the mention is a named entity
+// (an NE span of a CoNLL-2012 file, a PROPN-headed mention of a CoNLL-U
+// file). scratch is reused for discontinuous mentions and returned.
+func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass) (gocore.MentionType, []tokenClass) {
 	if classes == nil {
 		return gocore.TypeUnknown, scratch
 	}
@@ -128,10 +135,6 @@ func spanType(m *Mention, classes []tokenClass, ne map[int64]struct{}, scratch [
 			scratch = append(scratch, classes[w])
 		}
 		cs = scratch
-	}
-	isNE := false
-	if ne != nil && m.Words == nil {
-		_, isNE = ne[packSpan(m.Start, m.End)]
 	}
 	return mentionTypeOf(cs, isNE), scratch
 }
