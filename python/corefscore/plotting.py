@@ -1,0 +1,282 @@
+"""Notebook plots of scores, intervals, per-document distributions and comparisons.
+
+matplotlib is optional (``pip install corefscore[notebook]``) and imported only
+when a plot is drawn. When no ``ax`` is given, each function draws on a new
+``matplotlib.figure.Figure`` that is not registered with ``pyplot``: nothing
+needs a display (it works headless, with any backend, including Agg), and
+loops that draw many plots do not accumulate open figures. The functions
+return the ``Axes``; its ``figure`` saves to a file (``ax.figure.savefig``)
+and displays in Jupyter. Scores are drawn in percent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import stats
+
+_EXTRA = "pip install corefscore[notebook]"
+
+
+def _figure_module() -> Any:
+    """``matplotlib.figure``, or an ImportError naming the extra to install."""
+    try:
+        import matplotlib.figure
+    except ImportError as exc:
+        raise ImportError(
+            f"corefscore plotting needs matplotlib; install it with `{_EXTRA}`"
+        ) from exc
+    return matplotlib.figure
+
+
+def _axes(ax: Any, figsize: tuple[float, float]) -> Any:
+    if ax is not None:
+        return ax
+    fig = _figure_module().Figure(figsize=figsize, layout="constrained")
+    return fig.add_subplot()
+
+
+def _scores_of(scores: Any, blanc_rule: str) -> tuple[dict[str, dict[str, float]], Any]:
+    """Point scores ``{metric: {quantity: float}}`` and the intervals, if any."""
+    if isinstance(scores, stats.Intervals):
+        return {m: {q: iv.estimate for q, iv in row.items()} for m, row in scores.table.items()}, (
+            scores
+        )
+    if hasattr(scores, "counts_matrix") and hasattr(scores, "columns"):
+        parts = stats._result_parts(scores, "scores")
+        return (
+            stats.corpus_scores(
+                parts["counts"],
+                parts["columns"],
+                parts["metrics"],
+                blanc_rule=parts["blanc_rule"],
+            ),
+            None,
+        )
+    if isinstance(scores, Mapping):
+        return {str(m): dict(v) for m, v in scores.items()}, None
+    raise TypeError(
+        "`scores` must be a mapping {metric: {quantity: score}}, an Intervals or a Result; "
+        f"got {type(scores).__name__} instead."
+    )
+
+
+def plot_scores(
+    scores: Any,
+    *,
+    intervals: stats.Intervals | None = None,
+    quantities: Sequence[str] | str = "f1",
+    metrics: Sequence[str] | None = None,
+    ax: Any = None,
+    title: str | None = None,
+    blanc_rule: str = "key",
+) -> Any:
+    """Per-metric bars, with interval whiskers when intervals are known.
+
+    Parameters
+    ----------
+    scores : Mapping, Intervals or Result
+        ``{metric: {quantity: score}}`` (fractions in [0, 1], e.g. from
+        :func:`corefscore.stats.corpus_scores`), an
+        :class:`~corefscore.stats.Intervals` (its point estimates, with its
+        intervals as whiskers), or a Result-like object with
+        ``counts_matrix`` and ``columns`` (its micro scores).
+    intervals : Intervals, optional
+        Whiskers from ``low`` to ``high``; overrides those of ``scores``.
+    quantities : str or sequence of str, default "f1"
+        Which of "recall", "precision", "f1" to draw: one bar per metric and
+        quantity, grouped by metric.
+    metrics : sequence of str, optional
+        Metrics to draw, in order; default all in ``scores``.
+    ax : matplotlib Axes, optional
+        Where to draw; a new headless figure when omitted.
+    title : str, optional
+        Axes title.
+    blanc_rule : {"key", "either"}
+        Used only when ``scores`` is a Result-like object without its own rule.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> ax = plot_scores({"muc": {"f1": 0.7}, "bcub": {"f1": 0.6}})  # doctest: +SKIP
+    >>> ax.figure.savefig("scores.png")  # doctest: +SKIP
+    """
+    points, own = _scores_of(scores, blanc_rule)
+    intervals = intervals if intervals is not None else own
+    if isinstance(quantities, str):
+        quantities = (quantities,)
+    for q in quantities:
+        stats._check_choice(q, "quantities", stats.QUANTITIES)
+    names = list(metrics) if metrics is not None else list(points)
+    for m in names:
+        if m not in points:
+            raise ValueError(f"`metrics` must be among {list(points)}; got {m!r} instead.")
+    ax = _axes(ax, (min(12.0, 1.5 + 0.8 * len(names) * (0.6 + 0.4 * len(quantities))), 3.5))
+    width = 0.8 / len(quantities)
+    x = np.arange(len(names))
+    for k, q in enumerate(quantities):
+        vals = np.array([100 * points[m].get(q, np.nan) for m in names])
+        err = None
+        if intervals is not None:
+            lo, hi = [], []
+            for m, v in zip(names, vals):
+                iv = intervals.table.get(m, {}).get(q)
+                lo.append(v - 100 * iv.low if iv else np.nan)
+                hi.append(100 * iv.high - v if iv else np.nan)
+            err = np.array([lo, hi])
+        ax.bar(
+            x + (k - (len(quantities) - 1) / 2) * width,
+            vals,
+            width,
+            yerr=err,
+            capsize=3 if err is not None else 0,
+            label=q,
+        )
+    ax.set_xticks(x, names)
+    ax.set_ylabel("score (%)")
+    ax.set_ylim(0, 100)
+    if len(quantities) > 1:
+        ax.legend()
+    if title is None and intervals is not None:
+        title = f"{100 * intervals.confidence:g}% bootstrap intervals ({intervals.n} resamples)"
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_distribution(
+    counts_matrix: Any,
+    columns: Sequence[str] | None = None,
+    metric: str = "muc",
+    *,
+    quantity: str = "f1",
+    bins: int = 20,
+    ax: Any = None,
+    title: str | None = None,
+    blanc_rule: str = "key",
+) -> Any:
+    """Histogram of one metric's per-document scores, with the micro and macro averages.
+
+    Documents in which every denominator of the metric is zero have no score
+    and are left out (as in the default macro average).
+
+    Parameters
+    ----------
+    counts_matrix : array of shape (n_docs, n_columns) or Result
+        Per-document counts, or a Result-like object (then ``columns`` is
+        taken from it).
+    columns : sequence of str, optional
+        The engine's column names; required with an array.
+    metric : str, default "muc"
+        The metric to draw.
+    quantity : {"f1", "recall", "precision"}
+        Which score of the metric.
+    bins : int, default 20
+        Histogram bins over [0, 100].
+    ax : matplotlib Axes, optional
+        Where to draw; a new headless figure when omitted.
+    title : str, optional
+        Axes title; default names the metric and the number of documents.
+    blanc_rule : {"key", "either"}
+        See :func:`corefscore._arith.metric_scores`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if hasattr(counts_matrix, "counts_matrix"):
+        parts = stats._result_parts(counts_matrix, "counts_matrix")
+        counts_matrix, columns, blanc_rule = (
+            parts["counts"],
+            parts["columns"],
+            parts["blanc_rule"],
+        )
+    if columns is None:
+        raise TypeError("`columns` must be given with a counts array; got None instead.")
+    stats._check_choice(quantity, "quantity", stats.QUANTITIES)
+    per_doc = stats.per_document_scores(counts_matrix, columns, [metric], blanc_rule=blanc_rule)
+    defined = per_doc[metric]["defined"]
+    values = 100 * per_doc[metric][quantity][defined]
+    micro = stats.corpus_scores(counts_matrix, columns, [metric], blanc_rule=blanc_rule)
+    macro = stats.corpus_scores(
+        counts_matrix, columns, [metric], average="macro", blanc_rule=blanc_rule
+    )
+    ax = _axes(ax, (5.0, 3.5))
+    ax.hist(values, bins=bins, range=(0, 100), color="0.7", edgecolor="0.3")
+    ax.axvline(100 * micro[metric][quantity], color="C0", label="micro average")
+    ax.axvline(100 * macro[metric][quantity], color="C1", linestyle="--", label="macro average")
+    ax.set_xlim(0, 100)
+    ax.set_xlabel(f"{metric} {quantity} per document (%)")
+    ax.set_ylabel("documents")
+    ax.legend()
+    ax.set_title(title or f"{metric} {quantity}: {int(defined.sum())} documents")
+    return ax
+
+
+def plot_comparison(
+    comparison: stats.Comparison,
+    *,
+    ax: Any = None,
+    title: str | None = None,
+) -> Any:
+    """Per-metric difference B - A with its confidence interval and p-value.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        From :func:`corefscore.stats.compare_counts` or :func:`corefscore.stats.compare`.
+    ax : matplotlib Axes, optional
+        Where to draw; a new headless figure when omitted.
+    title : str, optional
+        Axes title; default names the test.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if not isinstance(comparison, stats.Comparison):
+        raise TypeError(
+            f"`comparison` must be a corefscore Comparison; got {type(comparison).__name__} "
+            "instead."
+        )
+    names = comparison.metrics
+    rows = [comparison[m] for m in names]
+    diff = np.array([100 * r.difference for r in rows])
+    err = np.array(
+        [
+            [d - 100 * r.low for d, r in zip(diff, rows)],
+            [100 * r.high - d for d, r in zip(diff, rows)],
+        ]
+    )
+    y = np.arange(len(names))[::-1]
+    ax = _axes(ax, (6.0, 0.45 * len(names) + 1.5))
+    colors = ["C2" if r.p_value < 0.05 else "0.6" for r in rows]
+    ax.barh(y, diff, xerr=np.maximum(err, 0), color=colors, capsize=3)
+    ax.axvline(0, color="0.2", linewidth=0.8)
+    ax.set_yticks(y, names)
+    for yi, r, d, hi in zip(y, rows, diff, err[1]):
+        ax.annotate(
+            f"p={r.p_value:.3g}",
+            (d + max(hi, 0), yi),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+        )
+    ax.set_xlabel(f"{comparison.quantity} difference B - A (points)")
+    method = "permutation" if comparison.method == "permutation" else "paired bootstrap"
+    ax.set_title(
+        title
+        or f"B - A, {100 * comparison.confidence:g}% CI, {method} p ({comparison.n_docs} documents)"
+    )
+    ax.margins(x=0.25)
+    return ax
+
+
+__all__ = ["plot_comparison", "plot_distribution", "plot_scores"]
