@@ -419,7 +419,7 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 		e := d.entity(id)
 		n := len(d.open[e])
 		if n == 0 {
-			return parseErr(path, num, d.name, "closing bracket %q) of entity %s has no opening bracket", id, id)
+			return parseErr(path, num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
 		}
 		start := d.open[e][n-1]
 		d.open[e] = d.open[e][:n-1]

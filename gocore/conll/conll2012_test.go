@@ -1,0 +1,200 @@
+package conll
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// spans lists a document's mentions as (cluster label, start, end).
+func spans(d Doc) [][3]any {
+	out := make([][3]any, len(d.Mentions))
+	for i, m := range d.Mentions {
+		out[i] = [3]any{d.Entities[m.Cluster], int(m.Start), int(m.End)}
+	}
+	return out
+}
+
+// TestReadCoNLL2012Items checks the reference's reading of the coreference
+// column on tricky items. The expected entity lists and their order are
+// those the reference scorer v8.01 prints for the same file at verbosity 2
+// ("Entity 0: (0,3)" ...), obtained by running it once.
+func TestReadCoNLL2012Items(t *testing.T) {
+	lines := []string{
+		"(1(2",         // 0: two openings without "|"
+		"(3)2)",        // 1: one-token mention first, then a closing
+		"(07)|(7)",     // 2: "07" and "7" are different entities
+		"1)",           // 3
+		"(12+3)|(4+5)", // 4: double antecedents discarded
+		"(5)",          // 5
+		"(5",           // 6
+		"5)(6)",        // 7: the one-token (6) is read before the closing 5)
+		"(8|(9)",       // 8: entity 9 is seen before 8
+		"8)",           // 9
+		"(10)(11",      // 10
+		"11)",          // 11
+		"(13",          // 12
+		"(13",          // 13: nested mentions of one entity
+		"13)",          // 14: closes the inner one
+		"13)|(14)",     // 15
+	}
+	var b strings.Builder
+	b.WriteString("#begin document (t); part 0  \r\n")
+	for _, l := range lines {
+		b.WriteString("w\t" + l + "\n")
+	}
+	b.WriteString("#end document\n")
+	docs, err := Parse([]byte(b.String()), "t.conll", "")
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	d := docs[0]
+	assert.Equal(t, "(t); part 0", d.Name, "trailing spaces and \\r trimmed")
+	assert.Equal(t, len(lines), d.NumTokens)
+	want := [][3]any{
+		{"1", 0, 3}, {"2", 0, 1}, {"3", 1, 1}, {"07", 2, 2}, {"7", 2, 2},
+		{"5", 5, 5}, {"5", 6, 7}, {"6", 7, 7}, {"9", 8, 8}, {"8", 8, 9},
+		{"10", 10, 10}, {"11", 10, 11}, {"13", 13, 14}, {"13", 12, 15}, {"14", 15, 15},
+	}
+	assert.Equal(t, want, spans(d))
+	for _, m := range d.Mentions {
+		assert.Equal(t, gocore.TypeUnknown, m.Type, "two columns: no POS")
+	}
+}
+
+// TestReadCoNLL2012Layouts covers column layouts: the last column, trailing
+// empty columns dropped as Perl's split does, space-separated lines, blank
+// lines as sentence breaks, several documents.
+func TestReadCoNLL2012Layouts(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		want map[string][][3]any
+		toks map[string]int
+	}{
+		{
+			name: "last column, trailing tab",
+			data: "#begin document a\nx\t0\t(1)\t\nx\t0\t_\t(2\n\n  \t \nx\t0\t_\t2)\t\t\n#end document\n",
+			want: map[string][][3]any{"a": {{"1", 0, 0}, {"2", 1, 2}}},
+			toks: map[string]int{"a": 3},
+		},
+		{
+			name: "spaces",
+			data: "# begin document b\nd 0 0 The (1\nd 0 1 cat 1)\n\nd 0 0 it (1)\n#end document\n",
+			want: map[string][][3]any{"b": {{"1", 0, 1}, {"1", 2, 2}}},
+			toks: map[string]int{"b": 3},
+		},
+		{
+			name: "two documents and text between them",
+			data: "#begin document (x); part 000\nw\t(0)\n#end document\n# comment\n\n#begin document (x); part 001\nw\t-\nw\t(0\nw\t0)\n#end document",
+			want: map[string][][3]any{"(x); part 000": {{"0", 0, 0}}, "(x); part 001": {{"0", 1, 2}}},
+			toks: map[string]int{"(x); part 000": 1, "(x); part 001": 3},
+		},
+		{
+			name: "CRLF",
+			data: "#begin document c\r\nw\t(1\r\nw\t1)\r\n\r\n#end document\r\n",
+			want: map[string][][3]any{"c": {{"1", 0, 1}}},
+			toks: map[string]int{"c": 2},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			docs, err := ReadCoNLL2012(strings.NewReader(tc.data), "f.conll")
+			require.NoError(t, err)
+			require.Len(t, docs, len(tc.want))
+			for _, d := range docs {
+				assert.Equal(t, tc.want[d.Name], spans(d), d.Name)
+				assert.Equal(t, tc.toks[d.Name], d.NumTokens, d.Name)
+			}
+		})
+	}
+}
+
+// TestMentionTypes checks the type rule on a CoNLL-2012 file with POS and
+// NE columns.
+func TestMentionTypes(t *testing.T) {
+	// word POS NE coref; 12 columns as in OntoNotes.
+	rows := [][4]string{
+		{"The", "DT", "*", "(1"},             // 0
+		{"president", "NN", "*", "-"},        // 1
+		{"of", "IN", "*", "-"},               // 2
+		{"France", "NNP", "(GPE)", "(2)|1)"}, // 3
+		{"met", "VBD", "*", "-"},             // 4
+		{"Bank", "NNP", "(ORG*", "(3"},       // 5
+		{"of", "IN", "*", "-"},               // 6
+		{"America", "NNP", "*)", "3)"},       // 7
+		{";", ":", "*", "-"},                 // 8
+		{"he", "PRP", "*", "(1)"},            // 9
+		{"saw", "VBD", "*", "-"},             // 10
+		{"John", "NNP", "*", "(4|(5"},        // 11
+		{"'s", "POS", "*", "4)"},             // 12
+		{"dog", "NN", "*", "5)"},             // 13
+		{"the", "DT", "(WORK*", "(6"},        // 14
+		{"big", "JJ", "*", "-"},              // 15
+		{"sleep", "NN", "*)", "6)"},          // 16
+		{"this", "DT", "*", "(7)"},           // 17
+	}
+	var b strings.Builder
+	b.WriteString("#begin document (ty); part 000\n")
+	for i, r := range rows {
+		cols := []string{"ty", "0", strconv.Itoa(i), r[0], r[1], "_", "_", "_", "_", "_", r[2], r[3]}
+		b.WriteString(strings.Join(cols, "\t") + "\n")
+	}
+	b.WriteString("#end document\n")
+	docs, err := Parse([]byte(b.String()), "ty.conll", "")
+	require.NoError(t, err)
+	got := map[[2]int32]gocore.MentionType{}
+	for _, m := range docs[0].Mentions {
+		got[[2]int32{m.Start, m.End}] = m.Type
+	}
+	want := map[[2]int32]gocore.MentionType{
+		{0, 3}:   gocore.TypeNominal, // head "president" (before "of")
+		{3, 3}:   gocore.TypeName,    // NNP, and an NE span
+		{5, 7}:   gocore.TypeName,    // NE span; head "Bank" is NNP too
+		{9, 9}:   gocore.TypePronoun, // PRP
+		{11, 12}: gocore.TypeName,    // head skips the possessive "'s"
+		{11, 13}: gocore.TypeNominal, // head "dog"
+		{14, 16}: gocore.TypeName,    // matches an NE span although no NNP
+		{17, 17}: gocore.TypeNominal, // a DT demonstrative is not a pronoun here
+	}
+	assert.Equal(t, want, got)
+}
+
+// TestMentionTypeOf checks the rule itself, including unknown tags.
+func TestMentionTypeOf(t *testing.T) {
+	tag := func(tags ...string) []tokenClass {
+		out := make([]tokenClass, len(tags))
+		for i, s := range tags {
+			out[i] = classifyPTB([]byte(s))
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		tags []tokenClass
+		ne   bool
+		want gocore.MentionType
+	}{
+		{"empty", nil, false, gocore.TypeUnknown},
+		{"no tag", tag("_"), false, gocore.TypeUnknown},
+		{"one unknown among tags", tag("DT", "-", "NN"), true, gocore.TypeUnknown},
+		{"PRP$", tag("PRP$"), false, gocore.TypePronoun},
+		{"WP", tag("WP"), false, gocore.TypePronoun},
+		{"pronoun over NE", tag("PRP"), true, gocore.TypePronoun},
+		{"two pronouns", tag("PRP", "PRP"), false, gocore.TypeNominal},
+		{"NNPS head", tag("DT", "NNPS"), false, gocore.TypeName},
+		{"relative clause", tag("DT", "NN", "WP", "VBD", "NNP"), false, gocore.TypeNominal},
+		{"leading preposition kept", tag("IN", "NNP"), false, gocore.TypeName},
+		{"UD PROPN without XPOS", []tokenClass{classifyUD([]byte("PROPN"), []byte("_"))}, false, gocore.TypeName},
+		{"UD PRON without XPOS", []tokenClass{classifyUD([]byte("PRON"), []byte("_"))}, false, gocore.TypePronoun},
+		{"UD XPOS wins", []tokenClass{classifyUD([]byte("VERB"), []byte("NNP"))}, false, gocore.TypeName},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, mentionTypeOf(tc.tags, tc.ne))
+		})
+	}
+}
