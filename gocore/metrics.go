@@ -27,6 +27,14 @@ var registry = []metricDef{
 	{name: "ceafe", columns: rpColumns, compute: ceafeCounts},
 	{name: "blanc", columns: blancColumns, compute: blancCounts},
 	{name: "lea", columns: rpColumns, compute: leaCounts},
+	// The linguistically aware metrics and DA check mention types themselves
+	// (typesUsable, daModeOf): they are skipped, not refused, on untyped
+	// documents when every metric is selected implicitly.
+	{name: "lmuc", columns: rpColumns, compute: lmucCounts},
+	{name: "lbcub", columns: rpColumns, compute: lbcubCounts},
+	{name: "lceafm", columns: rpColumns, compute: lceafmCounts},
+	{name: "lceafe", columns: rpColumns, compute: lceafeCounts},
+	{name: "da", columns: daColumns, compute: daCounts},
 }
 
 // MetricSet is a set of metrics, one bit per registry entry in order. The

@@ -1,0 +1,346 @@
+package gocore
+
+import (
+	"math"
+	"sort"
+
+	"github.com/corefscore/corefscore/gocore/assign"
+	"github.com/pkg/errors"
+)
+
+// This file holds the denotation-assignment metric DA of Trouilleux, Gaussier,
+// Bès & Zaenen (2000). A chain of n expressions makes n - 1 denotation
+// assignments ("e denotes o"): one expression, the representative, is
+// interpreted to identify the referent o and the others are assigned to it.
+// Key and response chains are put in a one-to-one correspondence that
+// maximises a similarity favouring the most specific expressions (proper
+// names, then lexical noun phrases, then pronouns); a response assignment is
+// correct when the key makes the same assignment to the corresponding chain.
+
+// daColumns are DA's counts: recall and precision over denotation
+// assignments, then the error counts. errors = incorrect + spurious + missing
+// is the denominator of the substitution, overgeneration and undergeneration
+// ratios.
+var daColumns = []string{
+	"recall_num", "recall_den", "precision_num", "precision_den",
+	"incorrect", "spurious", "missing", "errors",
+}
+
+// daWeightsOf returns the DA weights of opt ((0.6, 0.3, 0.1) when unset)
+// after checking the constraints of Trouilleux et al. (2000, §4.1):
+//
+//	a + b + c = 1 (to 1e-9),  a > b > c ≥ 0,  a > b + c
+//
+// The last one is the paper's "strong reading of condition (iii)": a common
+// proper name outweighs any agreement on the other two classes.
+func daWeightsOf(opt *Options) ([3]float64, error) {
+	w := opt.DAWeights
+	if w == ([3]float64{}) {
+		w = DefaultDAWeights
+	}
+	a, b, c := w[0], w[1], w[2]
+	for _, x := range w {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return w, invalidf("da weights (a, b, c) = %v must be finite", w)
+		}
+	}
+	switch {
+	case math.Abs(a+b+c-1) > 1e-9:
+		return w, invalidf("da weights (a, b, c) = %v must sum to 1; they sum to %v", w, a+b+c)
+	case !(a > b && b > c && c >= 0):
+		return w, invalidf("da weights (a, b, c) = %v must satisfy a > b > c >= 0", w)
+	case !(a > b+c):
+		return w, invalidf("da weights (a, b, c) = %v must satisfy a > b + c", w)
+	}
+	return w, nil
+}
+
+// daMode says how DA reads mention types for one document.
+type daMode int8
+
+const (
+	daSkip    daMode = iota // not scored: types missing and DA not asked for by name
+	daTyped                 // every mention typed: the similarity of §4.1
+	daUntyped               // response untyped: the paper's variant
+)
+
+// daModeOf decides how DA uses the mention types of t. A mention's type is
+// its key type, else its response type (see Table.Types), so a response
+// mention with a key twin always has the twin's type.
+//
+//   - Every key mention must have a type (the paper assumes "this information
+//     at least for the key").
+//   - If every response mention without a key twin also has one, the
+//     similarity is the typed one of §4.1.
+//   - If none of them has one, the response is untyped and DA uses the
+//     paper's variant, PN(R), NP(R) and PRO(R) replaced by R.
+//   - Some typed and some not is refused: give a type to every response
+//     mention or to none.
+//
+// A document with gold mentions therefore never needs response types. When a
+// requirement fails, DA is skipped (columns left at zero) if it was not asked
+// for by name (opt.Metrics is the zero set), and otherwise the error wraps
+// ErrMissingTypes and names the mention.
+func daModeOf(t *Table, opt *Options) (daMode, error) {
+	if t.HasTypes || t.NumMentions() == 0 {
+		return daTyped, nil
+	}
+	fail := func(err error) (daMode, error) {
+		if opt.Metrics == 0 {
+			return daSkip, nil
+		}
+		return daSkip, err
+	}
+	if t.Types == nil {
+		return fail(errors.Wrap(ErrMissingTypes, "da needs a type for every key mention: no mention types were given"))
+	}
+	for m := 0; m < t.NumKey; m++ {
+		if t.Types[m] == TypeUnknown {
+			return fail(errors.Wrapf(ErrMissingTypes, "da needs a type for every key mention: key mention at position %d has none", m))
+		}
+	}
+	typed, untyped := -1, -1
+	for m := t.NumKey; m < t.NumMentions(); m++ {
+		if t.Types[m] == TypeUnknown {
+			untyped = m
+		} else {
+			typed = m
+		}
+	}
+	if typed >= 0 && untyped >= 0 {
+		return fail(errors.Wrapf(ErrMissingTypes,
+			"da needs a type for every response mention without a key twin, or for none: response mention %d of the twinless ones has none", untyped-t.NumKey))
+	}
+	return daUntyped, nil
+}
+
+// daSimilarities returns the similarity of the key and response chains of
+// each cell of t (Trouilleux et al. 2000, §4.1):
+//
+//	sim(K, R) = a · Dice(PN(K), PN(R)) + b · Dice(NP(K), NP(R)) + c · Dice(PRO(K), PRO(R))
+//	Dice(X, Y) = 2 |X ∩ Y| / (|X| + |Y|)
+//
+// with PN, NP and PRO the names, nominals and pronouns of a chain. Readings:
+//
+//   - Dice of two empty sets is 0 (the term is absent). The formula as
+//     printed then gives chains with no mention in common a similarity of 0
+//     (the paper's condition (i)), so only the cells of the contingency table
+//     can correspond; the price is that a chain without names has a
+//     similarity below 1 with itself, which only matters relatively.
+//   - In the untyped variant (mode daUntyped) PN(R), NP(R) and PRO(R) are all
+//     R: Dice(PN(K), R) = 2 |PN(K) ∩ R| / (|PN(K)| + |R|), and so on.
+//
+// Linear in the number of mentions.
+func daSimilarities(t *Table, tc *typeCounts, w [3]float64, mode daMode) []float64 {
+	sims := make([]float64, len(t.Cells))
+	for ci, c := range t.Cells {
+		var s float64
+		for i, bit := range [3]int{1, 2, 4} {
+			common := tc.cell[ci][bit]
+			if common == 0 {
+				continue
+			}
+			resp := tc.resp[c.R][bit]
+			if mode == daUntyped {
+				resp = t.RespSize[c.R]
+			}
+			s += w[i] * 2 * float64(common) / float64(tc.key[c.K][bit]+resp)
+		}
+		sims[ci] = s
+	}
+	return sims
+}
+
+// daCorrespondence returns, for each key chain, the response chain it
+// corresponds to (-1 for the empty set), and the converse, given the
+// similarity of each cell.
+//
+// Optimal (greedy false): the one-to-one correspondence C maximising
+// Σ_{(K,R) ∈ C} sim(K, R) (§4.2), solved exactly by assign.MaxWeight per
+// connected component of the overlap graph. Greedy: the paper's heuristic,
+// pairs taken in decreasing order of similarity, each kept when neither chain
+// is taken yet.
+//
+// Readings: a pair of similarity 0 (chains sharing only a class of weight 0)
+// never corresponds: its chains map to the empty set. Ties between pairs of
+// equal similarity are broken by input order: chains are numbered in order of
+// first appearance on their side, pairs are ordered by key chain and then by
+// first meeting (the order of t.Cells); the greedy heuristic keeps the first
+// of equal pairs and the optimal solver is deterministic in that order. In
+// the worked example of the paper (§5, Figure 3) the tie between {African
+// Americans} and {Africans} for {African Americans, Africans} goes to the
+// first, as in the figure.
+func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []int32, err error) {
+	keyTo = make([]int32, len(t.KeySize))
+	respTo = make([]int32, len(t.RespSize))
+	for i := range keyTo {
+		keyTo[i] = -1
+	}
+	for j := range respTo {
+		respTo[j] = -1
+	}
+	if greedy {
+		order := make([]int, 0, len(t.Cells))
+		for ci := range t.Cells {
+			if sims[ci] > 0 {
+				order = append(order, ci)
+			}
+		}
+		sort.SliceStable(order, func(x, y int) bool { return sims[order[x]] > sims[order[y]] })
+		for _, ci := range order {
+			c := t.Cells[ci]
+			if keyTo[c.K] < 0 && respTo[c.R] < 0 {
+				keyTo[c.K], respTo[c.R] = c.R, c.K
+			}
+		}
+		return keyTo, respTo, nil
+	}
+	edges := make([]assign.Edge, 0, len(t.Cells))
+	for ci, c := range t.Cells {
+		if sims[ci] > 0 {
+			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: sims[ci]})
+		}
+	}
+	_, match, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, j := range match {
+		if j >= 0 {
+			keyTo[i], respTo[j] = j, int32(i)
+		}
+	}
+	return keyTo, respTo, nil
+}
+
+// specificity ranks mention types for the choice of a representative: a
+// proper name identifies its referent best, then a lexical noun phrase, then
+// a pronoun; an unknown type ranks last.
+func specificity(ty MentionType) int {
+	switch ty {
+	case TypeName:
+		return 0
+	case TypeNominal:
+		return 1
+	case TypePronoun:
+		return 2
+	}
+	return 3
+}
+
+// daRepresentatives returns the representative expression (a mention of t)
+// of every key and response chain, -1 for none. Readings (§5 of the paper
+// says only that one is "selected"):
+//
+//   - Chains in correspondence share a representative, an expression of both
+//     (their common referent is identified once). Which common expression it
+//     is does not change any count: the others are correct either way. The
+//     first in mention order is taken.
+//   - A chain mapped to the empty set is represented by its most specific
+//     expression (name, then nominal, then pronoun, by the descriptive
+//     specificity of §3.2), the first in mention order among equals. This
+//     choice matters: it decides which expression of an unmatched key chain
+//     has no key assignment (so that a response assignment to it is spurious)
+//     and which of an unmatched response chain has no response assignment (so
+//     that a key assignment to it is missing).
+//
+// Mention order is the Table's numbering: key mentions in input order, then
+// response mentions without a key twin in input order.
+func daRepresentatives(t *Table, keyTo, respTo []int32) (keyRep, respRep []int32) {
+	keyRep = make([]int32, len(t.KeySize))
+	respRep = make([]int32, len(t.RespSize))
+	for i := range keyRep {
+		keyRep[i] = -1
+	}
+	for j := range respRep {
+		respRep[j] = -1
+	}
+	rank := func(m int) int {
+		if t.Types == nil {
+			return specificity(TypeUnknown)
+		}
+		return specificity(t.Types[m])
+	}
+	for m := range t.KeyOf {
+		k, r := t.KeyOf[m], t.RespOf[m]
+		if k >= 0 {
+			if keyTo[k] >= 0 {
+				if keyTo[k] == r && keyRep[k] < 0 {
+					keyRep[k], respRep[r] = int32(m), int32(m)
+				}
+			} else if keyRep[k] < 0 || rank(m) < rank(int(keyRep[k])) {
+				keyRep[k] = int32(m)
+			}
+		}
+		if r >= 0 && respTo[r] < 0 && (respRep[r] < 0 || rank(m) < rank(int(respRep[r]))) {
+			respRep[r] = int32(m)
+		}
+	}
+	return keyRep, respRep
+}
+
+// daCounts scores DA (Trouilleux et al. 2000, §4-5). After the
+// correspondence C and the representatives, each expression e other than the
+// representative of its chain carries one denotation assignment per side
+// where its chain has two or more expressions. Then
+//
+//	possible = Σ_i (|K_i| - 1),  actual = Σ_j (|R_j| - 1)
+//	correct  = Σ_{(K,R) ∈ C} (|K ∩ R| - 1)        (e assigned to K and to C(K))
+//	recall   = correct / possible,  precision = correct / actual
+//	incorrect: e has an assignment on both sides, to chains not in correspondence
+//	spurious:  e has a response assignment and no key assignment
+//	missing:   e has a key assignment and no response assignment
+//	errors   = incorrect + spurious + missing
+//
+// so that possible = correct + incorrect + missing and actual = correct +
+// incorrect + spurious. A chain mapped to the empty set contributes nothing to
+// correct (the paper's |K ∩ C(K)| - 1 would be -1 there; the empty set is not
+// a chain). The corpus ratios are substitution = Σ incorrect / Σ errors,
+// overgeneration = Σ spurious / Σ errors, undergeneration = Σ missing /
+// Σ errors. See daModeOf for types, daSimilarities, daCorrespondence and
+// daRepresentatives for the readings of ambiguous points. Options.DAGreedy
+// selects the greedy correspondence.
+//
+// Cost: linear in the number of mentions plus the correspondence.
+func daCounts(t *Table, opt *Options, out []float64) error {
+	w, err := daWeightsOf(opt)
+	if err != nil {
+		return err
+	}
+	mode, err := daModeOf(t, opt)
+	if mode == daSkip {
+		return err
+	}
+	tc := newTypeCounts(t)
+	sims := daSimilarities(t, tc, w, mode)
+	keyTo, respTo, err := daCorrespondence(t, sims, opt.DAGreedy)
+	if err != nil {
+		return err
+	}
+	keyRep, respRep := daRepresentatives(t, keyTo, respTo)
+	var correct, incorrect, spurious, missing, possible, actual float64
+	for m := range t.KeyOf {
+		k, r := t.KeyOf[m], t.RespOf[m]
+		keyAssigned := k >= 0 && t.KeySize[k] > 1 && keyRep[k] != int32(m)
+		respAssigned := r >= 0 && t.RespSize[r] > 1 && respRep[r] != int32(m)
+		switch {
+		case keyAssigned && respAssigned && keyTo[k] == r:
+			correct++
+		case keyAssigned && respAssigned:
+			incorrect++
+		case respAssigned:
+			spurious++
+		case keyAssigned:
+			missing++
+		}
+		if keyAssigned {
+			possible++
+		}
+		if respAssigned {
+			actual++
+		}
+	}
+	out[0], out[1], out[2], out[3] = correct, possible, correct, actual
+	out[4], out[5], out[6], out[7] = incorrect, spurious, missing, incorrect+spurious+missing
+	return nil
+}

@@ -1,0 +1,522 @@
+package gocore
+
+import (
+	"math"
+
+	"github.com/corefscore/corefscore/gocore/assign"
+	"github.com/pkg/errors"
+)
+
+// This file holds the linguistically aware metrics of Chen & Ng (2013):
+// LMUC, LB3, LCEAF_m and LCEAF_e. The four share one framework (their §2.5
+// and §3): MUC, B-cubed and both CEAFs only ever look at a cluster through
+// three weight functions, w_c of a common subset C_j^i = K_i ∩ S_j, w_k of a
+// key chain and w_s of a response ("system") chain, and the linguistically
+// aware versions replace them by w_c^L, w_k^L and w_s^L built from link
+// weights that depend on mention types.
+//
+// Link weights. A link between two mentions weighs, by the first rule that
+// applies (§3.1):
+//
+//	w_nam  if either mention is a NAME
+//	w_nom  if either mention is a NOMINAL
+//	w_pro  otherwise (two PRONOUNs)
+//
+// and a one-mention chain weighs w_sing. W = (w_nam, w_nom, w_pro, w_sing) is
+// Options.LinkWeights, by default W4 = (1.0, 0.75, 0.5, 1.0).
+//
+// The weight functions (eqs. 8-11), with MST(X) the weight of a maximum
+// spanning tree of the complete graph over the mentions of X:
+//
+//	w_c^L(C_j^i) = MST(C_j^i)   if |C_j^i| > 1
+//	             = w_sing       if |C_j^i| = |K_i| = |S_j| = 1
+//	             = 0            otherwise
+//	w_k^L(K_i)   = MST(K_i) if |K_i| > 1, else w_sing
+//	w_s^L(S_j)   = Σ_i w_c^L(C_j^i) + Σ_{e ∈ E_t(S_j)} w_l(e)   if |S_j| > 1
+//	             = w_sing                                        if |S_j| = 1
+//
+// where E_t(S_j) is the heaviest set of ne_j - 1 spurious links that connects
+// the ne_j non-empty parts of the partition P(S_j) of S_j by the key chains.
+// E_t(S_j) is a maximum spanning tree of the complete graph whose vertices are
+// the parts and whose edge between two parts weighs the heaviest link between
+// a mention of one and a mention of the other.
+//
+// Predicted mentions. Chen & Ng define the metrics on gold mentions (§5). With
+// predicted mentions corefscore reads them as follows: a response mention
+// that is in no key chain forms a part of P(S_j) of its own; that part earns
+// nothing (w_c^L = 0, even when S_j is a one-mention chain), and the links
+// that join it to the rest of S_j are spurious, so they enter E_t(S_j). A key
+// mention missing from the response is in no common subset, so it only
+// weighs in w_k^L of its key chain, exactly as an unresolved mention does.
+//
+// Computing MST(X). The link weight depends only on the types of the two
+// mentions, so a maximum spanning tree of a complete graph is found by
+// Kruskal's rule on the few distinct weights, counting components instead of
+// edges: with weights ω_1 > ω_2 > ... and c_k the number of connected
+// components of the graph restricted to edges of weight ≥ ω_k (c_0 = |X|),
+//
+//	MST(X) = Σ_k ω_k · (c_{k-1} - c_k)
+//
+// The same rule, applied to the parts of P(S_j) grouped by the set of mention
+// types they contain (7 possible sets), gives the weight of E_t(S_j). Every
+// weight function is therefore O(1) from per-cluster and per-cell type
+// counts, and a document costs time linear in its mentions plus the CEAF
+// alignment.
+
+// typeBit returns the signature bit of a known mention type: 1 for a name, 2
+// for a nominal, 4 for a pronoun, 0 otherwise.
+func typeBit(ty MentionType) uint8 {
+	if ty < TypeName || ty > TypePronoun {
+		return 0
+	}
+	return 1 << uint(ty-TypeName)
+}
+
+// sigCounts counts vertices by signature: sigCounts[s] vertices carry the
+// set s ⊆ {name, nominal, pronoun} of mention types (bit 1 name, 2 nominal,
+// 4 pronoun). A mention has a one-type signature; a part of P(S_j) has the
+// set of the types of its mentions.
+type sigCounts [8]int32
+
+// linkWeighter holds the link weights of one W and the derived weight
+// between two signatures.
+type linkWeighter struct {
+	sing float64
+	// sig[a][b] is the heaviest link between a mention with a type in set a
+	// and one with a type in set b.
+	sig [8][8]float64
+}
+
+// newLinkWeighter derives the signature weights from W = (w_nam, w_nom,
+// w_pro, w_sing).
+func newLinkWeighter(w [4]float64) *linkWeighter {
+	lw := &linkWeighter{sing: w[3]}
+	pair := func(a, b int) float64 { // a, b are type bits 1, 2, 4
+		switch {
+		case a == 1 || b == 1:
+			return w[0]
+		case a == 2 || b == 2:
+			return w[1]
+		}
+		return w[2]
+	}
+	for a := 1; a < 8; a++ {
+		for b := 1; b < 8; b++ {
+			best := math.Inf(-1)
+			for x := 1; x <= 4; x <<= 1 {
+				for y := 1; y <= 4; y <<= 1 {
+					if a&x != 0 && b&y != 0 && pair(x, y) > best {
+						best = pair(x, y)
+					}
+				}
+			}
+			lw.sig[a][b] = best
+		}
+	}
+	return lw
+}
+
+// span returns the weight of a maximum spanning tree of the complete graph
+// whose vertices are counted by signature in c, an edge weighing
+// lw.sig[a][b] between a vertex of signature a and one of signature b:
+//
+//	span = Σ_k ω_k · (comps(≥ ω_{k-1}) - comps(≥ ω_k))
+//
+// over the distinct weights ω_1 > ω_2 > ... of the edges present. With n
+// vertices the tree has n - 1 edges; n ≤ 1 gives 0. Cost O(1): at most 28
+// distinct weights, 7 groups each.
+func (lw *linkWeighter) span(c *sigCounts) float64 {
+	var groups [7]int
+	ng := 0
+	var n int64
+	for s := 1; s < 8; s++ {
+		if c[s] > 0 {
+			groups[ng] = s
+			ng++
+			n += int64(c[s])
+		}
+	}
+	if n <= 1 {
+		return 0
+	}
+	// Distinct weights of the edges present, in decreasing order.
+	var ws [28]float64
+	nw := 0
+	for x := 0; x < ng; x++ {
+		for y := x; y < ng; y++ {
+			a, b := groups[x], groups[y]
+			if a == b && c[a] < 2 {
+				continue // no edge inside a group of one
+			}
+			w := lw.sig[a][b]
+			dup := false
+			for i := 0; i < nw; i++ {
+				if ws[i] == w {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				ws[nw] = w
+				nw++
+			}
+		}
+	}
+	for i := 1; i < nw; i++ { // insertion sort, decreasing
+		for j := i; j > 0 && ws[j] > ws[j-1]; j-- {
+			ws[j], ws[j-1] = ws[j-1], ws[j]
+		}
+	}
+	total := 0.0
+	prev := n
+	for _, w := range ws[:nw] {
+		comps := lw.components(c, groups[:ng], w)
+		total += w * float64(prev-comps)
+		prev = comps
+	}
+	return total
+}
+
+// components returns the number of connected components of the graph of
+// span restricted to edges of weight ≥ thr. Two non-empty groups joined by a
+// heavy enough edge merge completely (every vertex of one is adjacent to every
+// vertex of the other); a group joined to no other group is one component if
+// its internal edges are heavy enough, else one per vertex.
+func (lw *linkWeighter) components(c *sigCounts, groups []int, thr float64) int64 {
+	var parent [7]int
+	for i := range groups {
+		parent[i] = i
+	}
+	find := func(x int) int {
+		for parent[x] != x {
+			x = parent[x]
+		}
+		return x
+	}
+	for x := range groups {
+		for y := x + 1; y < len(groups); y++ {
+			if lw.sig[groups[x]][groups[y]] >= thr {
+				if a, b := find(x), find(y); a != b {
+					parent[a] = b
+				}
+			}
+		}
+	}
+	var size [7]int
+	for x := range groups {
+		size[find(x)]++
+	}
+	var comps int64
+	for x, g := range groups {
+		switch {
+		case find(x) != x:
+		case size[x] > 1 || lw.sig[g][g] >= thr:
+			comps++
+		default:
+			comps += int64(c[g])
+		}
+	}
+	return comps
+}
+
+// lweights holds the three weight functions of one document: w_c^L per cell
+// of the contingency table, w_k^L per key chain, w_s^L per response chain.
+type lweights struct {
+	wc, wk, ws []float64
+}
+
+// linkWeightsOf returns the link weights of opt (W4 when unset) after
+// checking that each is finite and positive: a zero weight can leave a chain
+// weighing nothing and B-cubed's per-mention ratios undefined (Chen & Ng,
+// footnote 8, use 1e-20 rather than 0 for that reason).
+func linkWeightsOf(opt *Options) ([4]float64, error) {
+	w := opt.LinkWeights
+	if w == ([4]float64{}) {
+		w = DefaultLinkWeights
+	}
+	names := [4]string{"w_nam", "w_nom", "w_pro", "w_sing"}
+	for i, x := range w {
+		if !(x > 0) || math.IsInf(x, 1) {
+			return w, invalidf("link weight %s = %v must be finite and > 0 (weights are (w_nam, w_nom, w_pro, w_sing) = %v)", names[i], x, w)
+		}
+	}
+	return w, nil
+}
+
+// typesUsable decides whether a metric that needs a type for every mention
+// can run: yes when every mention has one (vacuously so in an empty
+// document). Otherwise the metric is skipped, its columns left at zero, when
+// it was not asked for by name (opt.Metrics is the zero set, "every metric"),
+// so that untyped documents still score with the classic metrics; when it was
+// asked for, the error wraps ErrMissingTypes and names the first untyped
+// mention.
+func typesUsable(t *Table, opt *Options) (ok bool, err error) {
+	if t.HasTypes || t.NumMentions() == 0 {
+		return true, nil
+	}
+	if opt.Metrics == 0 {
+		return false, nil
+	}
+	return false, errors.Wrapf(ErrMissingTypes, "a type is needed for every mention: %s", t.firstUntyped(nil))
+}
+
+// newLWeights computes w_c^L, w_k^L and w_s^L (eqs. 8, 9, 11) for every cell,
+// key chain and response chain of t, whose mentions are all typed. Linear in
+// the number of mentions.
+func newLWeights(t *Table, w [4]float64) *lweights {
+	lw := newLinkWeighter(w)
+	tc := newTypeCounts(t)
+	out := &lweights{
+		wc: make([]float64, len(t.Cells)),
+		wk: make([]float64, len(t.KeySize)),
+		ws: make([]float64, len(t.RespSize)),
+	}
+	for i, size := range t.KeySize {
+		if size == 1 {
+			out.wk[i] = lw.sing
+		} else {
+			out.wk[i] = lw.span(&tc.key[i])
+		}
+	}
+	for ci, c := range t.Cells {
+		switch {
+		case c.N > 1:
+			out.wc[ci] = lw.span(&tc.cell[ci])
+		case t.KeySize[c.K] == 1 && t.RespSize[c.R] == 1:
+			out.wc[ci] = lw.sing
+		}
+		out.ws[c.R] += out.wc[ci]
+	}
+	for j, size := range t.RespSize {
+		if size == 1 {
+			out.ws[j] = lw.sing
+		} else {
+			out.ws[j] += lw.span(&tc.parts[j])
+		}
+	}
+	return out
+}
+
+// typeCounts holds mention-type signatures counted per key chain, per cell and
+// per response chain, and the parts of each response chain's partition by the
+// key chains counted by signature.
+type typeCounts struct {
+	key   []sigCounts // key[i][bit]: mentions of K_i of that type
+	cell  []sigCounts // cell[c][bit]: mentions of the cell of that type
+	resp  []sigCounts // resp[j][bit]: mentions of S_j of that type
+	parts []sigCounts // parts[j][s]: parts of P(S_j) whose set of types is s
+	// cellOf[m] is the cell of key mention m, or -1 when m is not in the
+	// response; its length is t.NumKey.
+	cellOf []int32
+}
+
+// newTypeCounts counts the types of t's mentions per chain and per cell. The
+// key mentions are grouped by key chain with a counting sort; the cells of a
+// key chain are contiguous in t.Cells, so a scratch array indexed by response
+// chain finds each mention's cell: linear time, no map.
+func newTypeCounts(t *Table) *typeCounts {
+	nk := t.NumKey
+	tc := &typeCounts{
+		key:    make([]sigCounts, len(t.KeySize)),
+		cell:   make([]sigCounts, len(t.Cells)),
+		resp:   make([]sigCounts, len(t.RespSize)),
+		parts:  make([]sigCounts, len(t.RespSize)),
+		cellOf: make([]int32, nk),
+	}
+	typeOf := func(m int) MentionType {
+		if t.Types == nil {
+			return TypeUnknown
+		}
+		return t.Types[m]
+	}
+	// Key mentions grouped by key chain.
+	start := make([]int32, len(t.KeySize)+1)
+	for _, k := range t.KeyOf[:nk] {
+		start[k+1]++
+	}
+	for k := range t.KeySize {
+		start[k+1] += start[k]
+	}
+	fill := append([]int32(nil), start[:len(t.KeySize)]...)
+	byKey := make([]int32, nk)
+	for m, k := range t.KeyOf[:nk] {
+		byKey[fill[k]] = int32(m)
+		fill[k]++
+	}
+	// Cells of each key chain: t.Cells is ordered by key chain.
+	cellStart := make([]int32, len(t.KeySize)+1)
+	for _, c := range t.Cells {
+		cellStart[c.K+1]++
+	}
+	for k := range t.KeySize {
+		cellStart[k+1] += cellStart[k]
+	}
+	slot := make([]int32, len(t.RespSize))
+	for k := range t.KeySize {
+		for ci := cellStart[k]; ci < cellStart[k+1]; ci++ {
+			slot[t.Cells[ci].R] = ci
+		}
+		for _, m := range byKey[start[k]:start[k+1]] {
+			bit := typeBit(typeOf(int(m)))
+			tc.key[k][bit]++
+			tc.cellOf[m] = -1
+			if r := t.RespOf[m]; r >= 0 {
+				ci := slot[r]
+				tc.cellOf[m] = ci
+				tc.cell[ci][bit]++
+			}
+		}
+	}
+	for m, r := range t.RespOf {
+		if r < 0 {
+			continue
+		}
+		bit := typeBit(typeOf(m))
+		tc.resp[r][bit]++
+		if m >= nk { // twinless: a part of its own
+			tc.parts[r][bit]++
+		}
+	}
+	for ci, c := range t.Cells {
+		var s uint8
+		for bit := 1; bit < 8; bit <<= 1 {
+			if tc.cell[ci][bit] > 0 {
+				s |= uint8(bit)
+			}
+		}
+		tc.parts[c.R][s]++
+	}
+	return tc
+}
+
+// prepareL validates the weights and the types for one L-metric and returns
+// the weight functions, or nil when the metric is skipped.
+func prepareL(t *Table, opt *Options) (*lweights, error) {
+	w, err := linkWeightsOf(opt)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := typesUsable(t, opt)
+	if !ok {
+		return nil, err
+	}
+	return newLWeights(t, w), nil
+}
+
+// lmucCounts scores LMUC (Chen & Ng 2013, eqs. 2-4 with 8, 9, 11):
+//
+//	recall    = Σ_ij w_c^L(C_j^i) / Σ_i w_k^L(K_i)
+//	precision = Σ_ij w_c^L(C_j^i) / Σ_j w_s^L(S_j)
+//
+// Preconditions: every mention typed (see typesUsable); link weights finite
+// and positive. With W1 = (1, 1, 1, 1e-20) it is MUC up to the w_sing terms.
+// Linear in the number of mentions.
+func lmucCounts(t *Table, opt *Options, out []float64) error {
+	lw, err := prepareL(t, opt)
+	if lw == nil {
+		return err
+	}
+	var common, key, resp float64
+	for _, w := range lw.wc {
+		common += w
+	}
+	for _, w := range lw.wk {
+		key += w
+	}
+	for _, w := range lw.ws {
+		resp += w
+	}
+	writeRP(out, common, key, common, resp)
+	return nil
+}
+
+// lbcubCounts scores LB3 (Chen & Ng 2013, eq. 5 with 8, 9, 11): mention m of
+// C_j^i has R(m) = w_c^L(C_j^i) / w_k^L(K_i) and P(m) = w_c^L(C_j^i) /
+// w_s^L(S_j), averaged over the mentions of each side:
+//
+//	recall    = Σ_ij |C_j^i| · w_c^L(C_j^i) / w_k^L(K_i)  /  Σ_i |K_i|
+//	precision = Σ_ij |C_j^i| · w_c^L(C_j^i) / w_s^L(S_j)  /  Σ_j |S_j|
+//
+// A mention on one side only scores 0 and counts in that side's denominator.
+// Preconditions as lmucCounts. Linear in the number of mentions.
+func lbcubCounts(t *Table, opt *Options, out []float64) error {
+	lw, err := prepareL(t, opt)
+	if lw == nil {
+		return err
+	}
+	var r, p float64
+	for ci, c := range t.Cells {
+		if lw.wc[ci] == 0 {
+			continue
+		}
+		n := float64(c.N)
+		r += n * lw.wc[ci] / lw.wk[c.K]
+		p += n * lw.wc[ci] / lw.ws[c.R]
+	}
+	writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
+	return nil
+}
+
+// lceafmCounts scores LCEAF_m (Chen & Ng 2013, eq. 6 with 8, 9, 11): the
+// one-to-one alignment g* of key to response chains that maximises
+// Φ(g) = Σ_i φ3(K_i, g(K_i)) with φ3(K_i, S_j) = w_c^L(C_j^i), then
+//
+//	recall = Φ(g*) / Σ_i w_k^L(K_i),   precision = Φ(g*) / Σ_j w_s^L(S_j)
+//
+// Preconditions as lmucCounts. Linear plus the alignment, which is solved per
+// connected component of the overlap graph.
+func lceafmCounts(t *Table, opt *Options, out []float64) error {
+	lw, err := prepareL(t, opt)
+	if lw == nil {
+		return err
+	}
+	sim, err := alignCells(t, func(ci int, _ Cell) float64 { return lw.wc[ci] })
+	if err != nil {
+		return err
+	}
+	var key, resp float64
+	for _, w := range lw.wk {
+		key += w
+	}
+	for _, w := range lw.ws {
+		resp += w
+	}
+	writeRP(out, sim, key, sim, resp)
+	return nil
+}
+
+// lceafeCounts scores LCEAF_e (Chen & Ng 2013, eq. 7 with 8, 9, 11): the
+// optimal alignment under
+//
+//	φ4(K_i, S_j) = 2 · w_c^L(C_j^i) / (w_k^L(K_i) + w_s^L(S_j))
+//
+// then recall = Φ(g*) / #key chains and precision = Φ(g*) / #response chains
+// (φ4 of a chain with itself is 1). Preconditions as lmucCounts.
+func lceafeCounts(t *Table, opt *Options, out []float64) error {
+	lw, err := prepareL(t, opt)
+	if lw == nil {
+		return err
+	}
+	sim, err := alignCells(t, func(ci int, c Cell) float64 {
+		return 2 * lw.wc[ci] / (lw.wk[c.K] + lw.ws[c.R])
+	})
+	if err != nil {
+		return err
+	}
+	writeRP(out, sim, float64(len(t.KeySize)), sim, float64(len(t.RespSize)))
+	return nil
+}
+
+// alignCells returns the total similarity of the optimal one-to-one alignment
+// of key to response chains, the similarity of a pair being phi of its cell
+// (pairs with no cell, or a similarity of 0, are never aligned).
+func alignCells(t *Table, phi func(ci int, c Cell) float64) (float64, error) {
+	edges := make([]assign.Edge, 0, len(t.Cells))
+	for ci, c := range t.Cells {
+		if w := phi(ci, c); w > 0 {
+			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: w})
+		}
+	}
+	total, _, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
+	return total, err
+}
