@@ -2,11 +2,17 @@
 // bipartite graphs, the alignment step of CEAF and of DA.
 //
 // The graphs that coreference scoring produces are sparse: a key cluster only
-// ever pairs with response clusters it overlaps. MaxWeight therefore splits
-// the graph into connected components and solves each on its own, with
-// Kuhn-Munkres (shortest augmenting paths with potentials) on a small dense
-// block. Unmatched vertices and vertices with no edge contribute nothing, so
-// a document's whole |K| × |R| matrix is never built.
+// ever pairs with response clusters it overlaps, so a document's whole
+// |K| × |R| matrix is never built. MaxWeight works on the edge list: a greedy
+// start (each left vertex takes its heaviest neighbour when that one is free)
+// settles most vertices of real documents, and every remaining left vertex is
+// placed by one shortest augmenting path (Dijkstra over reduced costs with
+// column potentials, the sparse form of Kuhn-Munkres). A search never leaves
+// the connected component of its start vertex and stops at the first free
+// vertex, so the work follows the components that need it, and a giant
+// component (one response cluster merging everything, a chain of merges)
+// stays near-linear in practice. Dense is the classic O(n³) Kuhn-Munkres on a
+// small dense block, kept as a second, independent solver.
 package assign
 
 import (
@@ -27,14 +33,20 @@ var ErrInvalidGraph = errors.New("assign: invalid graph")
 
 // MaxWeight returns the maximum total weight of a matching (each vertex used
 // at most once) in the bipartite graph with nLeft and nRight vertices and the
-// given edges, all of non-negative weight, and the matched right vertex of
-// each left vertex (-1 when unmatched). Parallel edges keep the heaviest.
+// given edges, all of non-negative finite weight, and the matched right
+// vertex of each left vertex (-1 when unmatched). Parallel edges keep the
+// heaviest; zero-weight edges are never matched.
 //
 //	max Σ_(l,r)∈M w(l, r)   over matchings M
 //
-// Cost: near-linear for the split, then O(a² b) for a component with a left
-// and b right vertices (a ≤ b after transposition). The total is summed in
-// order of left vertex, so it does not depend on the order of edges.
+// The result is exact: at the end the linear program's dual is feasible
+// (reduced costs non-negative, matched edges tight, unmatched right vertices
+// at potential 0). Cost: O(nLeft + nRight + E) for the greedy start, then for
+// each left vertex the greedy start leaves free, a Dijkstra search over the
+// part of its component that it explores, O(E' log E'); O(V · E log E) in the
+// worst case, near-linear on coreference graphs. The total is summed in order
+// of left vertex, so it does not depend on the order of edges; ties between
+// equally good matchings are broken deterministically.
 func MaxWeight(nLeft, nRight int, edges []Edge) (float64, []int32, error) {
 	if nLeft < 0 || nRight < 0 {
 		return 0, nil, errors.Wrapf(ErrInvalidGraph, "negative vertex count (%d, %d)", nLeft, nRight)
@@ -47,140 +59,13 @@ func MaxWeight(nLeft, nRight int, edges []Edge) (float64, []int32, error) {
 			return 0, nil, errors.Wrapf(ErrInvalidGraph, "edge (%d, %d) has weight %v", e.Left, e.Right, e.Weight)
 		}
 	}
-	match := make([]int32, nLeft)
-	for i := range match {
-		match[i] = -1
-	}
-	for _, comp := range components(nLeft, nRight, edges) {
-		solveComponent(comp, edges, match)
-	}
-	weight := bestWeights(nLeft, edges, match)
+	s := newSparseSolver(nLeft, nRight, edges)
+	s.solve()
 	total := 0.0
-	for l := range match {
-		total += weight[l]
+	for _, w := range s.matchW {
+		total += w
 	}
-	return total, match, nil
-}
-
-// component is one connected component: its vertices and the indices of its
-// edges.
-type component struct {
-	left, right []int32
-	edges       []int32
-}
-
-// components splits the graph with a union-find over left and right vertices
-// (right vertex r is node nLeft + r). Only vertices with an edge appear.
-func components(nLeft, nRight int, edges []Edge) []component {
-	parent := make([]int32, nLeft+nRight)
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	var find func(int32) int32
-	find = func(x int32) int32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
-	for _, e := range edges {
-		a, b := find(e.Left), find(int32(nLeft)+e.Right)
-		if a != b {
-			parent[a] = b
-		}
-	}
-	slot := make(map[int32]int, 16)
-	var comps []component
-	get := func(root int32) *component {
-		s, ok := slot[root]
-		if !ok {
-			s = len(comps)
-			slot[root] = s
-			comps = append(comps, component{})
-		}
-		return &comps[s]
-	}
-	seen := make([]bool, nLeft+nRight)
-	for i, e := range edges {
-		c := get(find(e.Left))
-		c.edges = append(c.edges, int32(i))
-		if !seen[e.Left] {
-			seen[e.Left] = true
-			c.left = append(c.left, e.Left)
-		}
-		if r := int32(nLeft) + e.Right; !seen[r] {
-			seen[r] = true
-			c.right = append(c.right, e.Right)
-		}
-	}
-	return comps
-}
-
-// solveComponent fills match for the left vertices of one component.
-func solveComponent(c component, edges []Edge, match []int32) {
-	if len(c.left) == 1 || len(c.right) == 1 {
-		solveStar(c, edges, match)
-		return
-	}
-	rows, cols := len(c.left), len(c.right)
-	transposed := rows > cols
-	if transposed {
-		rows, cols = cols, rows
-	}
-	local := make(map[int32]int32, len(c.left)+len(c.right))
-	for i, l := range c.left {
-		local[l] = int32(i)
-	}
-	for j, r := range c.right {
-		local[^r] = int32(j) // right vertices keyed by bitwise complement
-	}
-	w := make([]float64, rows*cols)
-	for _, ei := range c.edges {
-		e := edges[ei]
-		i, j := local[e.Left], local[^e.Right]
-		if transposed {
-			i, j = j, i
-		}
-		if cell := &w[int(i)*cols+int(j)]; e.Weight > *cell {
-			*cell = e.Weight
-		}
-	}
-	rowTo, _ := Dense(rows, cols, w) // rows <= cols by construction
-	for i, j := range rowTo {
-		if j < 0 || w[i*cols+j] == 0 {
-			continue
-		}
-		if transposed {
-			match[c.left[j]] = c.right[i]
-		} else {
-			match[c.left[i]] = c.right[j]
-		}
-	}
-}
-
-// solveStar handles a component with one vertex on a side: only one of its
-// edges can be matched, so the heaviest wins (the first of equals).
-func solveStar(c component, edges []Edge, match []int32) {
-	best := c.edges[0]
-	for _, ei := range c.edges[1:] {
-		if edges[ei].Weight > edges[best].Weight {
-			best = ei
-		}
-	}
-	match[edges[best].Left] = edges[best].Right
-}
-
-// bestWeights returns, per left vertex, the weight of its matched edge (the
-// heaviest of parallel edges), or 0.
-func bestWeights(nLeft int, edges []Edge, match []int32) []float64 {
-	weight := make([]float64, nLeft)
-	for _, e := range edges {
-		if match[e.Left] == e.Right && e.Weight > weight[e.Left] {
-			weight[e.Left] = e.Weight
-		}
-	}
-	return weight
+	return total, s.rowCol, nil
 }
 
 // Dense solves a rows × cols problem with rows ≤ cols on the row-major

@@ -1,0 +1,272 @@
+package assign
+
+// sparseSolver is the state of the sparse shortest-augmenting-path solver:
+// the graph in compressed rows, the matching, the column potentials and the
+// scratch of one Dijkstra search.
+//
+// It minimises cost c(l, r) = -w(l, r) over assignments in which every left
+// vertex takes either a right vertex or its own private "dummy" column of
+// cost 0 (staying unmatched). Duals: u per left vertex (never stored: for a
+// matched left vertex u = c(l, r) - v[r] since matched edges are tight) and v
+// per right vertex, with reduced costs c(l, r) - u[l] - v[r] >= 0 on every
+// edge. v is 0 on unmatched right vertices and only ever decreases, on
+// matched ones, so complementary slackness holds at the end.
+type sparseSolver struct {
+	nLeft, nRight int
+	rowStart      []int32   // edges of left vertex l: adjCol/adjW[rowStart[l]:rowStart[l+1]]
+	adjCol        []int32   // right vertex of each edge
+	adjW          []float64 // weight of each edge, > 0
+
+	rowCol  []int32   // matched right vertex of each left vertex; -1 free; dead when rowDead
+	rowDead []bool    // the left vertex took its dummy column: unmatched for good
+	matchW  []float64 // weight of the matched edge of each left vertex
+	colRow  []int32   // matched left vertex of each right vertex, or -1
+	v       []float64 // potential of each right vertex
+
+	// Dijkstra scratch over nRight + nLeft columns (dummy of l is nRight+l).
+	dist  []float64
+	pred  []int32   // left vertex from which the column was reached
+	predW []float64 // weight of that edge (0 for a dummy)
+	mark  []uint32  // epoch in which dist/pred are valid
+	done  []uint32  // epoch in which the column was finalized
+	epoch uint32
+	heap  colHeap
+	final []int32 // matched right vertices finalized in this search
+}
+
+// newSparseSolver builds the compressed rows, dropping zero-weight edges and
+// keeping the heaviest of parallel edges.
+func newSparseSolver(nLeft, nRight int, edges []Edge) *sparseSolver {
+	s := &sparseSolver{nLeft: nLeft, nRight: nRight}
+	s.rowStart = make([]int32, nLeft+1)
+	for _, e := range edges {
+		if e.Weight > 0 {
+			s.rowStart[e.Left+1]++
+		}
+	}
+	for l := 0; l < nLeft; l++ {
+		s.rowStart[l+1] += s.rowStart[l]
+	}
+	m := s.rowStart[nLeft]
+	s.adjCol = make([]int32, m)
+	s.adjW = make([]float64, m)
+	fill := make([]int32, nLeft)
+	copy(fill, s.rowStart[:nLeft])
+	for _, e := range edges {
+		if e.Weight > 0 {
+			p := fill[e.Left]
+			s.adjCol[p], s.adjW[p] = e.Right, e.Weight
+			fill[e.Left]++
+		}
+	}
+	s.dedup(fill)
+	return s
+}
+
+// dedup merges parallel edges of each row in place, keeping the heaviest and
+// the first position; fill is reused as the new row ends.
+func (s *sparseSolver) dedup(end []int32) {
+	at := make([]int32, s.nRight) // 1 + position of column in the current row, 0 = absent
+	out := int32(0)
+	for l := 0; l < s.nLeft; l++ {
+		begin := s.rowStart[l]
+		s.rowStart[l] = out
+		for p := begin; p < end[l]; p++ {
+			c, w := s.adjCol[p], s.adjW[p]
+			if q := at[c]; q > 0 {
+				if w > s.adjW[q-1] {
+					s.adjW[q-1] = w
+				}
+				continue
+			}
+			s.adjCol[out], s.adjW[out] = c, w
+			out++
+			at[c] = out
+		}
+		for p := s.rowStart[l]; p < out; p++ {
+			at[s.adjCol[p]] = 0
+		}
+	}
+	s.rowStart[s.nLeft] = out
+	s.adjCol, s.adjW = s.adjCol[:out], s.adjW[:out]
+}
+
+// solve computes an optimal matching.
+func (s *sparseSolver) solve() {
+	s.rowCol = make([]int32, s.nLeft)
+	s.rowDead = make([]bool, s.nLeft)
+	s.matchW = make([]float64, s.nLeft)
+	s.colRow = make([]int32, s.nRight)
+	s.v = make([]float64, s.nRight)
+	for j := range s.colRow {
+		s.colRow[j] = -1
+	}
+	// Greedy start: each left vertex takes its heaviest right vertex when that
+	// one is still free. With u[l] = -max_r w(l, r) and v = 0 every reduced
+	// cost is non-negative and these matched edges are tight.
+	for l := 0; l < s.nLeft; l++ {
+		s.rowCol[l] = -1
+		best := int32(-1)
+		for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
+			if best < 0 || s.adjW[p] > s.adjW[best] {
+				best = p
+			}
+		}
+		if best >= 0 && s.colRow[s.adjCol[best]] < 0 {
+			s.rowCol[l] = s.adjCol[best]
+			s.matchW[l] = s.adjW[best]
+			s.colRow[s.adjCol[best]] = int32(l)
+		}
+	}
+	n := s.nRight + s.nLeft
+	s.dist = make([]float64, n)
+	s.pred = make([]int32, n)
+	s.predW = make([]float64, n)
+	s.mark = make([]uint32, n)
+	s.done = make([]uint32, n)
+	for l := 0; l < s.nLeft; l++ {
+		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
+			s.augment(int32(l))
+		}
+	}
+}
+
+// relax offers distance d to column c, reached from left vertex l over an
+// edge of weight w.
+func (s *sparseSolver) relax(c int32, d float64, l int32, w float64) {
+	if s.done[c] == s.epoch {
+		return
+	}
+	if s.mark[c] != s.epoch || d < s.dist[c] {
+		s.mark[c] = s.epoch
+		s.dist[c], s.pred[c], s.predW[c] = d, l, w
+		free := c >= int32(s.nRight) || s.colRow[c] < 0
+		s.heap.push(heapItem{d: d, col: c, free: free})
+	}
+}
+
+// augment runs one Dijkstra search from the free left vertex start over
+// reduced costs, to the nearest free column (a free right vertex or the dummy
+// of a left vertex on the tree), updates the potentials of the finalized
+// columns and flips the matching along the path. Cost: O(E' log E') for the
+// E' edges of the explored region.
+func (s *sparseSolver) augment(start int32) {
+	s.epoch++
+	s.heap.items = s.heap.items[:0]
+	s.final = s.final[:0]
+	nr := int32(s.nRight)
+	// First hop: the reduced cost up to the constant u[start], which does not
+	// change the shortest path.
+	for p := s.rowStart[start]; p < s.rowStart[start+1]; p++ {
+		c, w := s.adjCol[p], s.adjW[p]
+		s.relax(c, -w-s.v[c], start, w)
+	}
+	s.relax(nr+start, 0, start, 0)
+	var sink int32
+	var total float64
+	for {
+		it := s.heap.pop()
+		c := it.col
+		if s.done[c] == s.epoch || it.d != s.dist[c] {
+			continue // stale entry
+		}
+		s.done[c] = s.epoch
+		if c >= nr || s.colRow[c] < 0 {
+			sink, total = c, it.d
+			break
+		}
+		s.final = append(s.final, c)
+		l := s.colRow[c]
+		// -u[l] = w(l, c) + v[c]; reduced cost to r is -w(l, r) - u[l] - v[r].
+		base := it.d + s.matchW[l] + s.v[c]
+		for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
+			r, w := s.adjCol[p], s.adjW[p]
+			rc := base - w - s.v[r]
+			if rc < it.d {
+				rc = it.d // rounding: reduced costs are never negative
+			}
+			s.relax(r, rc, l, w)
+		}
+		s.relax(nr+l, base, l, 0)
+	}
+	for _, c := range s.final {
+		s.v[c] += s.dist[c] - total
+	}
+	// Flip the path from the sink back to start.
+	c := sink
+	for {
+		l := s.pred[c]
+		prev := s.rowCol[l]
+		if c >= nr {
+			s.rowCol[l] = -1
+			s.rowDead[l] = true
+			s.matchW[l] = 0
+		} else {
+			s.colRow[c] = l
+			s.rowCol[l] = c
+			s.matchW[l] = s.predW[c]
+		}
+		if l == start {
+			return
+		}
+		c = prev
+	}
+}
+
+// heapItem is a tentative column label. Among equal distances a free column
+// comes first (the search ends sooner), then the lowest index.
+type heapItem struct {
+	d    float64
+	col  int32
+	free bool
+}
+
+func (a heapItem) less(b heapItem) bool {
+	if a.d != b.d {
+		return a.d < b.d
+	}
+	if a.free != b.free {
+		return a.free
+	}
+	return a.col < b.col
+}
+
+// colHeap is a binary min-heap of labels with lazy deletion.
+type colHeap struct{ items []heapItem }
+
+func (h *colHeap) push(x heapItem) {
+	h.items = append(h.items, x)
+	i := len(h.items) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.items[i].less(h.items[p]) {
+			break
+		}
+		h.items[i], h.items[p] = h.items[p], h.items[i]
+		i = p
+	}
+}
+
+func (h *colHeap) pop() heapItem {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		m := l
+		if r := l + 1; r < last && h.items[r].less(h.items[l]) {
+			m = r
+		}
+		if !h.items[m].less(h.items[i]) {
+			break
+		}
+		h.items[i], h.items[m] = h.items[m], h.items[i]
+		i = m
+	}
+	return top
+}
