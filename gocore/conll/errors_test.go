@@ -1,0 +1,117 @@
+package conll
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMalformed is the catalogue of malformed files: each must give a
+// *ParseError wrapping gocore.ErrInvalidInput whose message names the file,
+// the line and (when the line is inside one) the document.
+func TestMalformed(t *testing.T) {
+	const begin = "#begin document (d); part 000\n"
+	tests := []struct {
+		name, format, data string
+		line               int
+		doc                string // "" when outside any document
+		msg                string // part of the problem description
+	}{
+		// CoNLL-2012
+		{"unclosed mention", FormatCoNLL2012, begin + "w\t(1\nw\t-\n#end document\n", 4, "(d); part 000", "still open"},
+		{"unclosed after nested singles", FormatCoNLL2012, begin + "w\t(2\nw\t((3)2)\n#end document\n", 4, "(d); part 000", "still open"},
+		{"closing without opening", FormatCoNLL2012, begin + "w\t-\nw\t(1)|2)\n#end document\n", 3, "(d); part 000", "no opening"},
+		{"document never ends", FormatCoNLL2012, begin + "w\t(1)\nw\t-\n", 3, "(d); part 000", "never ends"},
+		{"begin inside a document", FormatCoNLL2012, begin + "w\t-\n" + begin + "w\t-\n#end document\n", 3, "(d); part 000", "inside a document"},
+		{"token outside a document", FormatCoNLL2012, "w\t(1)\n" + begin + "#end document\n", 1, "", "outside a document"},
+		{"repeated document name", FormatCoNLL2012, begin + "w\t-\n#end document\n\n" + begin + "w\t-\n#end document\n", 5, "(d); part 000", "repeated"},
+		{"non-UTF-8 byte", FormatCoNLL2012, begin + "w\t-\nw\xff\t(1)\n#end document\n", 3, "(d); part 000", "UTF-8"},
+		{"empty file", FormatCoNLL2012, "", 1, "", "empty"},
+		{"blank file", FormatCoNLL2012, "\n \n\t\n", 1, "", "empty"},
+		{"binary file", FormatCoNLL2012, "\x7fELF\x02\x01\x01\x00\x00\x00\n\x03\x00>\x00", 1, "", "binary"},
+		{"binary inside a document", FormatCoNLL2012, begin + "w\t\x00\x01\n#end document\n", 2, "(d); part 000", "binary"},
+		{"no document", FormatCoNLL2012, "# just a comment\n", 1, "", "no \"#begin document\""},
+		// CoNLL-U
+		{"conllu unclosed", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x\n2\tb\t_\t_\t_\t_\t0\t_\t_\t_\n", 2, "u", "never closed"},
+		{"conllu closing without opening", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=e1)\n", 2, "u", "no opening"},
+		{"conllu stray bracket", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=)\n", 2, "u", "closing bracket without"},
+		{"conllu empty id", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(-x)\n", 2, "u", "without an entity id"},
+		{"conllu junk value", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=e1\n", 2, "u", "neither"},
+		{"conllu bad part", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1[3/2]-x\n", 2, "u", "discontinuous"},
+		{"conllu missing part", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1[2/2]-x)\n", 2, "u", "without part 1"},
+		{"conllu unfinished discontinuous", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1[1/2]-x)\n", 2, "u", "1 of its 2 parts"},
+		{"conllu few columns", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\n", 2, "u", "10"},
+		{"conllu bad id", FormatCoNLLU, "# newdoc id = u\nx\ta\t_\t_\t_\t_\t0\t_\t_\t_\n", 2, "u", "not a number"},
+		{"conllu repeated newdoc", FormatCoNLLU, "# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n\n# newdoc id = u\n1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n", 4, "u", "repeated"},
+		{"conllu non-UTF-8", FormatCoNLLU, "# newdoc id = u\n1\ta\xc3\x28\t_\t_\t_\t_\t0\t_\t_\t_\n", 2, "u", "UTF-8"},
+		{"conllu empty", FormatCoNLLU, "", 1, "", "empty"},
+		{"conllu comments only", FormatCoNLLU, "# sent_id = 1\n", 1, "", "no word lines"},
+		// jsonlines
+		{"json invalid", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": []}\n{\"doc_key\": \n", 2, "", "invalid JSON"},
+		{"json no doc_key", FormatJSONLines, "{\"clusters\": []}\n", 1, "", "doc_key"},
+		{"json bad span", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": [[[3, 1]]]}\n", 1, "a", "not inside"},
+		{"json span arity", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": [[[3]]]}\n", 1, "a", "want [start, end]"},
+		{"json span past the tokens", FormatJSONLines, "{\"doc_key\": \"a\", \"sentences\": [[\"x\", \"y\"]], \"clusters\": [[[0, 2]]]}\n", 1, "a", "2 tokens"},
+		{"json repeated doc_key", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": []}\n\n{\"doc_key\": \"a\", \"clusters\": []}\n", 3, "a", "repeated"},
+		{"json two values", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": []} {}\n", 1, "", "more than one"},
+		{"json empty", FormatJSONLines, "\n", 1, "", "empty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := "dir/" + strings.ReplaceAll(tc.name, " ", "_") + ".txt"
+			docs, err := Parse([]byte(tc.data), path, tc.format)
+			require.Error(t, err, "got %d documents", len(docs))
+			assert.ErrorIs(t, err, gocore.ErrInvalidInput)
+			var pe *ParseError
+			require.True(t, errors.As(err, &pe), "%T is not a *ParseError", err)
+			assert.Equal(t, path, pe.Path)
+			assert.Equal(t, tc.line, pe.Line, "line of %q", err.Error())
+			assert.Equal(t, tc.doc, pe.Doc)
+			assert.Contains(t, err.Error(), tc.msg)
+			prefix := path + ":" + strconv.Itoa(tc.line) + ": "
+			if tc.doc != "" {
+				prefix += "document \"" + tc.doc + "\": "
+			}
+			assert.True(t, strings.HasPrefix(err.Error(), prefix), "%q should start with %q", err.Error(), prefix)
+		})
+	}
+}
+
+// TestPairErrors checks Pair: different token counts are an error naming
+// the document; missing and extra documents are warnings.
+func TestPairErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+		return p
+	}
+	key := write("key.conll", "#begin document a\nw\t(1)\nw\t-\n#end document\n#begin document b\nw\t(1)\n#end document\n")
+	short := write("short.conll", "#begin document a\nw\t(1)\n#end document\n")
+	_, _, _, _, err := ScoreFiles(key, short, "", gocore.Options{})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, gocore.ErrInvalidInput)
+	assert.Contains(t, err.Error(), `document "a" has 2 tokens in the key`)
+
+	other := write("other.conll", "#begin document a\nw\t(1)\nw\t(1)\n#end document\n#begin document c\nw\t(1)\n#end document\n")
+	names, counts, _, warnings, err := ScoreFiles(key, other, "", gocore.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b"}, names)
+	require.Len(t, warnings, 2)
+	assert.Contains(t, warnings[0], `document "b" of the key`)
+	assert.Contains(t, warnings[1], `document "c" of the response`)
+	sum := sumRows(counts)
+	assert.Equal(t, 2.0, sum["mentions.recall_den"], "b's key mention is scored against nothing")
+	assert.Equal(t, 1.0, sum["mentions.recall_num"])
+	assert.Equal(t, 2.0, sum["mentions.precision_den"])
+
+	_, _, _, _, err = ScoreFiles(filepath.Join(dir, "absent.conll"), key, "", gocore.Options{})
+	assert.ErrorContains(t, err, "absent.conll")
+}
