@@ -1,0 +1,7 @@
+"""``python -m corefscore``: the command line."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,436 @@
+"""Input conversion: clusters, arrays and label arrays to the engine's int64 ids.
+
+This is the one place where mentions become int64 ids:
+
+- a span ``(start, end)`` with ``0 <= start <= end < 2**32`` is packed as
+  ``start << 32 | end`` (:data:`SPAN_SHIFT`); :func:`pack_spans` does it for
+  arrays, :func:`_pack_span_list` for Python lists, and :func:`unpack_span`
+  reverses it;
+- an integer mention is its own id;
+- any other hashable is interned, per document, to ``0, 1, 2, ...`` in order
+  of first appearance (key first), so equal mentions on the two sides get the
+  same id.
+
+All three rules are chosen per document: a document whose mentions are all
+spans is packed, one whose mentions are all integers keeps them, any other
+document is interned (so ``(0, 5)`` and ``5`` stay different mentions).
+Cluster ids of list input are the clusters' positions in their list.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+#: Bits of the end position in a packed span id.
+SPAN_SHIFT = 32
+_SPAN_LIMIT = 1 << SPAN_SHIFT
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+
+#: Mention kinds of a converted document.
+KIND_SPAN, KIND_INT, KIND_INTERN = "span", "int", "intern"
+
+#: Mention type names of the engine's int8 codes (CS_TYPE_*).
+TYPE_CODES = {"unknown": 0, "name": 1, "nominal": 2, "pronoun": 3}
+
+
+def _describe(x: Any) -> str:
+    """Short description of a value for error messages."""
+    text = repr(x)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({type(x).__name__})"
+
+
+def _where(side: str, doc: str) -> str:
+    return f"`{side}` of document {doc}"
+
+
+class _NotSpans(Exception):
+    """Raised inside the span fast path: the mentions are not all spans."""
+
+
+def _pack_span_list(mentions: Sequence[Any], side: str, doc: str) -> list[int]:
+    """Pack a list of ``(start, end)`` pairs; raise _NotSpans if one is not a pair of ints."""
+    out = []
+    append = out.append
+    for m in mentions:
+        tm = type(m)
+        if (tm is not tuple and tm is not list) or len(m) != 2:
+            raise _NotSpans
+        s, e = m
+        if type(s) is not int or type(e) is not int:
+            s, e = _span_bound(s, side, doc, m), _span_bound(e, side, doc, m)
+        if not 0 <= s <= e < _SPAN_LIMIT:
+            raise ValueError(
+                f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end "
+                f"< 2**32; got {m!r} instead."
+            )
+        append(s << SPAN_SHIFT | e)
+    return out
+
+
+def _span_bound(x: Any, side: str, doc: str, m: Any) -> int:
+    if isinstance(x, (float, np.floating)):
+        if math.isnan(x):
+            raise ValueError(f"{_where(side, doc)} must have integer span bounds; got NaN in {m!r} instead.")
+        raise TypeError(f"{_where(side, doc)} must have integer span bounds; got {_describe(x)} in {m!r} instead.")
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise _NotSpans from None
+
+
+def pack_spans(spans: np.ndarray, side: str, doc: str) -> np.ndarray:
+    """Pack an ``(n, 2)`` integer array of spans into int64 ids (``start << 32 | end``).
+
+    Raises ValueError naming the document for a negative span, an end before
+    its start or a bound of 2**32 or more.
+    """
+    if spans.shape[0] == 0:
+        return np.empty(0, dtype=np.int64)
+    starts = spans[:, 0]
+    ends = spans[:, 1]
+    bad = (starts < 0) | (ends < starts) | (ends >= _SPAN_LIMIT)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end < 2**32; "
+            f"got ({int(starts[i])}, {int(ends[i])}) at row {i} instead."
+        )
+    return (starts.astype(np.int64) << SPAN_SHIFT) | ends.astype(np.int64)
+
+
+def unpack_span(mention_id: int) -> tuple[int, int]:
+    """The ``(start, end)`` span of a packed id."""
+    return (mention_id >> SPAN_SHIFT, mention_id & (_SPAN_LIMIT - 1))
+
+
+def _flatten(clusters: Any, side: str, doc: str) -> tuple[list[Any], list[int]]:
+    """Mentions and cluster positions of one side given as a sequence of clusters."""
+    if isinstance(clusters, (str, bytes, Mapping)) or not isinstance(clusters, Iterable):
+        raise TypeError(
+            f"{_where(side, doc)} must be a sequence of clusters (each a sequence of mentions); "
+            f"got {_describe(clusters)} instead."
+        )
+    mentions: list[Any] = []
+    cids: list[int] = []
+    for i, cluster in enumerate(clusters):
+        if isinstance(cluster, (str, bytes, Mapping)) or not isinstance(cluster, Iterable):
+            raise TypeError(
+                f"{_where(side, doc)} must be a sequence of clusters, each a sequence of mentions; "
+                f"got cluster {i} = {_describe(cluster)} instead."
+            )
+        before = len(mentions)
+        mentions.extend(cluster)
+        cids.extend([i] * (len(mentions) - before))
+    return mentions, cids
+
+
+def _int_ids(mentions: list[Any]) -> list[int] | None:
+    """The mentions as int64 ids when every one is an integer, else None."""
+    for m in mentions:
+        tm = type(m)
+        if tm is int:
+            if not _INT64_MIN <= m <= _INT64_MAX:
+                return None
+        elif tm is bool or not isinstance(m, np.integer):
+            return None
+    return [int(m) for m in mentions]
+
+
+class Decoder:
+    """Turns an engine mention id back into the mention the caller gave."""
+
+    __slots__ = ("kind", "table")
+
+    def __init__(self, kind: str, table: list[Any] | None = None) -> None:
+        self.kind = kind
+        self.table = table
+
+    def __call__(self, mention_id: int) -> Any:
+        if self.kind == KIND_SPAN:
+            return unpack_span(mention_id)
+        if self.kind == KIND_INTERN and self.table is not None:
+            return self.table[mention_id]
+        return mention_id
+
+
+_SPAN_DECODER = Decoder(KIND_SPAN)
+_INT_DECODER = Decoder(KIND_INT)
+
+
+def _intern(mentions: list[Any], side: str, doc: str, index: dict, table: list) -> list[int]:
+    out = []
+    for m in mentions:
+        if type(m) is list:
+            m = tuple(m)
+        elif isinstance(m, float) and math.isnan(m):
+            raise ValueError(f"{_where(side, doc)} must not contain NaN mentions; got nan instead.")
+        try:
+            i = index.get(m)
+        except TypeError:
+            raise TypeError(
+                f"{_where(side, doc)} must have hashable mentions ((start, end) tuples, ints or "
+                f"any hashable); got {_describe(m)} instead."
+            ) from None
+        if i is None:
+            i = len(table)
+            index[m] = i
+            table.append(m)
+        out.append(i)
+    return out
+
+
+def doc_from_lists(key: Any, response: Any, doc: str) -> tuple[list[int], list[int], list[int], list[int], Decoder]:
+    """Convert one document given as sequences of clusters on both sides.
+
+    Returns key ids, key cluster ids, response ids, response cluster ids and
+    the decoder of its mention ids.
+    """
+    kms, kcs = _flatten(key, "key", doc)
+    rms, rcs = _flatten(response, "response", doc)
+    try:
+        return _pack_span_list(kms, "key", doc), kcs, _pack_span_list(rms, "response", doc), rcs, _SPAN_DECODER
+    except _NotSpans:
+        pass
+    kid, rid = _int_ids(kms), _int_ids(rms)
+    if kid is not None and rid is not None:
+        return kid, kcs, rid, rcs, _INT_DECODER
+    index: dict = {}
+    table: list = []
+    kid = _intern(kms, "key", doc, index, table)
+    rid = _intern(rms, "response", doc, index, table)
+    return kid, kcs, rid, rcs, Decoder(KIND_INTERN, table)
+
+
+def to_numpy(x: Any) -> Any:
+    """A NumPy view of a PyTorch tensor (detached, on the CPU); anything else unchanged.
+
+    Torch is never imported: a tensor is recognised by its methods.
+    """
+    if not isinstance(x, np.ndarray) and hasattr(x, "detach") and hasattr(x, "cpu") and hasattr(x, "numpy"):
+        return x.detach().cpu().numpy()
+    return x
+
+
+def _int_array(x: Any, what: str, side: str, doc: str, ndim: tuple[int, ...]) -> np.ndarray:
+    x = to_numpy(x)
+    try:
+        arr = np.asarray(x)
+    except ValueError as exc:
+        raise ValueError(
+            f"{_where(side, doc)} {what} must be a rectangular integer array; got a ragged sequence "
+            f"instead ({exc})."
+        ) from None
+    if arr.dtype == object:
+        raise ValueError(
+            f"{_where(side, doc)} {what} must be a rectangular integer array; got a ragged or "
+            "mixed-type sequence instead."
+        )
+    if arr.dtype.kind == "f":
+        if arr.size and np.isnan(arr).any():
+            raise ValueError(f"{_where(side, doc)} {what} must be integers; got NaN instead.")
+        raise TypeError(f"{_where(side, doc)} {what} must have an integer dtype; got {arr.dtype} instead.")
+    if arr.dtype.kind not in "iu":
+        if arr.size == 0 and arr.dtype.kind in "fbU":
+            arr = arr.astype(np.int64)
+        else:
+            raise TypeError(f"{_where(side, doc)} {what} must have an integer dtype; got {arr.dtype} instead.")
+    if arr.ndim == 1 and arr.size == 0 and 2 in ndim:
+        arr = arr.reshape(0, 2) if 1 not in ndim else arr
+    if arr.ndim not in ndim:
+        shapes = " or ".join("(n,)" if d == 1 else "(n, 2)" for d in ndim)
+        raise ValueError(f"{_where(side, doc)} {what} must have shape {shapes}; got shape {arr.shape} instead.")
+    if arr.dtype.kind == "u" and arr.size and int(arr.max()) > _INT64_MAX:
+        raise ValueError(f"{_where(side, doc)} {what} must fit in int64; got {int(arr.max())} instead.")
+    return arr
+
+
+class ArraySide:
+    """One side of a document as arrays: mentions, their cluster ids and optional types.
+
+    Parameters
+    ----------
+    mentions : array of shape (n, 2) or (n,)
+        Spans ``(start, end)`` (inclusive or exclusive, as long as key and
+        response agree) or integer mention ids. NumPy arrays, PyTorch tensors
+        and nested sequences are accepted.
+    clusters : array of shape (n,)
+        Cluster id (an integer >= 0) of each mention.
+    types : array of shape (n,), optional
+        Mention type codes (0 unknown, 1 name, 2 nominal, 3 pronoun).
+
+    Notes
+    -----
+    Pass an ``ArraySide`` wherever a document side is expected (``score``,
+    ``score_corpus``, ``Scorer.update``): it is converted with no Python loop
+    per mention. :meth:`from_labels` builds one from a scikit-learn style
+    label array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from corefscore import ArraySide, score
+    >>> key = ArraySide(np.array([[0, 1], [4, 4], [7, 9]]), np.array([0, 0, 1]))
+    >>> score(key, key, metrics=["muc"])["muc"].f1
+    1.0
+    """
+
+    __slots__ = ("clusters", "mentions", "types")
+
+    def __init__(self, mentions: Any, clusters: Any, types: Any = None) -> None:
+        self.mentions = mentions
+        self.clusters = clusters
+        self.types = types
+
+    @classmethod
+    def from_labels(cls, labels: Any) -> ArraySide:
+        """One side from labels over a shared mention list (``-1`` = mention absent).
+
+        Mention ``i`` is the ``i``-th entry; its cluster is ``labels[i]``.
+
+        Examples
+        --------
+        >>> from corefscore import ArraySide, score
+        >>> key = ArraySide.from_labels([0, 0, 1, -1])
+        >>> response = ArraySide.from_labels([0, 0, 0, -1])
+        >>> round(score(key, response, metrics=["muc"])["muc"].precision, 2)
+        0.5
+        """
+        return cls(None, labels)
+
+    def __repr__(self) -> str:
+        if self.mentions is None:
+            return f"ArraySide.from_labels({self.clusters!r})"
+        return f"ArraySide({self.mentions!r}, {self.clusters!r}, types={self.types!r})"
+
+    def convert(self, side: str, doc: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Decoder]:
+        """Validated ``(ids, clusters, types, decoder)`` arrays."""
+        if self.mentions is None:
+            labels = _int_array(self.clusters, "labels", side, doc, (1,))
+            if labels.size and int(labels.min()) < -1:
+                raise ValueError(
+                    f"{_where(side, doc)} labels must be cluster ids >= 0 or -1 (absent); "
+                    f"got {int(labels.min())} instead."
+                )
+            present = labels >= 0
+            ids = np.flatnonzero(present).astype(np.int64)
+            return ids, labels[present].astype(np.int64), None, _INT_DECODER
+        ms = _int_array(self.mentions, "mentions", side, doc, (1, 2))
+        cs = _int_array(self.clusters, "clusters", side, doc, (1,))
+        if ms.ndim == 2 and ms.shape[1] != 2:
+            raise ValueError(
+                f"{_where(side, doc)} mentions must have shape (n, 2) or (n,); got shape {ms.shape} instead."
+            )
+        if cs.shape[0] != ms.shape[0]:
+            raise ValueError(
+                f"{_where(side, doc)} clusters must have one entry per mention ({ms.shape[0]}); "
+                f"got {cs.shape[0]} instead."
+            )
+        if cs.size and int(cs.min()) < 0:
+            raise ValueError(f"{_where(side, doc)} clusters must be ids >= 0; got {int(cs.min())} instead.")
+        if ms.ndim == 2:
+            ids, decoder = pack_spans(ms, side, doc), _SPAN_DECODER
+        else:
+            ids, decoder = ms.astype(np.int64, copy=False), _INT_DECODER
+        types = None
+        if self.types is not None:
+            types = _types_array(self.types, ms.shape[0], side, doc)
+        return ids, cs.astype(np.int64, copy=False), types, decoder
+
+
+def _types_array(types: Any, n: int, side: str, doc: str) -> np.ndarray:
+    t = _int_array(types, "types", side, doc, (1,))
+    if t.shape[0] != n:
+        raise ValueError(f"{_where(side, doc)} types must have one entry per mention ({n}); got {t.shape[0]} instead.")
+    if t.size and (int(t.min()) < 0 or int(t.max()) > 3):
+        raise ValueError(
+            f"{_where(side, doc)} types must be codes 0..3 (unknown, name, nominal, pronoun); "
+            f"got {int(t.min()) if int(t.min()) < 0 else int(t.max())} instead."
+        )
+    return t.astype(np.int8)
+
+
+class Batch:
+    """A batch of documents converted to the engine's CSR arrays, one call's worth."""
+
+    __slots__ = ("decoders", "key", "names", "response")
+
+    def __init__(self, key: tuple, response: tuple, decoders: list[Decoder], names: list[str]) -> None:
+        self.key = key
+        self.response = response
+        self.decoders = decoders
+        self.names = names
+
+
+def _csr(parts_ids: list, parts_cls: list, parts_types: list, lengths: list[int]) -> tuple:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    if lengths:
+        np.cumsum(lengths, out=offsets[1:])
+    if parts_ids and all(type(p) is list for p in parts_ids):
+        ids = np.array(array("q", [x for p in parts_ids for x in p]), dtype=np.int64)
+        cls = np.array(array("q", [x for p in parts_cls for x in p]), dtype=np.int64)
+    elif parts_ids:
+        ids = np.concatenate([np.asarray(p, dtype=np.int64) for p in parts_ids])
+        cls = np.concatenate([np.asarray(p, dtype=np.int64) for p in parts_cls])
+    else:
+        ids = np.empty(0, dtype=np.int64)
+        cls = np.empty(0, dtype=np.int64)
+    types = None
+    if any(t is not None for t in parts_types):
+        types = np.concatenate(
+            [np.zeros(n, dtype=np.int8) if t is None else t for t, n in zip(parts_types, lengths)]
+        ) if parts_types else np.empty(0, dtype=np.int8)
+    return offsets, ids, cls, types
+
+
+def convert_doc(key: Any, response: Any, doc: str) -> tuple:
+    """One document (either side a sequence of clusters or an ArraySide) as parts."""
+    if isinstance(key, ArraySide) or isinstance(response, ArraySide):
+        if not (isinstance(key, ArraySide) and isinstance(response, ArraySide)):
+            other, name = (response, "response") if isinstance(key, ArraySide) else (key, "key")
+            raise TypeError(
+                f"{_where(name, doc)} must be an ArraySide like the other side; got "
+                f"{_describe(other)} instead."
+            )
+        kid, kcl, kty, kdec = key.convert("key", doc)
+        rid, rcl, rty, rdec = response.convert("response", doc)
+        if kdec.kind != rdec.kind:
+            raise ValueError(
+                f"`response` of document {doc} must give mentions like the key (spans or ids); "
+                f"got {rdec.kind} mentions against {kdec.kind} key mentions instead."
+            )
+        return kid, kcl, kty, rid, rcl, rty, kdec
+    kid, kcl, rid, rcl, dec = doc_from_lists(key, response, doc)
+    return kid, kcl, None, rid, rcl, None, dec
+
+
+def convert_batch(pairs: Sequence[tuple[Any, Any]], labels: Sequence[str]) -> Batch:
+    """Convert ``(key, response)`` document pairs into one batch of CSR arrays."""
+    kparts: tuple[list, list, list, list] = ([], [], [], [])
+    rparts: tuple[list, list, list, list] = ([], [], [], [])
+    decoders = []
+    for (key, response), label in zip(pairs, labels):
+        kid, kcl, kty, rid, rcl, rty, dec = convert_doc(key, response, label)
+        for parts, (ids, cls, ty) in ((kparts, (kid, kcl, kty)), (rparts, (rid, rcl, rty))):
+            parts[0].append(ids)
+            parts[1].append(cls)
+            parts[2].append(ty)
+            parts[3].append(len(ids))
+        decoders.append(dec)
+    return Batch(_csr(*kparts), _csr(*rparts), decoders, list(labels))
+
+
+def single_doc(key: Any, response: Any) -> tuple[tuple, tuple, Decoder]:
+    """The fast path for one document of list input: array.array buffers, no NumPy."""
+    kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
+    k = (array("q", (0, len(kid))), array("q", kid), array("q", kcl), None)
+    r = (array("q", (0, len(rid))), array("q", rid), array("q", rcl), None)
+    return k, r, dec

@@ -1,0 +1,373 @@
+"""The one module that owns every ctypes detail of the C ABI (``capi/corefscore.h``).
+
+Nothing here runs at import time: the shared library (and with it the Go
+runtime) is loaded on the first call to :func:`lib`, so that importing
+``corefscore`` before ``os.fork()`` is safe. Public modules call
+:func:`score_batch`, :func:`columns` and :func:`metric_names`; they never
+touch ctypes.
+
+``ctypes.CDLL`` releases the GIL for the duration of every foreign call, so
+Python threads can score concurrently.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.resources
+import os
+import threading
+from array import array
+from typing import Any
+
+import numpy as np
+
+#: The ABI version this module is written for (CS_ABI_VERSION in corefscore.h).
+ABI_VERSION = 1
+
+#: Environment variable naming another shared library to load (for development).
+LIBRARY_ENV = "COREFSCORE_LIBRARY"
+
+LIBRARY_NAME = "libcorefscore.so"
+
+# Status codes of corefscore.h.
+CS_OK = 0
+CS_INVALID_INPUT = 1
+CS_BUFFER_TOO_SMALL = 2
+CS_INTERNAL = 3
+CS_IO = 4
+
+#: Fields of one duplicate record (CS_DUPLICATE_FIELDS).
+DUPLICATE_FIELDS = 5
+
+_ERR_LEN = 4096
+
+
+class CorefScoreInputError(ValueError):
+    """Input the engine refused (CS_INVALID_INPUT); the message says why."""
+
+
+class Options(ctypes.Structure):
+    """Mirror of ``cs_options``; a zeroed struct is the engine's default."""
+
+    _fields_ = [
+        ("metrics", ctypes.c_uint64),
+        ("singletons", ctypes.c_int32),
+        ("duplicates", ctypes.c_int32),
+        ("workers", ctypes.c_int32),
+        ("da_greedy", ctypes.c_int32),
+        ("link_weights", ctypes.c_double * 4),
+        ("da_weights", ctypes.c_double * 3),
+    ]
+
+
+class Side(ctypes.Structure):
+    """Mirror of ``cs_side``: one side of a batch, CSR style."""
+
+    _fields_ = [
+        ("offsets", ctypes.c_void_p),
+        ("mentions", ctypes.c_void_p),
+        ("clusters", ctypes.c_void_p),
+        ("types", ctypes.c_void_p),
+        ("length", ctypes.c_int64),
+    ]
+
+
+_lock = threading.Lock()
+_lib: ctypes.CDLL | None = None
+_columns: tuple[str, ...] | None = None
+_metrics: tuple[str, ...] | None = None
+
+
+def library_path() -> str:
+    """Path of the shared library to load: ``$COREFSCORE_LIBRARY`` or the bundled one."""
+    override = os.environ.get(LIBRARY_ENV)
+    if override:
+        return override
+    return str(importlib.resources.files("corefscore").joinpath(LIBRARY_NAME))
+
+
+def _declare(cdll: ctypes.CDLL) -> None:
+    """Set argtypes and restype of every exported symbol."""
+    i32, i64, vp = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
+    cdll.cs_abi_version.argtypes = []
+    cdll.cs_abi_version.restype = i32
+    cdll.cs_num_columns.argtypes = []
+    cdll.cs_num_columns.restype = i32
+    cdll.cs_columns.argtypes = [ctypes.c_char_p, i64, ctypes.POINTER(i64)]
+    cdll.cs_columns.restype = i32
+    # Pointers are passed as integer addresses (c_void_p): the cheapest
+    # conversion ctypes has, which keeps the per-call overhead low.
+    cdll.cs_score_batch.argtypes = [
+        i64,  # n_docs
+        vp,  # key side
+        vp,  # response side
+        vp,  # names
+        i64,  # names_len
+        vp,  # options
+        vp,  # counts
+        i64,  # counts_len
+        vp,  # dups
+        i64,  # dups_cap
+        vp,  # n_dups
+        vp,  # err
+        i64,  # err_len
+    ]
+    cdll.cs_score_batch.restype = i32
+    files = getattr(cdll, "cs_score_files", None) if _has_symbol(cdll, "cs_score_files") else None
+    if files is not None:
+        files.argtypes = [
+            ctypes.c_char_p,  # key_path
+            ctypes.c_char_p,  # response_path
+            ctypes.c_char_p,  # format
+            vp,  # options
+            vp,  # counts
+            i64,  # rows_cap
+            vp,  # n_docs
+            vp,  # names
+            i64,  # names_cap
+            vp,  # names_needed
+            vp,  # dups
+            i64,  # dups_cap
+            vp,  # n_dups
+            vp,  # warnings
+            i64,  # warnings_cap
+            vp,  # warnings_needed
+            vp,  # err
+            i64,  # err_len
+        ]
+        files.restype = i32
+
+
+def _has_symbol(cdll: ctypes.CDLL, name: str) -> bool:
+    try:
+        getattr(cdll, name)
+    except AttributeError:
+        return False
+    return True
+
+
+def _load(path: str, expected: int) -> ctypes.CDLL:
+    if not os.path.exists(path):
+        raise ImportError(
+            f"corefscore: the shared library was not found at {path}; build it with "
+            "`go build -trimpath -buildmode=c-shared -o python/corefscore/libcorefscore.so ./capi` "
+            "or reinstall the package (`pip install .`)"
+        )
+    try:
+        cdll = ctypes.CDLL(path)
+    except OSError as exc:
+        raise ImportError(f"corefscore: cannot load the shared library {path}: {exc}") from exc
+    if not _has_symbol(cdll, "cs_abi_version"):
+        raise ImportError(f"corefscore: {path} is not a corefscore library (no cs_abi_version)")
+    cdll.cs_abi_version.argtypes = []
+    cdll.cs_abi_version.restype = ctypes.c_int32
+    found = int(cdll.cs_abi_version())
+    if found != expected:
+        raise ImportError(
+            f"corefscore: the shared library {path} implements ABI version {found}, but this "
+            f"Python package needs version {expected}; rebuild the library or reinstall the package"
+        )
+    _declare(cdll)
+    return cdll
+
+
+def lib() -> ctypes.CDLL:
+    """Load the shared library once (thread-safe) and return it.
+
+    Raises
+    ------
+    ImportError
+        When the library is missing, cannot be loaded or has another ABI
+        version; the message names the path tried.
+    """
+    global _lib
+    if _lib is not None:
+        return _lib
+    with _lock:
+        if _lib is None:
+            _lib = _load(library_path(), ABI_VERSION)
+    return _lib
+
+
+def _reset() -> None:
+    """Forget the loaded library and cached names (tests only)."""
+    global _lib, _columns, _metrics
+    with _lock:
+        _lib, _columns, _metrics = None, None, None
+
+
+def columns() -> tuple[str, ...]:
+    """The engine's counts columns, in order, read once through ``cs_columns``."""
+    global _columns, _metrics
+    if _columns is not None:
+        return _columns
+    cdll = lib()
+    needed = ctypes.c_int64(0)
+    status = cdll.cs_columns(None, 0, ctypes.byref(needed))
+    if status not in (CS_OK, CS_BUFFER_TOO_SMALL):
+        raise RuntimeError(f"corefscore: cs_columns failed with status {status}")
+    buf = ctypes.create_string_buffer(int(needed.value))
+    status = cdll.cs_columns(buf, len(buf), ctypes.byref(needed))
+    if status != CS_OK:
+        raise RuntimeError(f"corefscore: cs_columns failed with status {status}")
+    names = tuple(buf.value.decode("utf-8").split("\n"))
+    if len(names) != int(cdll.cs_num_columns()):
+        raise RuntimeError("corefscore: cs_columns and cs_num_columns disagree")
+    metrics: list[str] = []
+    for name in names:
+        prefix = name.partition(".")[0]
+        if prefix not in metrics:
+            metrics.append(prefix)
+    _columns, _metrics = names, tuple(metrics)
+    return _columns
+
+
+def metric_names() -> tuple[str, ...]:
+    """Metric names in engine order (bit i of ``cs_options.metrics`` is the i-th)."""
+    if _metrics is None:
+        columns()
+    assert _metrics is not None
+    return _metrics
+
+
+def has_score_files() -> bool:
+    """Whether the loaded library exports ``cs_score_files``."""
+    return _has_symbol(lib(), "cs_score_files")
+
+
+def _check(status: int, err: Any) -> None:
+    """Turn a status and the message buffer into an exception.
+
+    CS_INVALID_INPUT becomes :class:`CorefScoreInputError` (a ValueError),
+    CS_IO an OSError, anything else a RuntimeError.
+    """
+    if status == CS_OK:
+        return
+    message = err.value.decode("utf-8", "replace") if err is not None else ""
+    if status == CS_INVALID_INPUT:
+        raise CorefScoreInputError(message or "corefscore: invalid input")
+    if status == CS_IO:
+        raise OSError(message or "corefscore: cannot read file")
+    if status == CS_BUFFER_TOO_SMALL:
+        raise RuntimeError(f"corefscore: output buffer too small: {message}")
+    raise RuntimeError(f"corefscore: internal error (status {status}): {message}")
+
+
+def _addr(a: Any) -> int | None:
+    """Address of a C-contiguous ndarray's or array.array's data, or None."""
+    if a is None:
+        return None
+    if type(a) is array:
+        return a.buffer_info()[0]
+    return a.__array_interface__["data"][0]
+
+
+def make_options(
+    metrics: int = 0,
+    singletons: int = 0,
+    duplicates: int = 0,
+    workers: int = 0,
+    da_greedy: bool = False,
+    link_weights: tuple[float, float, float, float] | None = None,
+    da_weights: tuple[float, float, float] | None = None,
+) -> Options:
+    """Build a ``cs_options`` struct; zero fields mean the engine's defaults."""
+    opt = Options()
+    opt.metrics = metrics
+    opt.singletons = singletons
+    opt.duplicates = duplicates
+    opt.workers = workers
+    opt.da_greedy = 1 if da_greedy else 0
+    if link_weights is not None:
+        for i, w in enumerate(link_weights):
+            opt.link_weights[i] = w
+    if da_weights is not None:
+        for i, w in enumerate(da_weights):
+            opt.da_weights[i] = w
+    return opt
+
+
+def _side(offsets: Any, mentions: Any, clusters: Any, types: Any) -> Side:
+    return Side(_addr(offsets), _addr(mentions), _addr(clusters), _addr(types), len(mentions))
+
+
+class _Scratch(threading.local):
+    """Per-thread buffers reused by every call: the error message, the duplicates."""
+
+    def __init__(self) -> None:
+        self.err = ctypes.create_string_buffer(_ERR_LEN)
+        self.err_addr = ctypes.addressof(self.err)
+        self.n_dups = ctypes.c_int64(0)
+        self.n_dups_addr = ctypes.addressof(self.n_dups)
+        self.dups_cap = 256
+        self.dups = (ctypes.c_int64 * (self.dups_cap * DUPLICATE_FIELDS))()
+        self.dups_addr = ctypes.addressof(self.dups)
+
+
+_scratch = _Scratch()
+
+
+def score_batch(
+    key: tuple[Any, Any, Any, Any],
+    response: tuple[Any, Any, Any, Any],
+    options: Options,
+    names: bytes | None = None,
+) -> tuple[np.ndarray, list[tuple[int, int, int, int, int]]]:
+    """Score a batch through ``cs_score_batch``.
+
+    Parameters
+    ----------
+    key, response : tuple
+        ``(offsets, mentions, clusters, types)``: C-contiguous int64 arrays
+        (``numpy.ndarray`` or ``array.array("q")``; offsets of length
+        n_docs + 1) and int8 types or None. The caller guarantees dtypes and
+        contiguity; lengths and offsets are checked by the engine.
+    options : Options
+        The engine options.
+    names : bytes, optional
+        ``b"\\n"``-joined document names for error messages.
+
+    Returns
+    -------
+    counts : ndarray of shape (n_docs, n_columns)
+    duplicates : list of tuple
+        Records (document, side, mention id, first cluster, cluster).
+    """
+    cdll = _lib if _lib is not None else lib()
+    ncol = len(_columns) if _columns is not None else len(columns())
+    n_docs = len(key[0]) - 1
+    size = max(n_docs, 0) * ncol
+    buf = (ctypes.c_double * size)()
+    kside = _side(*key)
+    rside = _side(*response)
+    sc = _scratch
+    status = cdll.cs_score_batch(
+        n_docs,
+        ctypes.addressof(kside),
+        ctypes.addressof(rside),
+        names,
+        len(names) if names else 0,
+        ctypes.addressof(options),
+        ctypes.addressof(buf),
+        size,
+        sc.dups_addr,
+        sc.dups_cap,
+        sc.n_dups_addr,
+        sc.err_addr,
+        _ERR_LEN,
+    )
+    if status:
+        _check(status, sc.err)
+    found = sc.n_dups.value
+    counts = np.frombuffer(buf, dtype=np.float64).reshape(max(n_docs, 0), ncol)
+    if not found:
+        return counts, []
+    if found > sc.dups_cap:
+        # More repeated mentions than the scratch buffer holds: grow it and score again.
+        sc.dups_cap = found
+        sc.dups = (ctypes.c_int64 * (found * DUPLICATE_FIELDS))()
+        sc.dups_addr = ctypes.addressof(sc.dups)
+        return score_batch(key, response, options, names)
+    flat = sc.dups[: found * DUPLICATE_FIELDS]
+    recs = [tuple(flat[i : i + DUPLICATE_FIELDS]) for i in range(0, len(flat), DUPLICATE_FIELDS)]
+    return counts, recs  # type: ignore[return-value]

@@ -1,0 +1,401 @@
+"""Result objects: scores computed on demand from the per-document counts matrix."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import _arith
+
+#: The four standard counts of a metric, in column order.
+RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
+#: BLANC's halves: (name in results, column prefix).
+BLANC_HALVES = (("coref_links", "coref."), ("noncoref_links", "noncoref."))
+#: Names of the score quantities.
+QUANTITIES = ("recall", "precision", "f1")
+
+
+class Duplicate(NamedTuple):
+    """A mention repeated on one side of a document; only its first occurrence is scored.
+
+    Attributes
+    ----------
+    document : str
+        The document's name (its position as a string for unnamed documents).
+    side : str
+        ``"key"`` or ``"response"``.
+    mention : object
+        The mention as the caller gave it (a ``(start, end)`` span, an int or
+        any hashable).
+    first_cluster : int
+        The cluster (position in the side's list, or cluster id for arrays)
+        of the kept occurrence.
+    cluster : int
+        The cluster of the dropped occurrence.
+    """
+
+    document: str
+    side: str
+    mention: Any
+    first_cluster: int
+    cluster: int
+
+    def message(self) -> str:
+        """One line describing the repetition."""
+        return (
+            f"document {self.document}: {self.side} mention {self.mention!r} is repeated "
+            f"(clusters {self.first_cluster} and {self.cluster}); only the first is scored"
+        )
+
+
+def _num(x: float) -> float | int:
+    """A count as an int when it is integral (for JSON), else the float."""
+    x = float(x)
+    return int(x) if x.is_integer() and abs(x) < 2**53 else x
+
+
+class MetricScore:
+    """Recall, precision and F1 of one metric, with the counts behind them.
+
+    Attributes
+    ----------
+    name : str
+    recall, precision, f1 : float
+    recall_num, recall_den, precision_num, precision_den : float
+        The summed counts (absent for metrics with other counts).
+    coref_links, noncoref_links : MetricScore
+        BLANC only: its coreference-link and non-coreference-link halves.
+
+    Other quantities a metric defines (e.g. DA's error ratios) are attributes
+    too, listed in :attr:`extra`.
+    """
+
+    __slots__ = ("_parts", "counts", "extra", "f1", "name", "precision", "recall")
+
+    def __init__(
+        self,
+        name: str,
+        recall: float,
+        precision: float,
+        f1: float,
+        counts: dict[str, float],
+        extra: dict[str, float] | None = None,
+        parts: dict[str, MetricScore] | None = None,
+    ) -> None:
+        self.name = name
+        self.recall = float(recall)
+        self.precision = float(precision)
+        self.f1 = float(f1)
+        self.counts = counts
+        self.extra = extra or {}
+        self._parts = parts or {}
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        for table in (self._parts, self.counts, self.extra):
+            if attr in table:
+                return table[attr]
+        raise AttributeError(f"metric {self.name!r} has no quantity {attr!r}")
+
+    def __repr__(self) -> str:
+        return (
+            f"MetricScore({self.name!r}, recall={self.recall:.4f}, precision={self.precision:.4f}, "
+            f"f1={self.f1:.4f})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MetricScore):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metric as in the ``--json`` schema: scores, counts, BLANC halves, extras."""
+        out: dict[str, Any] = {"recall": self.recall, "precision": self.precision, "f1": self.f1}
+        for key, value in self.counts.items():
+            out[key] = _num(value)
+        for key, part in self._parts.items():
+            out[key] = part.to_dict()
+        for key, value in self.extra.items():
+            out[key] = float(value)
+        return out
+
+
+def _metric_scores(
+    sums: np.ndarray, columns: Sequence[str], metrics: Sequence[str], blanc_rule: str
+) -> dict[str, MetricScore]:
+    """MetricScore objects from one vector of summed counts."""
+    raw = _arith.metric_scores(sums, columns, metrics, blanc_rule=blanc_rule)
+    lay = _arith.layout(columns)
+    out = {}
+    for metric in metrics:
+        idx = lay[metric]
+        scores = raw[metric]
+        parts = {}
+        counts = {}
+        if metric == "blanc":
+            for half, prefix in BLANC_HALVES:
+                sub = scores[prefix[:-1]]
+                hc = {c: float(sums[idx[prefix + c]]) for c in RP_COUNTS}
+                parts[half] = MetricScore(f"blanc.{half}", sub["recall"], sub["precision"], sub["f1"], hc)
+            for suffix, i in idx.items():
+                if not suffix.startswith(("coref.", "noncoref.")):
+                    counts[suffix] = float(sums[i])
+        else:
+            counts = {suffix: float(sums[i]) for suffix, i in idx.items()}
+        extra = {
+            k: float(v)
+            for k, v in scores.items()
+            if k not in QUANTITIES and k not in ("coref", "noncoref") and k not in counts
+        }
+        out[metric] = MetricScore(
+            metric, scores["recall"], scores["precision"], scores["f1"], counts, extra, parts
+        )
+    return out
+
+
+class Result:
+    """Scores of one or more documents, computed from the engine's counts.
+
+    Attributes
+    ----------
+    counts_matrix : ndarray of shape (n_docs, n_columns)
+        The raw per-document counts, one row per document (additive: corpus
+        scores are computed from the column sums).
+    columns : tuple of str
+        Names of the counts columns (``"muc.recall_num"``, ...), from the engine.
+    doc_names : list of str
+        Document names (positions as strings for unnamed documents).
+    metrics : tuple of str
+        The metrics scored, in engine order.
+    blanc_rule : str
+        How BLANC combines its halves (``"key"`` as the reference scorer).
+    duplicates : list of Duplicate
+        Repeated mentions found (only the first occurrence of each is scored).
+    warnings : list of str
+        Everything worth telling the user: duplicates, unpaired documents.
+
+    Examples
+    --------
+    >>> from corefscore import score
+    >>> r = score([[(0, 0), (2, 3)], [(5, 5)]], [[(0, 0), (2, 3), (5, 5)]])
+    >>> r["muc"].recall, r["muc"].precision
+    (1.0, 0.5)
+    >>> sorted(r.to_dict()["metrics"]["muc"])[:3]
+    ['f1', 'precision', 'precision_den']
+    """
+
+    def __init__(
+        self,
+        counts_matrix: np.ndarray,
+        columns: Sequence[str],
+        doc_names: Sequence[str],
+        metrics: Sequence[str],
+        *,
+        blanc_rule: str = "key",
+        duplicates: Sequence[Duplicate] = (),
+        warnings: Sequence[str] = (),
+        key: str | None = None,
+        response: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        counts_matrix = np.asarray(counts_matrix, dtype=np.float64)
+        if counts_matrix.ndim != 2 or counts_matrix.shape[1] != len(columns):
+            raise ValueError(
+                f"`counts_matrix` must have shape (n_docs, {len(columns)}); got "
+                f"{counts_matrix.shape} instead."
+            )
+        if len(doc_names) != counts_matrix.shape[0]:
+            raise ValueError(
+                f"`doc_names` must have one name per row ({counts_matrix.shape[0]}); got "
+                f"{len(doc_names)} instead."
+            )
+        self.counts_matrix = counts_matrix
+        self.columns = tuple(columns)
+        self.doc_names = list(doc_names)
+        self.metrics = tuple(metrics)
+        self.blanc_rule = blanc_rule
+        self.duplicates = list(duplicates)
+        self.warnings = list(warnings)
+        self.key = key
+        self.response = response
+        self.options = dict(options or {})
+        self._scores: dict[str, MetricScore] | None = None
+
+    # -- scores -------------------------------------------------------------
+
+    @property
+    def total_counts(self) -> np.ndarray:
+        """Column sums of :attr:`counts_matrix`, shape (n_columns,)."""
+        return self.counts_matrix.sum(axis=0)
+
+    def _all(self) -> dict[str, MetricScore]:
+        if self._scores is None:
+            self._scores = _metric_scores(self.total_counts, self.columns, self.metrics, self.blanc_rule)
+        return self._scores
+
+    def __getitem__(self, metric: str) -> MetricScore:
+        if metric not in self.metrics:
+            raise KeyError(
+                f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead."
+            )
+        return self._all()[metric]
+
+    def __contains__(self, metric: object) -> bool:
+        return metric in self.metrics
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.metrics)
+
+    def __len__(self) -> int:
+        return len(self.metrics)
+
+    def keys(self) -> tuple[str, ...]:
+        """The scored metric names."""
+        return self.metrics
+
+    def items(self) -> list[tuple[str, MetricScore]]:
+        """``(name, MetricScore)`` pairs in engine order."""
+        return list(self._all().items())
+
+    @property
+    def n_documents(self) -> int:
+        """Number of documents scored."""
+        return self.counts_matrix.shape[0]
+
+    @property
+    def conll_f1(self) -> float | None:
+        """Mean F1 of MUC, B-cubed and CEAF_e (the CoNLL score), or None if one was not scored."""
+        if not all(m in self.metrics for m in _arith.CONLL_METRICS):
+            return None
+        scores = self._all()
+        return float(sum(scores[m].f1 for m in _arith.CONLL_METRICS) / len(_arith.CONLL_METRICS))
+
+    @property
+    def counts(self) -> dict[str, dict[str, float]]:
+        """Summed counts per metric: ``{metric: {suffix: value}}``, e.g. ``counts["muc"]["recall_num"]``."""
+        sums = self.total_counts
+        lay = _arith.layout(self.columns)
+        return {m: {s: float(sums[i]) for s, i in lay[m].items()} for m in self.metrics}
+
+    def per_document(self) -> list[Result]:
+        """One single-document Result per document, in order."""
+        return [self._subset([i]) for i in range(self.n_documents)]
+
+    def _subset(self, rows: Sequence[int]) -> Result:
+        names = [self.doc_names[i] for i in rows]
+        keep = set(names)
+        return Result(
+            self.counts_matrix[list(rows)],
+            self.columns,
+            names,
+            self.metrics,
+            blanc_rule=self.blanc_rule,
+            duplicates=[d for d in self.duplicates if d.document in keep],
+            key=self.key,
+            response=self.response,
+            options=self.options,
+        )
+
+    # -- export -------------------------------------------------------------
+
+    def to_dict(self, per_doc: bool = False) -> dict[str, Any]:
+        """The JSON schema of ``corefscore --json``.
+
+        Returns
+        -------
+        dict
+            ``{"version", "key", "response", "metrics": {NAME: {recall,
+            precision, f1, recall_num, recall_den, precision_num,
+            precision_den}}, "conll_f1", "warnings"}``; BLANC also has
+            ``"coref_links"`` and ``"noncoref_links"`` objects with the same
+            seven fields. Integral counts are ints. With ``per_doc=True``,
+            ``"documents": [{"name", "metrics"}]`` is added.
+        """
+        from . import __version__
+
+        out: dict[str, Any] = {
+            "version": __version__,
+            "key": self.key,
+            "response": self.response,
+            "metrics": {name: s.to_dict() for name, s in self._all().items()},
+            "conll_f1": self.conll_f1,
+            "warnings": list(self.warnings),
+        }
+        if per_doc:
+            out["documents"] = [
+                {"name": doc.doc_names[0], "metrics": {n: s.to_dict() for n, s in doc._all().items()}}
+                for doc in self.per_document()
+            ]
+        return out
+
+    def to_pandas(self, per_document: bool = False) -> Any:
+        """A pandas DataFrame: one row per metric (or per document and metric).
+
+        Columns ``metric``, ``recall``, ``precision``, ``f1`` and the four
+        counts (plus ``document`` first with ``per_document=True``).
+
+        Raises
+        ------
+        ImportError
+            When pandas is not installed (``pip install corefscore[notebook]``).
+        """
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                "corefscore: to_pandas() needs pandas; install it with `pip install corefscore[notebook]`"
+            ) from exc
+        docs = self.per_document() if per_document else [self]
+        rows = []
+        for doc in docs:
+            for name, s in doc._all().items():
+                row: dict[str, Any] = {}
+                if per_document:
+                    row["document"] = doc.doc_names[0]
+                row.update(metric=name, recall=s.recall, precision=s.precision, f1=s.f1)
+                row.update({c: s.counts.get(c, np.nan) for c in RP_COUNTS})
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    def _table_rows(self) -> list[tuple[str, float, float, float]]:
+        return [(n, s.recall, s.precision, s.f1) for n, s in self._all().items()]
+
+    def __repr__(self) -> str:
+        n = self.n_documents
+        head = f"Result({n} document{'s' if n != 1 else ''}"
+        if self.duplicates:
+            head += f", {len(self.duplicates)} repeated mentions"
+        head += ")"
+        lines = [head, f"  {'metric':<12}{'recall':>9}{'precision':>11}{'F1':>9}"]
+        for name, r, p, f in self._table_rows():
+            lines.append(f"  {name:<12}{100 * r:>9.2f}{100 * p:>11.2f}{100 * f:>9.2f}")
+        conll = self.conll_f1
+        if conll is not None:
+            lines.append(f"  {'conll':<12}{'':>9}{'':>11}{100 * conll:>9.2f}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        n = self.n_documents
+        rows = "".join(
+            f"<tr><th>{html.escape(name)}</th><td>{100 * r:.2f}</td><td>{100 * p:.2f}</td>"
+            f"<td>{100 * f:.2f}</td></tr>"
+            for name, r, p, f in self._table_rows()
+        )
+        conll = self.conll_f1
+        foot = ""
+        if conll is not None:
+            foot = f"<tfoot><tr><th>CoNLL F1</th><td></td><td></td><td>{100 * conll:.2f}</td></tr></tfoot>"
+        caption = f"corefscore: {n} document{'s' if n != 1 else ''}"
+        if self.duplicates:
+            caption += f", {len(self.duplicates)} repeated mentions"
+        return (
+            f"<table><caption>{html.escape(caption)}</caption>"
+            "<thead><tr><th>metric</th><th>recall</th><th>precision</th><th>F1</th></tr></thead>"
+            f"<tbody>{rows}</tbody>{foot}</table>"
+        )
