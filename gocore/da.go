@@ -162,14 +162,22 @@ func daSimilarities(t *Table, tc *typeCounts, w [3]float64, mode daMode) []float
 // is taken yet.
 //
 // Readings: a pair of similarity 0 (chains sharing only a class of weight 0)
-// never corresponds: its chains map to the empty set. Ties between pairs of
-// equal similarity are broken by input order: chains are numbered in order of
-// first appearance on their side, pairs are ordered by key chain and then by
-// first meeting (the order of t.Cells); the greedy heuristic keeps the first
-// of equal pairs and the optimal solver is deterministic in that order. In
-// the worked example of the paper (§5, Figure 3) the tie between {African
-// Americans} and {Africans} for {African Americans, Africans} goes to the
-// first, as in the figure.
+// never corresponds: its chains map to the empty set. Ties are broken by
+// input order, chains being numbered in order of first appearance on their
+// side: the earlier key chain wins, then the earlier response chain.
+//
+//   - Greedy: pairs of equal similarity are taken in the order of t.Cells (by
+//     key chain, then by first meeting), the first kept.
+//   - Optimal: each pair's similarity gets a bonus of at most daTieEps (1e-9),
+//     larger for an earlier key chain and then an earlier response chain, so
+//     that among correspondences of equal total similarity the solver
+//     returns the one that favours earlier chains, whatever its internal
+//     order. Correspondences whose totals differ by less than about 1e-9 per
+//     pair are thereby read as ties.
+//
+// In the worked example of the paper (§5, Figure 3) {African Americans} and
+// {Africans} tie for {African Americans, Africans}; the first wins, as in the
+// figure (either choice gives the same counts there).
 func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []int32, err error) {
 	keyTo = make([]int32, len(t.KeySize))
 	respTo = make([]int32, len(t.RespSize))
@@ -196,9 +204,13 @@ func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []in
 		return keyTo, respTo, nil
 	}
 	edges := make([]assign.Edge, 0, len(t.Cells))
+	nk, nr := float64(len(t.KeySize)), float64(len(t.RespSize))
 	for ci, c := range t.Cells {
 		if sims[ci] > 0 {
-			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: sims[ci]})
+			// Tie-break bonus in (0, 1]: earlier key chain first, then
+			// earlier response chain.
+			bonus := ((nk-float64(c.K))*(nr+1) - float64(c.R)) / (nk * (nr + 1))
+			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: sims[ci] + daTieEps*bonus})
 		}
 	}
 	_, match, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
@@ -212,6 +224,10 @@ func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []in
 	}
 	return keyTo, respTo, nil
 }
+
+// daTieEps bounds the tie-breaking bonus added to each similarity by the
+// optimal correspondence (see daCorrespondence).
+const daTieEps = 1e-9
 
 // specificity ranks mention types for the choice of a representative: a
 // proper name identifies its referent best, then a lexical noun phrase, then

@@ -1,0 +1,616 @@
+package gocore
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// daScores are DA's quantities computed from summed columns as the Python
+// side does.
+type daScores struct {
+	recallNum, recallDen, precisionNum, precisionDen float64
+	incorrect, spurious, missing, errors             float64
+	substitution, overgeneration, undergeneration    float64
+}
+
+func daScore(t *testing.T, docs []Document, opt Options) daScores {
+	t.Helper()
+	set, err := ParseMetrics([]string{"da"})
+	require.NoError(t, err)
+	opt.Metrics = set
+	counts := make([]float64, len(docs)*NumColumns())
+	_, err = ScoreBatch(docs, opt, counts)
+	require.NoError(t, err)
+	col := func(name string) float64 {
+		i := ColumnIndex("da." + name)
+		require.GreaterOrEqual(t, i, 0, name)
+		s := 0.0
+		for d := range docs {
+			s += counts[d*NumColumns()+i]
+		}
+		return s
+	}
+	s := daScores{
+		recallNum: col("recall_num"), recallDen: col("recall_den"),
+		precisionNum: col("precision_num"), precisionDen: col("precision_den"),
+		incorrect: col("incorrect"), spurious: col("spurious"), missing: col("missing"), errors: col("errors"),
+	}
+	s.substitution = lmRatio(s.incorrect, s.errors)
+	s.overgeneration = lmRatio(s.spurious, s.errors)
+	s.undergeneration = lmRatio(s.missing, s.errors)
+	return s
+}
+
+// namedMention is a mention of a hand-built document: an expression, its
+// type, and its chains on each side ("" when absent from that side).
+type namedMention struct {
+	text      string
+	ty        MentionType
+	key, resp string
+}
+
+// namedDoc builds a document from named mentions in text order; mention ids
+// are positions. keyTyped and respTyped say whether each side carries types.
+func namedDoc(name string, ms []namedMention, keyTyped, respTyped bool) Document {
+	d := Document{Name: name}
+	add := func(s *Side, m namedMention, i int, chain string, typed bool) {
+		if chain == "" {
+			return
+		}
+		s.Mentions = append(s.Mentions, int64(i))
+		s.Clusters = append(s.Clusters, int64(chainLabel(chain)))
+		if typed {
+			s.Types = append(s.Types, m.ty)
+		}
+	}
+	for i, m := range ms {
+		add(&d.Key, m, i, m.key, keyTyped)
+		add(&d.Response, m, i, m.resp, respTyped)
+	}
+	return d
+}
+
+// chainLabel turns a chain name into a cluster id.
+func chainLabel(s string) int {
+	h := 0
+	for _, r := range s {
+		h = h*131 + int(r)
+	}
+	return h & 0x7fffffff
+}
+
+// trouilleuxExample is the text of Figure 1 of Trouilleux et al. (2000) with
+// its key (Figure 1) and response (Figure 2). Every expression of the figure
+// that is bracketed in either annotation is a mention; the others are
+// singletons on both sides and change nothing. Types: Mandela and Clinton
+// are proper names, African Americans, slavery and Africans lexical NPs,
+// his, he and it pronouns.
+var trouilleuxExample = []namedMention{
+	{"Mandela", TypeName, "Mandela", "o1'"},
+	{"Clinton", TypeName, "o1", "Clinton"},
+	{"his", TypePronoun, "o1", "o1'"},
+	{"African Americans", TypeNominal, "African Americans", "o2'"},
+	{"slavery", TypeNominal, "o2", "slavery"},
+	{"he", TypePronoun, "o1", "o1'"},
+	{"Africans", TypeNominal, "Africans", "o2'"},
+	{"it", TypePronoun, "o2", "it"},
+}
+
+// TestTrouilleuxExample reproduces §5 of Trouilleux et al. (2000): recall =
+// precision = 0/3, 2 incorrect, 1 spurious, 1 missing, substitution .5,
+// overgeneration .25, undergeneration .25, with the optimal and the greedy
+// correspondence; and MUC .33 (Table 1, situation 0).
+func TestTrouilleuxExample(t *testing.T) {
+	d := namedDoc("trouilleux-fig1", trouilleuxExample, true, true)
+	for _, greedy := range []bool{false, true} {
+		s := daScore(t, []Document{d}, Options{DAGreedy: greedy})
+		assert.Equal(t, daScores{
+			recallNum: 0, recallDen: 3, precisionNum: 0, precisionDen: 3,
+			incorrect: 2, spurious: 1, missing: 1, errors: 4,
+			substitution: 0.5, overgeneration: 0.25, undergeneration: 0.25,
+		}, s, "greedy %v", greedy)
+	}
+	muc := scoreRPF(t, []Document{d}, Options{}, "muc")["muc"]
+	assert.InDelta(t, 33, muc.R, 0.5)
+	assert.InDelta(t, 33, muc.P, 0.5)
+}
+
+// TestTrouilleuxFigure3 checks the correspondence of Figure 3, including the
+// tie between {African Americans} and {Africans}, which the figure resolves
+// to the first.
+func TestTrouilleuxFigure3(t *testing.T) {
+	d := namedDoc("trouilleux-fig1", trouilleuxExample, true, true)
+	want := map[string]string{
+		"{Mandela}":           "{Mandela, his, he}",
+		"{Clinton, his, he}":  "{Clinton}",
+		"{African Americans}": "{African Americans, Africans}",
+		"{slavery, it}":       "{slavery}",
+		"{Africans}":          "∅",
+		"∅":                   "{it}",
+	}
+	for _, greedy := range []bool{false, true} {
+		got := daCorrespondenceNamed(t, d, trouilleuxExample, greedy)
+		assert.Equal(t, want, got, "greedy %v", greedy)
+	}
+}
+
+// daCorrespondenceNamed returns the correspondence of a named document as
+// "{expressions}" strings, "∅" for the empty set.
+func daCorrespondenceNamed(t *testing.T, d Document, ms []namedMention, greedy bool) map[string]string {
+	t.Helper()
+	var dups []Duplicate
+	tab, err := NewTable(&d, 0, &Options{}, &dups)
+	require.NoError(t, err)
+	mode, err := daModeOf(tab, &Options{Metrics: 1})
+	require.NoError(t, err)
+	tc := newTypeCounts(tab)
+	w, err := daWeightsOf(&Options{})
+	require.NoError(t, err)
+	keyTo, respTo, err := daCorrespondence(tab, daSimilarities(tab, tc, w, mode), greedy)
+	require.NoError(t, err)
+	// Table mention m is key mention m (ids are positions in ms) or, past
+	// NumKey, a twinless response mention; rebuild the texts of each chain.
+	text := make([]string, tab.NumMentions())
+	for i, m := range d.Key.Mentions {
+		text[i] = ms[m].text
+	}
+	next := tab.NumKey
+	keyIDs := map[int64]bool{}
+	for _, m := range d.Key.Mentions {
+		keyIDs[m] = true
+	}
+	for _, m := range d.Response.Mentions {
+		if !keyIDs[m] {
+			text[next] = ms[m].text
+			next++
+		}
+	}
+	keyChain := make([][]string, len(tab.KeySize))
+	respChain := make([][]string, len(tab.RespSize))
+	for m := range text {
+		if k := tab.KeyOf[m]; k >= 0 {
+			keyChain[k] = append(keyChain[k], text[m])
+		}
+		if r := tab.RespOf[m]; r >= 0 {
+			respChain[r] = append(respChain[r], text[m])
+		}
+	}
+	name := func(c []string) string { return "{" + strings.Join(c, ", ") + "}" }
+	out := map[string]string{}
+	for k, r := range keyTo {
+		if r < 0 {
+			out[name(keyChain[k])] = "∅"
+		} else {
+			out[name(keyChain[k])] = name(respChain[r])
+		}
+	}
+	for r, k := range respTo {
+		if k < 0 {
+			out["∅"] = name(respChain[r]) // at most one in the example
+		}
+	}
+	return out
+}
+
+// walkthrough builds a document shaped like the MUC-6 walkthrough article of
+// Trouilleux et al. §6.1: 15 chains, 147 expressions, 50 of them pronouns in
+// 5 of the chains. The article itself is not in the paper; the chain sizes
+// are ours, except that the chain a single all-embracing response chain
+// corresponds to must have 36 expressions, which the printed DA scores of
+// situation 2 (.27 recall, .24 precision) imply: 35/132 and 35/146. Chain 0
+// (10 names, 6 nominals, 20 pronouns) has the most expressions of every type,
+// so it is that chain; chains 1-14 have 3 names and 3 or 2 nominals, and
+// chains 1-4 also 8, 8, 7, 7 pronouns. situation chooses the response.
+func walkthrough(situation int) Document {
+	type chain struct{ names, nominals, pronouns int }
+	chains := []chain{{10, 6, 20}}
+	pron := []int{8, 8, 7, 7}
+	for i := 1; i <= 14; i++ {
+		c := chain{names: 3, nominals: 3}
+		if i > 11 {
+			c.nominals = 2
+		}
+		if i <= 4 {
+			c.pronouns = pron[i-1]
+		}
+		chains = append(chains, c)
+	}
+	d := Document{Name: "walkthrough"}
+	id := int64(0)
+	add := func(k int, ty MentionType) {
+		d.Key.Mentions = append(d.Key.Mentions, id)
+		d.Key.Clusters = append(d.Key.Clusters, int64(k))
+		d.Key.Types = append(d.Key.Types, ty)
+		var r int64
+		switch situation {
+		case 1: // every expression a singleton
+			r = 1000 + id
+		case 2: // one chain
+			r = 0
+		case 3: // non-pronouns correct, pronouns in a 16th chain
+			r = int64(k)
+			if ty == TypePronoun {
+				r = 99
+			}
+		case 4: // non-pronouns correct, pronouns singletons
+			r = int64(k)
+			if ty == TypePronoun {
+				r = 1000 + id
+			}
+		}
+		d.Response.Mentions = append(d.Response.Mentions, id)
+		d.Response.Clusters = append(d.Response.Clusters, r)
+		id++
+	}
+	// Interleave the chains' mentions through the text: a name first, as in
+	// news prose, then the rest round-robin.
+	left := append([]chain(nil), chains...)
+	for more := true; more; {
+		more = false
+		for k := range left {
+			switch {
+			case left[k].names > 0:
+				add(k, TypeName)
+				left[k].names--
+			case left[k].nominals > 0:
+				add(k, TypeNominal)
+				left[k].nominals--
+			case left[k].pronouns > 0:
+				add(k, TypePronoun)
+				left[k].pronouns--
+			default:
+				continue
+			}
+			more = true
+		}
+	}
+	return d
+}
+
+// TestTrouilleuxTable1 reproduces the MUC and DA columns of Table 1 of
+// Trouilleux et al. (2000) for situations 1-4, to the printed two decimals
+// ("–" is a zero precision denominator).
+func TestTrouilleuxTable1(t *testing.T) {
+	tests := []struct {
+		situation            int
+		mucR, mucP           float64
+		daR, daP             float64
+		daPrecisionUndefined bool
+		ug, og, sub          float64
+	}{
+		{situation: 1, mucR: 0, daR: 0, daPrecisionUndefined: true, ug: 1, og: 0, sub: 0},
+		{situation: 2, mucR: 1, mucP: .90, daR: .27, daP: .24, ug: 0, og: .13, sub: .87},
+		{situation: 3, mucR: .96, mucP: .97, daR: .62, daP: .63, ug: .02, og: 0, sub: .98},
+		{situation: 4, mucR: .62, mucP: 1, daR: .62, daP: 1, ug: 1, og: 0, sub: 0},
+	}
+	const tol = 0.005 + 1e-9
+	for _, tt := range tests {
+		d := walkthrough(tt.situation)
+		require.Len(t, d.Key.Mentions, 147)
+		s := daScore(t, []Document{d}, Options{})
+		assert.Equal(t, 132.0, s.recallDen, "situation %d: possible", tt.situation)
+		assert.InDelta(t, tt.daR, s.recallNum/s.recallDen, tol, "situation %d: DA recall", tt.situation)
+		if tt.daPrecisionUndefined {
+			assert.Zero(t, s.precisionDen, "situation %d", tt.situation)
+		} else {
+			assert.InDelta(t, tt.daP, s.precisionNum/s.precisionDen, tol, "situation %d: DA precision", tt.situation)
+		}
+		assert.InDelta(t, tt.ug, s.undergeneration, tol, "situation %d: undergeneration", tt.situation)
+		assert.InDelta(t, tt.og, s.overgeneration, tol, "situation %d: overgeneration", tt.situation)
+		assert.InDelta(t, tt.sub, s.substitution, tol, "situation %d: substitution", tt.situation)
+		muc := scoreRPF(t, []Document{d}, Options{}, "muc")["muc"]
+		assert.InDelta(t, tt.mucR, muc.R/100, tol, "situation %d: MUC recall", tt.situation)
+		if tt.situation != 1 {
+			assert.InDelta(t, tt.mucP, muc.P/100, tol, "situation %d: MUC precision", tt.situation)
+		}
+	}
+}
+
+// TestDAUntypedResponse: a response without types uses the paper's variant,
+// PN(R), NP(R), PRO(R) replaced by R, for its mentions without a key twin;
+// mentions with a key twin take the key's type.
+func TestDAUntypedResponse(t *testing.T) {
+	ms := []namedMention{
+		{"Clinton", TypeName, "o1", "r1"},
+		{"he", TypePronoun, "o1", "r1"},
+		{"it", TypePronoun, "", "r1"}, // twinless
+	}
+	tests := []struct {
+		name      string
+		respTyped bool
+		mode      daMode
+		sim       float64
+	}{
+		// Typed: PN 2·1/(1+1), PRO 2·1/(1+2).
+		{"typed", true, daTyped, 0.6*1 + 0.1*2.0/3},
+		// Variant: PN 2·1/(1+3), PRO 2·1/(1+3).
+		{"untyped", false, daUntyped, 0.6*0.5 + 0.1*0.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := namedDoc("untyped", ms, true, tt.respTyped)
+			var dups []Duplicate
+			tab, err := NewTable(&d, 0, &Options{}, &dups)
+			require.NoError(t, err)
+			mode, err := daModeOf(tab, &Options{Metrics: 1})
+			require.NoError(t, err)
+			assert.Equal(t, tt.mode, mode)
+			sims := daSimilarities(tab, newTypeCounts(tab), DefaultDAWeights, mode)
+			require.Len(t, sims, 1)
+			assert.InDelta(t, tt.sim, sims[0], 1e-12)
+			// Either way: "he" correct, "it" spurious.
+			s := daScore(t, []Document{d}, Options{})
+			assert.Equal(t, [4]float64{1, 1, 1, 2}, [4]float64{s.recallNum, s.recallDen, s.precisionNum, s.precisionDen})
+			assert.Equal(t, [3]float64{0, 1, 0}, [3]float64{s.incorrect, s.spurious, s.missing})
+		})
+	}
+}
+
+// TestDAMissingTypes: DA needs every key mention typed, and response types
+// for all twinless mentions or none; the error names the document and the
+// mention. Among all metrics implicitly, DA is skipped instead.
+func TestDAMissingTypes(t *testing.T) {
+	keyUntyped := namedDoc("key-untyped", trouilleuxExample, true, false)
+	keyUntyped.Key.Types[2] = TypeUnknown
+	partial := namedDoc("partial", []namedMention{
+		{"Clinton", TypeName, "o1", "r1"},
+		{"it", TypePronoun, "", "r1"},
+		{"they", TypePronoun, "", "r1"},
+	}, true, true)
+	partial.Response.Types[2] = TypeUnknown
+	bare := namedDoc("bare", trouilleuxExample, false, false)
+	tests := []struct {
+		name string
+		doc  Document
+		want string
+	}{
+		{"key mention untyped", keyUntyped, "key mention at position 2 has none"},
+		{"partial response types", partial, "response mention 1 of the twinless ones has none"},
+		{"no types", bare, "no mention types were given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set, err := ParseMetrics([]string{"da"})
+			require.NoError(t, err)
+			counts := make([]float64, NumColumns())
+			_, err = ScoreBatch([]Document{tt.doc}, Options{Metrics: set}, counts)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrMissingTypes)
+			assert.Contains(t, err.Error(), tt.doc.Name)
+			assert.Contains(t, err.Error(), tt.want)
+
+			_, err = ScoreBatch([]Document{tt.doc}, Options{}, counts)
+			require.NoError(t, err)
+			assert.Zero(t, counts[ColumnIndex("da.recall_den")])
+			assert.Greater(t, counts[ColumnIndex("mentions.recall_den")], 0.0)
+		})
+	}
+}
+
+// TestDAWeightsInvalid: the constraints of §4.1.
+func TestDAWeightsInvalid(t *testing.T) {
+	d := namedDoc("w", trouilleuxExample, true, true)
+	tests := []struct {
+		name string
+		w    [3]float64
+		want string
+	}{
+		{"sum above 1", [3]float64{0.6, 0.3, 0.2}, "sum to 1"},
+		{"sum below 1", [3]float64{0.5, 0.3, 0.1}, "sum to 1"},
+		{"a = b", [3]float64{0.45, 0.45, 0.1}, "a > b > c >= 0"},
+		{"b < c", [3]float64{0.6, 0.1, 0.3}, "a > b > c >= 0"},
+		{"c negative", [3]float64{0.8, 0.3, -0.1}, "a > b > c >= 0"},
+		{"a not above b + c", [3]float64{0.5, 0.3, 0.2}, "a > b + c"},
+		{"NaN", [3]float64{math.NaN(), 0.3, 0.1}, "finite"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set, err := ParseMetrics([]string{"da"})
+			require.NoError(t, err)
+			counts := make([]float64, NumColumns())
+			_, err = ScoreBatch([]Document{d}, Options{Metrics: set, DAWeights: tt.w}, counts)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrInvalidInput)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	// Valid non-default weights, with c = 0, are accepted.
+	s := daScore(t, []Document{d}, Options{DAWeights: [3]float64{0.7, 0.3, 0}})
+	assert.Equal(t, 3.0, s.recallDen)
+}
+
+// TestDAPerfect: a perfect typed response scores 1 whenever the key has a
+// chain of two or more mentions, with no errors.
+func TestDAPerfect(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		d := lmSynthDoc(seed, 300)
+		d.Response = d.Key
+		for _, greedy := range []bool{false, true} {
+			for _, sing := range []SingletonPolicy{SingletonsKeep, SingletonsExclude} {
+				s := daScore(t, []Document{d}, Options{DAGreedy: greedy, Singletons: sing})
+				require.Greater(t, s.recallDen, 0.0)
+				assert.Equal(t, s.recallDen, s.recallNum, "seed %d", seed)
+				assert.Equal(t, s.precisionDen, s.precisionNum, "seed %d", seed)
+				assert.Zero(t, s.errors, "seed %d", seed)
+			}
+		}
+	}
+}
+
+// TestDAIdentities: every key assignment is correct, incorrect or missing and
+// every response assignment correct, incorrect or spurious, on perturbed
+// synthetic documents, typed and untyped responses, optimal and greedy.
+func TestDAIdentities(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		d := lmSynthDoc(seed, 400)
+		for _, untyped := range []bool{false, true} {
+			doc := d
+			if untyped {
+				doc.Response.Types = nil
+			}
+			for _, greedy := range []bool{false, true} {
+				s := daScore(t, []Document{doc}, Options{DAGreedy: greedy})
+				assert.Equal(t, s.recallNum, s.precisionNum)
+				assert.Equal(t, s.recallDen, s.recallNum+s.incorrect+s.missing, "seed %d", seed)
+				assert.Equal(t, s.precisionDen, s.precisionNum+s.incorrect+s.spurious, "seed %d", seed)
+				assert.Equal(t, s.errors, s.incorrect+s.spurious+s.missing)
+				assert.Greater(t, s.spurious, 0.0)
+				assert.Greater(t, s.missing, 0.0)
+				assert.Greater(t, s.incorrect, 0.0)
+			}
+		}
+	}
+}
+
+// daBrute returns the maximum total similarity of a one-to-one
+// correspondence by trying every injective map of key to response chains.
+func daBrute(nKey, nResp int, sim map[[2]int32]float64) float64 {
+	used := make([]bool, nResp)
+	var rec func(k int) float64
+	rec = func(k int) float64 {
+		if k == nKey {
+			return 0
+		}
+		best := rec(k + 1) // K_k corresponds to the empty set
+		for r := 0; r < nResp; r++ {
+			s, ok := sim[[2]int32{int32(k), int32(r)}]
+			if used[r] || !ok {
+				continue
+			}
+			used[r] = true
+			best = math.Max(best, s+rec(k+1))
+			used[r] = false
+		}
+		return best
+	}
+	return rec(0)
+}
+
+// TestDACorrespondenceOptimal checks the optimal correspondence against brute
+// force on small random typed documents, and that the greedy heuristic
+// never does better.
+func TestDACorrespondenceOptimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := 0; trial < 300; trial++ {
+		n := 2 + rng.IntN(9)
+		d := Document{Name: "small"}
+		for m := 0; m < n; m++ {
+			ty := MentionType(1 + rng.IntN(3))
+			d.Key.Mentions = append(d.Key.Mentions, int64(m))
+			d.Key.Clusters = append(d.Key.Clusters, int64(rng.IntN(4)))
+			d.Key.Types = append(d.Key.Types, ty)
+			d.Response.Mentions = append(d.Response.Mentions, int64(m))
+			d.Response.Clusters = append(d.Response.Clusters, int64(rng.IntN(4)))
+			d.Response.Types = append(d.Response.Types, ty)
+		}
+		var dups []Duplicate
+		tab, err := NewTable(&d, 0, &Options{}, &dups)
+		require.NoError(t, err)
+		sims := daSimilarities(tab, newTypeCounts(tab), DefaultDAWeights, daTyped)
+		bySim := map[[2]int32]float64{}
+		for ci, c := range tab.Cells {
+			bySim[[2]int32{c.K, c.R}] = sims[ci]
+		}
+		total := func(keyTo []int32) float64 {
+			s := 0.0
+			for k, r := range keyTo {
+				if r >= 0 {
+					s += bySim[[2]int32{int32(k), r}]
+				}
+			}
+			return s
+		}
+		opt, _, err := daCorrespondence(tab, sims, false)
+		require.NoError(t, err)
+		greedy, _, err := daCorrespondence(tab, sims, true)
+		require.NoError(t, err)
+		best := daBrute(len(tab.KeySize), len(tab.RespSize), bySim)
+		// The tie-breaking bonus (at most 1e-9 a pair) may only choose
+		// among equal totals.
+		assert.InDelta(t, best, total(opt), 1e-12, "trial %d", trial)
+		assert.LessOrEqual(t, total(greedy), best+1e-12, "trial %d", trial)
+	}
+}
+
+// TestDAGreedyDiffers: a case where the greedy heuristic is suboptimal and
+// the two correspondences give different counts. Key {a, b, c} and {d}, all
+// names; response {a, b, d} and {c}: sim({a,b,c}, {a,b,d}) = .4 is taken
+// first by the heuristic, while {a,b,c}-{c} and {d}-{a,b,d} (.3 + .3) is
+// optimal.
+func TestDAGreedyDiffers(t *testing.T) {
+	ms := []namedMention{
+		{"a", TypeName, "K1", "R1"},
+		{"b", TypeName, "K1", "R1"},
+		{"c", TypeName, "K1", "R2"},
+		{"d", TypeName, "K2", "R1"},
+	}
+	d := namedDoc("greedy", ms, true, true)
+	optimal := daScore(t, []Document{d}, Options{})
+	greedy := daScore(t, []Document{d}, Options{DAGreedy: true})
+	// Optimal: a and b are assigned to the referent of K2 in the response.
+	assert.Equal(t, [4]float64{0, 2, 2, 0}, [4]float64{optimal.recallNum, optimal.recallDen, optimal.incorrect, optimal.spurious + optimal.missing})
+	// Greedy: b correct, c missing, d spurious.
+	assert.Equal(t, [5]float64{1, 2, 0, 1, 1}, [5]float64{greedy.recallNum, greedy.recallDen, greedy.incorrect, greedy.spurious, greedy.missing})
+}
+
+// TestDARenumbering: DA depends neither on mention ids nor on cluster ids
+// (ties are broken by input order, which renumbering keeps).
+func TestDARenumbering(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for seed := uint64(1); seed <= 5; seed++ {
+		d := lmSynthDoc(seed, 200)
+		for _, greedy := range []bool{false, true} {
+			want := daScore(t, []Document{d}, Options{DAGreedy: greedy})
+			got := daScore(t, []Document{lmRenumber(rng, d, false)}, Options{DAGreedy: greedy})
+			assert.Equal(t, want, got, "seed %d", seed)
+		}
+	}
+}
+
+// TestDARepresentative: an unmatched chain is represented by its most
+// specific expression. Key {it, Clinton} corresponds to nothing: Clinton is
+// missing from the response and "it" sits in {it, he, him}, which {he, him}
+// matches better. Its representative is the name Clinton, so the key assigns
+// "it" only, and the response's assignment of "it" to the referent of
+// {he, him} is incorrect. (With "it" as representative, Clinton's key
+// assignment would be missing and "it" spurious instead.)
+func TestDARepresentative(t *testing.T) {
+	ms := []namedMention{
+		{"it", TypePronoun, "K1", "R1"},
+		{"Clinton", TypeName, "K1", ""},
+		{"he", TypePronoun, "K2", "R1"},
+		{"him", TypePronoun, "K2", "R1"},
+	}
+	d := namedDoc("rep", ms, true, true)
+	got := daCorrespondenceNamed(t, d, ms, false)
+	require.Equal(t, "∅", got["{it, Clinton}"], "%v", got)
+	s := daScore(t, []Document{d}, Options{})
+	assert.Equal(t, daScores{
+		recallNum: 1, recallDen: 2, precisionNum: 1, precisionDen: 2,
+		incorrect: 1, spurious: 0, missing: 0, errors: 1,
+		substitution: 1, overgeneration: 0, undergeneration: 0,
+	}, s)
+}
+
+// TestDAColumns: the DA columns are registered under their names, in order.
+func TestDAColumns(t *testing.T) {
+	var got []string
+	for _, c := range Columns() {
+		if strings.HasPrefix(c, "da.") {
+			got = append(got, c)
+		}
+	}
+	want := []string{"da.recall_num", "da.recall_den", "da.precision_num", "da.precision_den",
+		"da.incorrect", "da.spurious", "da.missing", "da.errors"}
+	assert.Equal(t, want, got)
+	names := MetricNames()
+	assert.Contains(t, names, "da")
+	for _, m := range lmAll {
+		assert.Contains(t, names, m)
+	}
+}
