@@ -1,5 +1,7 @@
 package gocore
 
+import "github.com/pkg/errors"
+
 // Cell is one non-empty cell of the contingency table: N mentions lie in key
 // cluster K and response cluster R.
 type Cell struct {
@@ -67,8 +69,8 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate) 
 		}
 		if at, seen := first[m]; seen {
 			if opt.Duplicates == DuplicatesError {
-				return nil, invalidf("%s mention %d is repeated (clusters %d and %d): %v",
-					kind, m, out.labels[out.clusters[at]], c, ErrDuplicateMention)
+				return nil, errors.Wrapf(ErrDuplicateMention, "%s mention %d is repeated (clusters %d and %d)",
+					kind, m, out.labels[out.clusters[at]], c)
 			}
 			*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m,
 				FirstCluster: out.labels[out.clusters[at]], Cluster: c})
