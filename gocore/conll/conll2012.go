@@ -299,89 +299,92 @@ func digitsAt(s []byte, i int) int {
 	return i
 }
 
-// Matchers of the reference's four patterns at position i: each returns the
-// end of the match and the entity id's bounds, or end < 0.
+// The reference's four patterns, applied in this order.
+const (
+	patDouble = iota // \((\d+\+\d)\)  a double antecedent, discarded
+	patSingle        // \((\d+)\)      a one-token mention
+	patOpen          // \((\d+)        an opening (greedy)
+	patClose         // (\d+)\)        a closing
+)
 
-// matchDouble matches \((\d+\+\d)\).
-func matchDouble(s []byte, i int) (end, a, b int) {
-	if s[i] != '(' {
-		return -1, 0, 0
-	}
-	j := digitsAt(s, i+1)
-	if j == i+1 || j+3 > len(s) || s[j] != '+' || !isDigit(s[j+1]) || s[j+2] != ')' {
-		return -1, 0, 0
-	}
-	return j + 3, i + 1, j + 2
-}
-
-// matchSingle matches \((\d+)\).
-func matchSingle(s []byte, i int) (end, a, b int) {
-	if s[i] != '(' {
-		return -1, 0, 0
-	}
-	j := digitsAt(s, i+1)
-	if j == i+1 || j >= len(s) || s[j] != ')' {
-		return -1, 0, 0
-	}
-	return j + 1, i + 1, j
-}
-
-// matchOpen matches \((\d+) (greedy).
-func matchOpen(s []byte, i int) (end, a, b int) {
-	if s[i] != '(' {
-		return -1, 0, 0
-	}
-	j := digitsAt(s, i+1)
-	if j == i+1 {
-		return -1, 0, 0
-	}
-	return j, i + 1, j
-}
-
-// matchClose matches (\d+)\) starting at i.
-func matchClose(s []byte, i int) (end, a, b int) {
-	j := digitsAt(s, i)
-	if j == i || j >= len(s) || s[j] != ')' {
-		return -1, 0, 0
-	}
-	return j + 1, i, j
-}
-
-// substitute emulates Perl's `while ($s =~ s/PATTERN//) { ... }`: it
-// repeatedly removes the leftmost match from s (in place) and calls f with
-// the captured id, which is only valid during the call. Removing a match
-// can create a new one across the junction, so scanning resumes just before
-// it (the nearest "(" preceded only by digits and "+", or the start of the
-// run of digits, for the closing pattern), where the leftmost new match can
-// begin.
-func substitute(s []byte, match func([]byte, int) (int, int, int), digitStart bool, f func(id []byte) error) ([]byte, error) {
-	i := 0
-	for i < len(s) {
-		end, a, b := match(s, i)
-		if end < 0 {
-			i++
-			continue
+// substitute emulates Perl's `while ($s =~ s/PATTERN//) { ... }` for one of
+// the four patterns: it repeatedly removes the leftmost match from s and
+// calls f with the captured id (valid only during the call), and returns
+// what is left (in s's storage).
+//
+// Matches of these patterns never overlap, so removing the leftmost match
+// and searching again from the start finds matches in order of their ends.
+// substitute therefore reads s once, pushing bytes onto an output stack and
+// removing a match as soon as it ends on top of the stack, which also finds
+// the matches that a removal creates across the junction ("((3)2)" holds
+// "(3)" and then "(2)"). An opening ends where its run of digits does. Time
+// is linear in len(s): each byte is pushed once and a backward scan only
+// crosses the digits just pushed.
+func substitute(s []byte, pat int, f func(id []byte) error) ([]byte, error) {
+	out := s[:0] // never longer than what has been read: in place is safe
+	for i := 0; i <= len(s); i++ {
+		var c byte
+		if i < len(s) {
+			c = s[i]
 		}
-		if err := f(s[a:b]); err != nil {
-			return s, err
-		}
-		s = append(s[:i], s[end:]...)
-		k := i - 1
-		if digitStart {
-			for k >= 0 && isDigit(s[k]) {
-				k--
+		if pat == patOpen && (i == len(s) || !isDigit(c)) {
+			// An opening "(" digits+ ends before a non-digit or at the end.
+			j := len(out)
+			for j > 0 && isDigit(out[j-1]) {
+				j--
 			}
-			i = k + 1
+			if j < len(out) && j > 0 && out[j-1] == '(' {
+				if err := f(out[j:]); err != nil {
+					return out, err
+				}
+				out = out[:j-1]
+			}
+		}
+		if i == len(s) {
+			break
+		}
+		out = append(out, c)
+		if c != ')' || pat == patOpen {
 			continue
 		}
-		for k >= 0 && (isDigit(s[k]) || s[k] == '+') {
-			k--
+		n := len(out) - 1 // out[n] == ')'
+		j := n
+		for j > 0 && isDigit(out[j-1]) {
+			j--
 		}
-		if k >= 0 && s[k] == '(' {
-			i = k
+		switch pat {
+		case patClose:
+			if j < n {
+				if err := f(out[j:n]); err != nil {
+					return out, err
+				}
+				out = out[:j]
+			}
+		case patSingle:
+			if j < n && j > 0 && out[j-1] == '(' {
+				if err := f(out[j:n]); err != nil {
+					return out, err
+				}
+				out = out[:j-1]
+			}
+		case patDouble:
+			// out ends with "(" digits+ "+" digit ")": exactly one digit
+			// before ")", then "+", then at least one digit, then "(".
+			if j == n-1 && j > 0 && out[j-1] == '+' {
+				k := j - 1
+				for k > 0 && isDigit(out[k-1]) {
+					k--
+				}
+				if k < j-1 && k > 0 && out[k-1] == '(' {
+					if err := f(out[k:n]); err != nil {
+						return out, err
+					}
+					out = out[:k-1]
+				}
+			}
 		}
 	}
-	return s, nil
+	return out, nil
 }
 
 // coref reads the coreference cell of token tok.
@@ -394,11 +397,11 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 	}
 	s := append(d.scratch[:0], cell...)
 	var err error
-	s, err = substitute(s, matchDouble, false, func([]byte) error { return nil })
+	s, err = substitute(s, patDouble, func([]byte) error { return nil })
 	if err != nil {
 		return err
 	}
-	s, err = substitute(s, matchSingle, false, func(id []byte) error {
+	s, err = substitute(s, patSingle, func(id []byte) error {
 		e := d.entity(id)
 		d.ents[e] = append(d.ents[e], span{tok, tok})
 		return nil
@@ -406,7 +409,7 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 	if err != nil {
 		return err
 	}
-	s, err = substitute(s, matchOpen, false, func(id []byte) error {
+	s, err = substitute(s, patOpen, func(id []byte) error {
 		e := d.entity(id)
 		d.open[e] = append(d.open[e], tok)
 		d.corefOpen++
@@ -415,7 +418,7 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 	if err != nil {
 		return err
 	}
-	s, err = substitute(s, matchClose, true, func(id []byte) error {
+	s, err = substitute(s, patClose, func(id []byte) error {
 		e := d.entity(id)
 		n := len(d.open[e])
 		if n == 0 {

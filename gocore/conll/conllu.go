@@ -256,9 +256,11 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 				j++
 			} else {
 				sid := string(id)
-				if _, _, _, err := splitPart(sid); err != nil {
+				base, _, _, err := splitPart(sid)
+				if err != nil {
 					return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 				}
+				d.entity(base) // entities are numbered in order of first opening
 				d.open[sid] = append(d.open[sid], udOpen{start: w, line: num})
 				d.nOpen++
 			}

@@ -1,0 +1,115 @@
+package conll
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/stretchr/testify/require"
+)
+
+// The reference scorer's four substitutions, as regular expressions: the
+// simple, slow oracle for substitute.
+var perlPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\((\d+\+\d)\)`),
+	regexp.MustCompile(`\((\d+)\)`),
+	regexp.MustCompile(`\((\d+)`),
+	regexp.MustCompile(`(\d+)\)`),
+}
+
+// perlItems applies the substitutions as Perl's `while (s/PATTERN//)` does:
+// remove the leftmost match, search again from the start.
+func perlItems(cell string) [4][]string {
+	var out [4][]string
+	for p, re := range perlPatterns {
+		for {
+			loc := re.FindStringSubmatchIndex(cell)
+			if loc == nil {
+				break
+			}
+			out[p] = append(out[p], cell[loc[2]:loc[3]])
+			cell = cell[:loc[0]] + cell[loc[1]:]
+		}
+	}
+	return out
+}
+
+// ourItems runs substitute with the four matchers.
+func ourItems(cell string) [4][]string {
+	var out [4][]string
+	s := []byte(cell)
+	for p := patDouble; p <= patClose; p++ {
+		s, _ = substitute(s, p, func(id []byte) error {
+			out[p] = append(out[p], string(id))
+			return nil
+		})
+	}
+	return out
+}
+
+// FuzzCorefColumn checks the fast in-place substitution against the regular
+// expression oracle on arbitrary coreference cells.
+func FuzzCorefColumn(f *testing.F) {
+	for _, s := range []string{"(1(2", "((3)2)", "(07)|(7)", "(12+3)|(4+5)", "5)(6)", "(8|(9)",
+		"((1)2)3)", "(1(2)3)", "((12+3)4)", "1(2)3)", "((((1)))))", "(1+(2)3)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cell string) {
+		require.Equal(t, perlItems(cell), ourItems(cell), "cell %q", cell)
+	})
+}
+
+// checkDocs checks the invariants of a successful read and that the
+// documents score against themselves without error.
+func checkDocs(t *testing.T, docs []Doc) {
+	for _, d := range docs {
+		for _, m := range d.Mentions {
+			require.True(t, m.Start >= 0 && m.Start <= m.End, "span [%d, %d]", m.Start, m.End)
+			require.Less(t, int(m.End), d.NumTokens)
+			require.Less(t, int(m.Cluster), len(d.Entities))
+			if m.Words != nil {
+				require.True(t, slices.IsSorted(m.Words))
+				require.Equal(t, m.Start, m.Words[0])
+				require.Equal(t, m.End, m.Words[len(m.Words)-1])
+			}
+		}
+	}
+	pairs, _, err := Pair(docs, docs)
+	require.NoError(t, err)
+	counts := make([]float64, len(pairs)*gocore.NumColumns())
+	_, err = gocore.ScoreBatch(pairs, gocore.Options{}, counts)
+	require.NoError(t, err)
+	sum := sumRows(counts)
+	require.Equal(t, sum["muc.recall_den"], sum["muc.recall_num"])
+	require.Equal(t, sum["bcub.precision_den"], sum["bcub.precision_num"])
+}
+
+// FuzzReadCoNLL2012 feeds arbitrary bytes to the CoNLL-2012 reader: it must
+// return documents or an error, never panic, and what it returns must be
+// consistent.
+func FuzzReadCoNLL2012(f *testing.F) {
+	f.Add([]byte("#begin document (d); part 000\nw\t(1(2\nw\t2)\n\nw\t1)|(3)\n#end document\n"))
+	f.Add([]byte("#begin document x\nd 0 0 The DT * - - - - (P* (1\nd 0 1 cat NNP * - - - - *) 1)\n#end document"))
+	f.Add([]byte("#begin document (t)\r\nw\t(12+3)|((3)2)\r\n#end document\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := parseCoNLL2012(data, "fuzz.conll")
+		if err != nil {
+			return
+		}
+		checkDocs(t, docs)
+	})
+}
+
+// FuzzReadCoNLLU feeds arbitrary bytes to the CoNLL-U reader.
+func FuzzReadCoNLLU(f *testing.F) {
+	f.Add([]byte("# newdoc id = a\n1\tx\t_\tPROPN\tNNP\t_\t0\t_\t_\tEntity=(e1-p(e2[1/2]-q)\n2-3\tyz\t_\t_\t_\t_\t_\t_\t_\t_\n2\ty\t_\tX\t_\t_\t1\t_\t_\tEntity=e1)\n2.1\tz\t_\t_\t_\t_\t_\t_\t_\tEntity=(e9)\n3\tz\t_\tX\t_\t_\t1\t_\t_\tEntity=(e2[2/2]-q)\n"))
+	f.Add([]byte("1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(1-x(1-y)1)\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := parseCoNLLU(data, "fuzz.conllu")
+		if err != nil {
+			return
+		}
+		checkDocs(t, docs)
+	})
+}
