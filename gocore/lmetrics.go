@@ -41,13 +41,7 @@ import (
 // the parts and whose edge between two parts weighs the heaviest link between
 // a mention of one and a mention of the other.
 //
-// Predicted mentions. Chen & Ng define the metrics on gold mentions (§5). With
-// predicted mentions corefscore reads them as follows: a response mention
-// that is in no key chain forms a part of P(S_j) of its own; that part earns
-// nothing (w_c^L = 0, even when S_j is a one-mention chain), and the links
-// that join it to the rest of S_j are spurious, so they enter E_t(S_j). A key
-// mention missing from the response is in no common subset, so it only
-// weighs in w_k^L of its key chain, exactly as an unresolved mention does.
+// Predicted mentions: see newLWeights.
 //
 // Computing MST(X). The link weight depends only on the types of the two
 // mentions, so a maximum spanning tree of a complete graph is found by
@@ -261,8 +255,22 @@ func typesUsable(t *Table, opt *Options) (ok bool, err error) {
 }
 
 // newLWeights computes w_c^L, w_k^L and w_s^L (eqs. 8, 9, 11) for every cell,
-// key chain and response chain of t, whose mentions are all typed. Linear in
-// the number of mentions.
+// key chain and response chain of t, whose mentions are all typed:
+//
+//	w_c^L(C_j^i) = MST(C_j^i) if |C_j^i| > 1;  w_sing if |C_j^i| = |K_i| = |S_j| = 1;  else 0
+//	w_k^L(K_i)   = MST(K_i) if |K_i| > 1, else w_sing
+//	w_s^L(S_j)   = Σ_i w_c^L(C_j^i) + weight of E_t(S_j) if |S_j| > 1, else w_sing
+//
+// Predicted mentions. Chen & Ng define the metrics on gold mentions (§5).
+// With predicted mentions this function reads them as follows: a response
+// mention that is in no key chain forms a part of P(S_j) of its own; that
+// part earns nothing (w_c^L = 0, even when S_j is a one-mention chain), and
+// the links that join it to the rest of S_j are spurious, so they enter
+// E_t(S_j) (with the weight its type gives them). A key mention missing from
+// the response is in no common subset, so it only weighs in w_k^L of its key
+// chain, exactly as an unresolved mention does.
+//
+// Linear in the number of mentions.
 func newLWeights(t *Table, w [4]float64) *lweights {
 	lw := newLinkWeighter(w)
 	tc := newTypeCounts(t)
@@ -409,8 +417,9 @@ func prepareL(t *Table, opt *Options) (*lweights, error) {
 //	precision = Σ_ij w_c^L(C_j^i) / Σ_j w_s^L(S_j)
 //
 // Preconditions: every mention typed (see typesUsable); link weights finite
-// and positive. With W1 = (1, 1, 1, 1e-20) it is MUC up to the w_sing terms.
-// Linear in the number of mentions.
+// and positive. Response mentions with no key twin and key mentions missing
+// from the response are read as newLWeights documents. With W1 = (1, 1, 1,
+// 1e-20) it is MUC up to the w_sing terms. Linear in the number of mentions.
 func lmucCounts(t *Table, opt *Options, out []float64) error {
 	lw, err := prepareL(t, opt)
 	if lw == nil {
