@@ -1,6 +1,11 @@
 package gocore
 
-import "github.com/pkg/errors"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/pkg/errors"
+)
 
 // Cell is one non-empty cell of the contingency table: N mentions lie in key
 // cluster K and response cluster R.
@@ -41,10 +46,15 @@ type sideIndex struct {
 	types    []MentionType
 	sizes    []int32
 	labels   []int64 // original cluster id per dense index
+	byID     []int32 // positions in ids, ordered by mention id
 }
 
 // buildSide validates a side, removes repeated mentions (keeping the first),
-// numbers its clusters densely and applies the singleton policy.
+// numbers its clusters densely in order of first appearance and applies the
+// singleton policy. It sorts instead of hashing: the mention ids are ordered
+// once (a radix sort, or nothing when they come in order), which finds the
+// repeats here and the twins across sides in NewTable by a merge. Cost:
+// O(n) for n mentions, a few sequential passes.
 func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate) (*sideIndex, error) {
 	n := len(s.Mentions)
 	if len(s.Clusters) != n {
@@ -53,48 +63,146 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate) 
 	if s.Types != nil && len(s.Types) != n {
 		return nil, invalidf("%s has %d mention ids but %d mention types", kind, n, len(s.Types))
 	}
-	first := make(map[int64]int32, n) // mention id -> position of first occurrence
-	clusterOf := make(map[int64]int32)
-	out := &sideIndex{ids: make([]int64, 0, n), clusters: make([]int32, 0, n)}
-	if s.Types != nil {
-		out.types = make([]MentionType, 0, n)
-	}
-	for i, m := range s.Mentions {
-		c := s.Clusters[i]
+	for i, c := range s.Clusters {
 		if c < 0 {
-			return nil, invalidf("%s mention %d has negative cluster id %d", kind, m, c)
+			return nil, invalidf("%s mention %d has negative cluster id %d", kind, s.Mentions[i], c)
 		}
-		if s.Types != nil && (s.Types[i] < TypeUnknown || s.Types[i] > TypePronoun) {
-			return nil, invalidf("%s mention %d has mention type %d, not one of 0..3", kind, m, s.Types[i])
+	}
+	for i, ty := range s.Types {
+		if ty < TypeUnknown || ty > TypePronoun {
+			return nil, invalidf("%s mention %d has mention type %d, not one of 0..3", kind, s.Mentions[i], ty)
 		}
-		if at, seen := first[m]; seen {
-			if opt.Duplicates == DuplicatesError {
-				return nil, errors.Wrapf(ErrDuplicateMention, "%s mention %d is repeated (clusters %d and %d)",
-					kind, m, out.labels[out.clusters[at]], c)
-			}
-			*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m,
-				FirstCluster: out.labels[out.clusters[at]], Cluster: c})
+	}
+	order := sortedOrder(s.Mentions)
+	// Within a run of equal ids the first position is the kept occurrence;
+	// first[p] is that position for a repeat p, and -1 for a kept p.
+	var first []int32
+	for k := 1; k < n; k++ {
+		p, head := order[k], order[k-1]
+		if s.Mentions[p] != s.Mentions[head] {
 			continue
 		}
-		ci, ok := clusterOf[c]
-		if !ok {
-			ci = int32(len(out.labels))
-			clusterOf[c] = ci
-			out.labels = append(out.labels, c)
-			out.sizes = append(out.sizes, 0)
+		if first == nil {
+			first = make([]int32, n)
+			for i := range first {
+				first[i] = -1
+			}
 		}
-		first[m] = int32(len(out.ids))
-		out.ids = append(out.ids, m)
-		out.clusters = append(out.clusters, ci)
-		out.sizes[ci]++
-		if s.Types != nil {
-			out.types = append(out.types, s.Types[i])
+		if first[head] >= 0 {
+			head = first[head]
 		}
+		first[p] = head
+	}
+	out := &sideIndex{}
+	if first == nil {
+		out.ids = s.Mentions
+		out.byID = order
+		out.types = s.Types
+		out.clusters, out.labels, out.sizes = denseClusters(s.Clusters)
+	} else {
+		if err := reportDuplicates(s, kind, doc, opt, first, dups); err != nil {
+			return nil, err
+		}
+		newPos := make([]int32, n)
+		labels := make([]int64, 0, n)
+		for p := range s.Mentions {
+			if first[p] >= 0 {
+				continue
+			}
+			newPos[p] = int32(len(out.ids))
+			out.ids = append(out.ids, s.Mentions[p])
+			labels = append(labels, s.Clusters[p])
+			if s.Types != nil {
+				out.types = append(out.types, s.Types[p])
+			}
+		}
+		out.byID = make([]int32, 0, len(out.ids))
+		for _, p := range order {
+			if first[p] < 0 {
+				out.byID = append(out.byID, newPos[p])
+			}
+		}
+		out.clusters, out.labels, out.sizes = denseClusters(labels)
 	}
 	if opt.Singletons == SingletonsExclude {
 		out.dropSingletons()
 	}
 	return out, nil
+}
+
+// reportDuplicates appends every repeated mention, in input order, to dups,
+// or under DuplicatesError refuses the first one.
+func reportDuplicates(s Side, kind SideKind, doc int, opt *Options, first []int32, dups *[]Duplicate) error {
+	for p, f := range first {
+		if f < 0 {
+			continue
+		}
+		m := s.Mentions[p]
+		if opt.Duplicates == DuplicatesError {
+			return errors.Wrapf(ErrDuplicateMention, "%s mention %d is repeated (clusters %d and %d)",
+				kind, m, s.Clusters[f], s.Clusters[p])
+		}
+		*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m,
+			FirstCluster: s.Clusters[f], Cluster: s.Clusters[p]})
+	}
+	return nil
+}
+
+// denseClusters numbers cluster labels densely in order of first appearance
+// and returns the dense index of each position, the label of each index and
+// the size of each cluster. Labels below 4n + 1024 are looked up in an array;
+// others are sorted. Cost: O(n).
+func denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int32) {
+	n := len(labels)
+	dense = make([]int32, n)
+	var maxLabel int64
+	for _, c := range labels {
+		maxLabel = max(maxLabel, c)
+	}
+	if maxLabel < int64(4*n+1024) {
+		index := make([]int32, maxLabel+1)
+		for i := range index {
+			index[i] = -1
+		}
+		for p, c := range labels {
+			d := index[c]
+			if d < 0 {
+				d = int32(len(byIndex))
+				index[c] = d
+				byIndex = append(byIndex, c)
+				sizes = append(sizes, 0)
+			}
+			dense[p] = d
+			sizes[d]++
+		}
+		return dense, byIndex, sizes
+	}
+	// Sorted runs of equal labels get provisional numbers, which are then
+	// renumbered in order of first appearance.
+	order := sortedOrder(labels)
+	run := int32(-1)
+	for k, p := range order {
+		if k == 0 || labels[p] != labels[order[k-1]] {
+			run++
+		}
+		dense[p] = run
+	}
+	renumber := make([]int32, run+1)
+	for i := range renumber {
+		renumber[i] = -1
+	}
+	for p, r := range dense {
+		d := renumber[r]
+		if d < 0 {
+			d = int32(len(byIndex))
+			renumber[r] = d
+			byIndex = append(byIndex, labels[p])
+			sizes = append(sizes, 0)
+		}
+		dense[p] = d
+		sizes[d]++
+	}
+	return dense, byIndex, sizes
 }
 
 // dropSingletons removes the mentions of one-mention clusters and renumbers
@@ -111,28 +219,38 @@ func (s *sideIndex) dropSingletons() {
 			labels = append(labels, s.labels[c])
 		}
 	}
-	kept := 0
+	if len(sizes) == len(s.sizes) {
+		return
+	}
+	newPos := make([]int32, len(s.ids))
+	ids := make([]int64, 0, len(s.ids))
+	clusters := make([]int32, 0, len(s.ids))
+	var types []MentionType
 	for i, c := range s.clusters {
 		if renumber[c] < 0 {
+			newPos[i] = -1
 			continue
 		}
-		s.ids[kept] = s.ids[i]
-		s.clusters[kept] = renumber[c]
+		newPos[i] = int32(len(ids))
+		ids = append(ids, s.ids[i])
+		clusters = append(clusters, renumber[c])
 		if s.types != nil {
-			s.types[kept] = s.types[i]
+			types = append(types, s.types[i])
 		}
-		kept++
 	}
-	s.ids, s.clusters = s.ids[:kept], s.clusters[:kept]
-	if s.types != nil {
-		s.types = s.types[:kept]
+	byID := make([]int32, 0, len(ids))
+	for _, p := range s.byID {
+		if newPos[p] >= 0 {
+			byID = append(byID, newPos[p])
+		}
 	}
+	s.ids, s.clusters, s.types, s.byID = ids, clusters, types, byID
 	s.sizes, s.labels = sizes, labels
 }
 
 // NewTable prepares one document for scoring. Repeated mentions are appended
 // to dups (or refused, per opt.Duplicates); doc is the document's index, used
-// in those reports.
+// in those reports. The input is never modified. Cost: O(n) for n mentions.
 func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, error) {
 	key, err := buildSide(d.Key, KeySide, doc, opt, dups)
 	if err != nil {
@@ -144,27 +262,38 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 	}
 	nk, nr := len(key.ids), len(resp.ids)
 	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}
-	index := make(map[int64]int32, nk)
 	t.KeyOf = make([]int32, nk, nk+nr)
 	t.RespOf = make([]int32, nk, nk+nr)
-	for i, m := range key.ids {
-		index[m] = int32(i)
-		t.KeyOf[i] = key.clusters[i]
+	copy(t.KeyOf, key.clusters)
+	for i := range t.RespOf {
 		t.RespOf[i] = -1
 	}
-	// Response mentions: a twin fills in RespOf, a twinless one is appended.
-	respPos := make([]int32, nr) // union index of each response mention
-	for i, m := range resp.ids {
-		u, ok := index[m]
-		if ok {
-			t.RespOf[u] = resp.clusters[i]
-			t.NumBoth++
-		} else {
-			u = int32(len(t.KeyOf))
-			t.KeyOf = append(t.KeyOf, -1)
-			t.RespOf = append(t.RespOf, resp.clusters[i])
+	// Twins: merge the two id orders. respPos is the union index of each
+	// response mention, -1 until known.
+	respPos := make([]int32, nr)
+	for i := range respPos {
+		respPos[i] = -1
+	}
+	k := 0
+	for _, rp := range resp.byID {
+		id := resp.ids[rp]
+		for k < nk && key.ids[key.byID[k]] < id {
+			k++
 		}
-		respPos[i] = u
+		if k < nk && key.ids[key.byID[k]] == id {
+			u := key.byID[k]
+			respPos[rp] = u
+			t.RespOf[u] = resp.clusters[rp]
+			t.NumBoth++
+		}
+	}
+	// Twinless response mentions are appended in input order.
+	for rp, u := range respPos {
+		if u < 0 {
+			respPos[rp] = int32(len(t.KeyOf))
+			t.KeyOf = append(t.KeyOf, -1)
+			t.RespOf = append(t.RespOf, resp.clusters[rp])
+		}
 	}
 	t.fillTypes(key, resp, respPos)
 	t.Cells = buildCells(t.KeyOf[:nk], t.RespOf[:nk], len(key.sizes), len(resp.sizes))
@@ -234,4 +363,61 @@ func buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters int) []Cell {
 		}
 	}
 	return cells
+}
+
+// sortedOrder returns the positions 0..n-1 of keys ordered by key, equal keys
+// in position order (a stable sort). Keys already in order cost one pass;
+// otherwise it is an LSD radix sort on bytes, skipping the bytes that every
+// key shares. Cost: O(n), at most eight scatter passes.
+func sortedOrder(keys []int64) []int32 {
+	n := len(keys)
+	order := make([]int32, n)
+	sorted := true
+	for i := range order {
+		order[i] = int32(i)
+		if i > 0 && keys[i] < keys[i-1] {
+			sorted = false
+		}
+	}
+	if sorted {
+		return order
+	}
+	if n < 256 {
+		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
+		return order
+	}
+	var hist [8][256]int32
+	ukeys := make([]uint64, n)
+	for i, k := range keys {
+		u := uint64(k) ^ (1 << 63) // order of int64 as uint64
+		ukeys[i] = u
+		for b := 0; b < 8; b++ {
+			hist[b][byte(u>>(8*b))]++
+		}
+	}
+	tmpKeys := make([]uint64, n)
+	tmpOrder := make([]int32, n)
+	for b := 0; b < 8; b++ {
+		h := &hist[b]
+		shift := 8 * b
+		if h[byte(ukeys[0]>>shift)] == int32(n) {
+			continue // every key has this byte
+		}
+		sum := int32(0)
+		for v := range h {
+			c := h[v]
+			h[v] = sum
+			sum += c
+		}
+		for i, u := range ukeys {
+			v := byte(u >> shift)
+			p := h[v]
+			h[v]++
+			tmpKeys[p] = u
+			tmpOrder[p] = order[i]
+		}
+		ukeys, tmpKeys = tmpKeys, ukeys
+		order, tmpOrder = tmpOrder, order
+	}
+	return order
 }
