@@ -5,12 +5,14 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"unsafe"
 
 	"github.com/pkg/errors"
 
 	"github.com/corefscore/corefscore/gocore"
+	"github.com/corefscore/corefscore/gocore/conll"
 )
 
 // abiVersion must equal CS_ABI_VERSION in corefscore.h.
@@ -173,4 +175,34 @@ func int8sAsTypes(b []int8) []gocore.MentionType {
 		return []gocore.MentionType{}
 	}
 	return unsafe.Slice((*gocore.MentionType)(unsafe.Pointer(&b[0])), len(b))
+}
+
+// fileScores is the output of scoring a key file against a response file.
+type fileScores struct {
+	names    string // '\n'-separated document names
+	counts   []float64
+	nDocs    int
+	dups     []gocore.Duplicate
+	warnings string // '\n'-separated
+}
+
+// scoreFiles reads, pairs and scores two files (see conll.ScoreFiles).
+func scoreFiles(keyPath, respPath, format string, opt gocore.Options) (*fileScores, error) {
+	names, counts, dups, warnings, err := conll.ScoreFiles(keyPath, respPath, format, opt)
+	if err != nil {
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			return nil, errors.Wrap(errIO, err.Error())
+		}
+		return nil, err
+	}
+	return &fileScores{names: strings.Join(names, "\n"), counts: counts, nDocs: len(names),
+		dups: dups, warnings: strings.Join(warnings, "\n")}, nil
+}
+
+// fits reports whether the outputs fit the caller's capacities: rows of
+// counts, bytes of names and of warnings (NUL included).
+func (f *fileScores) fits(rowsCap, namesCap, warningsCap int64) bool {
+	return int64(f.nDocs) <= rowsCap && int64(len(f.names)+1) <= namesCap &&
+		int64(len(f.warnings)+1) <= warningsCap
 }

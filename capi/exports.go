@@ -149,3 +149,53 @@ func float64s(p *C.double, n C.int64_t) []float64 {
 	}
 	return unsafe.Slice((*float64)(unsafe.Pointer(p)), int(n))
 }
+
+//export cs_score_files
+func cs_score_files(keyPath, respPath, format *C.char, opts *C.cs_options,
+	counts *C.double, rowsCap C.int64_t, nDocs *C.int64_t,
+	names *C.char, namesCap C.int64_t, namesNeeded *C.int64_t,
+	dups *C.int64_t, dupsCap C.int64_t, nDups *C.int64_t,
+	warnings *C.char, warningsCap C.int64_t, warningsNeeded *C.int64_t,
+	errBuf *C.char, errLen C.int64_t) (status C.int32_t) {
+	defer func() {
+		if r := recover(); r != nil {
+			status = fail(errBuf, errLen, recovered(r))
+		}
+	}()
+	if keyPath == nil || respPath == nil || rowsCap < 0 || namesCap < 0 || dupsCap < 0 || warningsCap < 0 {
+		return fail(errBuf, errLen, errors.Wrap(gocore.ErrInvalidInput, "capi: missing path or negative capacity"))
+	}
+	opt, err := goOptions(opts)
+	if err != nil {
+		return fail(errBuf, errLen, err)
+	}
+	goFormat := ""
+	if format != nil {
+		goFormat = C.GoString(format)
+	}
+	res, err := scoreFiles(C.GoString(keyPath), C.GoString(respPath), goFormat, opt)
+	if err != nil {
+		return fail(errBuf, errLen, err)
+	}
+	if nDocs != nil {
+		*nDocs = C.int64_t(res.nDocs)
+	}
+	if namesNeeded != nil {
+		*namesNeeded = C.int64_t(len(res.names) + 1)
+	}
+	if warningsNeeded != nil {
+		*warningsNeeded = C.int64_t(len(res.warnings) + 1)
+	}
+	if nDups != nil {
+		*nDups = C.int64_t(len(res.dups))
+	}
+	if !res.fits(int64(rowsCap), int64(namesCap), int64(warningsCap)) {
+		return fail(errBuf, errLen, errors.Wrapf(errBufferTooSmall,
+			"capi: need %d rows, %d name bytes and %d warning bytes", res.nDocs, len(res.names)+1, len(res.warnings)+1))
+	}
+	copy(float64s(counts, rowsCap*C.int64_t(gocore.NumColumns())), res.counts)
+	writeString(bytesOf(names, namesCap), res.names)
+	writeString(bytesOf(warnings, warningsCap), res.warnings)
+	writeDuplicates(int64s(dups, dupsCap*duplicateFields), res.dups)
+	return statusOK
+}
