@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pkg/errors"
 )
@@ -72,7 +73,14 @@ func (t *Table) firstUntyped(d *Document) string {
 // len(docs) rows and NumColumns() columns that the caller allocates. Rows of
 // documents are independent, so the result is identical for any number of
 // workers. It returns the repeated mentions found, in document order. The
-// error, if any, is a *DocError for the lowest-numbered failing document.
+// error, if any, is a *DocError for the lowest-numbered failing document
+// (wrapping ErrInvalidInput, ErrDuplicateMention or ErrMissingTypes), or an
+// ErrInvalidInput error when counts has the wrong length.
+//
+// Documents are scored on min(Workers, len(docs)) goroutines, the caller's
+// included. Cost per document: O(n) to build its table for n mentions, then
+// each selected metric's own cost (linear in the table, except the CEAF
+// alignment: see assign.MaxWeight).
 func ScoreBatch(docs []Document, opt Options, counts []float64) ([]Duplicate, error) {
 	ncol := NumColumns()
 	if len(counts) != len(docs)*ncol {
@@ -91,21 +99,27 @@ func ScoreBatch(docs []Document, opt Options, counts []float64) ([]Duplicate, er
 	}
 	errs := make([]error, len(docs))
 	dups := make([][]Duplicate, len(docs))
-	next := make(chan int, len(docs))
-	for i := range docs {
-		next <- i
+	// Workers take the next unscored document from a shared counter; each
+	// writes only its documents' rows, errors and duplicate lists.
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(docs) {
+				return
+			}
+			errs[i] = scoreRecovering(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], &dups[i])
+		}
 	}
-	close(next)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := 1; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				errs[i] = scoreRecovering(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], &dups[i])
-			}
+			work()
 		}()
 	}
+	work() // the calling goroutine is one of the workers
 	wg.Wait()
 	var all []Duplicate
 	for i, err := range errs {

@@ -2,6 +2,7 @@ package gocore
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -35,25 +36,54 @@ func runScore(b *testing.B, d Document, opt Options) {
 	b.ReportMetric(float64(len(d.Key.Mentions)+len(d.Response.Mentions)), "mentions")
 }
 
-// BenchmarkMetric scores each classic metric on its own, and all of them
-// together, on the size ladder.
+// BenchmarkMetric scores each classic metric on its own, all classic
+// metrics together ("all"), and every registered metric on the same
+// documents with mention types ("typed-all", which adds the linguistically
+// aware metrics and DA), on the size ladder.
 func BenchmarkMetric(b *testing.B) {
-	names := []string{"mentions", "muc", "bcub", "bcub_entity", "ceafm", "ceafe", "blanc", "lea", "all"}
+	names := []string{"mentions", "muc", "bcub", "bcub_entity", "ceafm", "ceafe", "blanc", "lea", "all", "typed-all"}
 	for _, name := range names {
 		var set MetricSet
-		if name != "all" {
-			s, err := ParseMetrics([]string{name})
-			if err != nil {
-				b.Fatal(err)
-			}
-			set = s
+		var err error
+		switch name {
+		case "all":
+			set, err = ParseMetrics(classicMetrics)
+		case "typed-all":
+			set = 0 // every metric
+		default:
+			set, err = ParseMetrics([]string{name})
+		}
+		if err != nil {
+			b.Fatal(err)
 		}
 		for _, n := range benchSizes {
 			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
-				runScore(b, benchDoc(n), Options{Metrics: set})
+				d := benchDoc(n)
+				if name == "typed-all" {
+					d = withTypes(d)
+				}
+				runScore(b, d, Options{Metrics: set})
 			})
 		}
 	}
+}
+
+// withTypes returns d with seeded mention types on both sides: twins share
+// their type; about a third of mentions are pronouns.
+func withTypes(d Document) Document {
+	typeOf := func(m int64) MentionType {
+		h := uint64(m) * 0x9E3779B97F4A7C15
+		return MentionType(1 + (h>>61)%3)
+	}
+	typed := func(s Side) Side {
+		s.Types = make([]MentionType, len(s.Mentions))
+		for i, m := range s.Mentions {
+			s.Types[i] = typeOf(m)
+		}
+		return s
+	}
+	d.Key, d.Response = typed(d.Key), typed(d.Response)
+	return d
 }
 
 // BenchmarkTable builds the contingency table alone.
@@ -75,7 +105,12 @@ func BenchmarkTable(b *testing.B) {
 
 // BenchmarkDoc4000 is the 4,000-mention document, all metrics.
 func BenchmarkDoc4000(b *testing.B) {
-	runScore(b, benchDoc(4_000), Options{})
+	set, err := ParseMetrics(classicMetrics)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("all", func(b *testing.B) { runScore(b, benchDoc(4_000), Options{Metrics: set}) })
+	b.Run("typed-all", func(b *testing.B) { runScore(b, withTypes(benchDoc(4_000)), Options{}) })
 }
 
 // BenchmarkPathological scores responses that make one giant component of the
@@ -94,6 +129,9 @@ func BenchmarkPathological(b *testing.B) {
 
 		grid := gridDoc(n)
 		b.Run(fmt.Sprintf("grid/n=%d", n), func(b *testing.B) { runScore(b, grid, Options{}) })
+
+		noisy := noisyDoc(n)
+		b.Run(fmt.Sprintf("noisy/n=%d", n), func(b *testing.B) { runScore(b, noisy, Options{}) })
 	}
 }
 
@@ -125,4 +163,19 @@ func gridDoc(n int) Document {
 		d.Response.Clusters = append(d.Response.Clusters, int64(block*s+in%s))
 	}
 	return d
+}
+
+// noisyDoc returns the synthetic key of n mentions against a response that
+// moves 30% of the mentions to random clusters of the key: thousands of
+// one-mention overlaps tie the overlap graph into one giant component.
+func noisyDoc(n int) Document {
+	d := benchDoc(n)
+	rng := rand.New(rand.NewPCG(uint64(n), 99))
+	resp := Side{Mentions: d.Key.Mentions, Clusters: append([]int64(nil), d.Key.Clusters...)}
+	for i := range resp.Clusters {
+		if rng.Float64() < 0.3 {
+			resp.Clusters[i] = d.Key.Clusters[rng.IntN(n)]
+		}
+	}
+	return Document{Name: "noisy", Key: d.Key, Response: resp}
 }
