@@ -2,7 +2,9 @@ package conll
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
+	"math/bits"
 )
 
 // ReadCoNLL2012 reads a CoNLL-2011/2012 file as the CoNLL reference scorer
@@ -101,21 +103,19 @@ func skipSpace(b []byte) []byte {
 	return b
 }
 
-// splitColumns splits a token line into columns, reusing cols: on tabs when
-// the line has one (Perl's split /\t/, trailing empty columns dropped),
-// otherwise on runs of spaces.
-func splitColumns(line []byte, cols [][]byte) [][]byte {
+// splitColumns splits a token line into columns, reusing cols: at the tabs
+// (their positions in line, in order) when the line has some, as Perl's
+// split /\t/ does, trailing empty columns dropped; otherwise on runs of
+// spaces.
+func splitColumns(line []byte, tabs []int, cols [][]byte) [][]byte {
 	cols = cols[:0]
-	if bytes.IndexByte(line, '\t') >= 0 {
-		for {
-			i := bytes.IndexByte(line, '\t')
-			if i < 0 {
-				cols = append(cols, line)
-				break
-			}
-			cols = append(cols, line[:i])
-			line = line[i+1:]
+	if len(tabs) > 0 {
+		prev := 0
+		for _, t := range tabs {
+			cols = append(cols, line[prev:t])
+			prev = t + 1
 		}
+		cols = append(cols, line[prev:])
 		for len(cols) > 0 && len(cols[len(cols)-1]) == 0 {
 			cols = cols[:len(cols)-1]
 		}
@@ -145,6 +145,8 @@ type conllDoc struct {
 	neOpen    []int32
 	scratch   []byte
 	colBuf    [][]byte
+	tabs      []int
+	cur       cursor
 	clsBuf    []tokenClass
 	corefOpen int // number of open coreference mentions
 }
@@ -216,7 +218,9 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 		if isBlank(line) {
 			continue
 		}
-		if isEndLine(line) {
+		var hasHash bool
+		d.tabs, hasHash = scanLine(line, d.tabs[:0])
+		if hasHash && isEndLine(line) {
 			doc, err := d.finish(path, l.num)
 			if err != nil {
 				return nil, err
@@ -225,7 +229,7 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 			inDoc = false
 			continue
 		}
-		if isBeginLine(trimCR(line)) {
+		if hasHash && isBeginLine(trimCR(line)) {
 			return nil, parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
 		if err := d.token(line, path, l.num); err != nil {
@@ -243,23 +247,52 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 
 // token reads one token line.
 func (d *conllDoc) token(line []byte, path string, num int) error {
-	d.colBuf = splitColumns(line, d.colBuf)
-	cols := d.colBuf
+	if len(d.tabs) == 0 { // a line without tabs: columns separated by spaces
+		d.colBuf = splitColumns(line, nil, d.colBuf)
+		return d.columns(line, d.colBuf, nil, path, num)
+	}
+	return d.columns(line, nil, d.tabs, path, num)
+}
+
+// columns reads the columns of one token line: either given as cols, or
+// as the positions of the tabs in line (the Perl split, trailing empty
+// columns dropped).
+func (d *conllDoc) columns(line []byte, cols [][]byte, tabs []int, path string, num int) error {
+	col := func(i int) []byte {
+		if tabs == nil {
+			return cols[i]
+		}
+		start := 0
+		if i > 0 {
+			start = tabs[i-1] + 1
+		}
+		if i < len(tabs) {
+			return line[start:tabs[i]]
+		}
+		return line[start:]
+	}
+	n := len(cols)
+	if tabs != nil {
+		n = len(tabs) + 1
+		for n > 0 && len(col(n-1)) == 0 {
+			n--
+		}
+	}
 	tok := d.tokens
 	// Tags for mention types: POS when it is not the last column.
 	var cls tokenClass
-	if len(cols) > 5 {
-		cls = classifyPTB(cols[4])
+	if n > 5 {
+		cls = classifyPTB(col(4))
 		if cls != 0 {
 			d.hasPOS = true
 		}
 	}
 	d.classes = append(d.classes, cls)
-	if len(cols) > 11 {
-		d.neColumn(cols[10], tok)
+	if n > 11 {
+		d.neColumn(col(10), tok)
 	}
-	if len(cols) > 0 {
-		if err := d.coref(cols[len(cols)-1], tok, path, num); err != nil {
+	if n > 0 {
+		if err := d.coref(col(n-1), tok, path, num); err != nil {
 			return err
 		}
 	}
@@ -309,7 +342,7 @@ const (
 
 // substitute emulates Perl's `while ($s =~ s/PATTERN//) { ... }` for one of
 // the four patterns: it repeatedly removes the leftmost match from s and
-// calls f with the captured id (valid only during the call), and returns
+// passes the captured id to sink (valid only during the call), and returns
 // what is left (in s's storage).
 //
 // Matches of these patterns never overlap, so removing the leftmost match
@@ -320,7 +353,7 @@ const (
 // "(3)" and then "(2)"). An opening ends where its run of digits does. Time
 // is linear in len(s): each byte is pushed once and a backward scan only
 // crosses the digits just pushed.
-func substitute(s []byte, pat int, f func(id []byte) error) ([]byte, error) {
+func substitute(s []byte, pat int, sink itemSink) ([]byte, error) {
 	out := s[:0] // never longer than what has been read: in place is safe
 	for i := 0; i <= len(s); i++ {
 		var c byte
@@ -334,7 +367,7 @@ func substitute(s []byte, pat int, f func(id []byte) error) ([]byte, error) {
 				j--
 			}
 			if j < len(out) && j > 0 && out[j-1] == '(' {
-				if err := f(out[j:]); err != nil {
+				if err := sink.item(pat, out[j:]); err != nil {
 					return out, err
 				}
 				out = out[:j-1]
@@ -355,14 +388,14 @@ func substitute(s []byte, pat int, f func(id []byte) error) ([]byte, error) {
 		switch pat {
 		case patClose:
 			if j < n {
-				if err := f(out[j:n]); err != nil {
+				if err := sink.item(pat, out[j:n]); err != nil {
 					return out, err
 				}
 				out = out[:j]
 			}
 		case patSingle:
 			if j < n && j > 0 && out[j-1] == '(' {
-				if err := f(out[j:n]); err != nil {
+				if err := sink.item(pat, out[j:n]); err != nil {
 					return out, err
 				}
 				out = out[:j-1]
@@ -376,7 +409,7 @@ func substitute(s []byte, pat int, f func(id []byte) error) ([]byte, error) {
 					k--
 				}
 				if k < j-1 && k > 0 && out[k-1] == '(' {
-					if err := f(out[k:n]); err != nil {
+					if err := sink.item(pat, out[k:n]); err != nil {
 						return out, err
 					}
 					out = out[:k-1]
@@ -387,51 +420,56 @@ func substitute(s []byte, pat int, f func(id []byte) error) ([]byte, error) {
 	return out, nil
 }
 
+// itemSink receives the items that substitute finds.
+type itemSink interface {
+	item(pat int, id []byte) error
+}
+
 // coref reads the coreference cell of token tok.
 func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 	if bytes.IndexByte(cell, '(') < 0 && bytes.IndexByte(cell, ')') < 0 {
 		return nil // "_", "-", "" and the like
 	}
-	if len(cell) == 1 && cell[0] == '_' {
-		return nil
-	}
 	s := append(d.scratch[:0], cell...)
+	d.cur = cursor{tok: tok, path: path, num: num}
 	var err error
-	s, err = substitute(s, patDouble, func([]byte) error { return nil })
-	if err != nil {
-		return err
+	for pat := patDouble; pat <= patClose && err == nil; pat++ {
+		s, err = substitute(s, pat, d)
 	}
-	s, err = substitute(s, patSingle, func(id []byte) error {
+	d.scratch = s
+	return err
+}
+
+// cursor is where the reader is, for item.
+type cursor struct {
+	tok  int32
+	path string
+	num  int
+}
+
+// item records one item of the coreference cell at d.cur.
+func (d *conllDoc) item(pat int, id []byte) error {
+	tok := d.cur.tok
+	switch pat {
+	case patSingle:
 		e := d.entity(id)
 		d.ents[e] = append(d.ents[e], span{tok, tok})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	s, err = substitute(s, patOpen, func(id []byte) error {
+	case patOpen:
 		e := d.entity(id)
 		d.open[e] = append(d.open[e], tok)
 		d.corefOpen++
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	s, err = substitute(s, patClose, func(id []byte) error {
+	case patClose:
 		e := d.entity(id)
 		n := len(d.open[e])
 		if n == 0 {
-			return parseErr(path, num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
+			return parseErr(d.cur.path, d.cur.num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
 		}
 		start := d.open[e][n-1]
 		d.open[e] = d.open[e][:n-1]
 		d.corefOpen--
 		d.ents[e] = append(d.ents[e], span{start, tok})
-		return nil
-	})
-	d.scratch = s
-	return err
+	}
+	return nil
 }
 
 // finish checks that every mention is closed and builds the Doc.
@@ -466,4 +504,42 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// Byte-parallel scanning, eight bytes at a time.
+const (
+	ones  = 0x0101010101010101
+	low7  = 0x7f7f7f7f7f7f7f7f
+	tabs8 = '\t' * ones
+	hash8 = '#' * ones
+)
+
+// zeroBytes returns a word with the high bit set in exactly the bytes of y
+// that are zero (no false positives, unlike the shorter borrow trick).
+func zeroBytes(y uint64) uint64 {
+	return ^(((y & low7) + low7) | y | low7)
+}
+
+// scanLine appends to tabs the positions of the tabs in line and reports
+// whether line contains a "#", in one pass reading eight bytes at a time.
+func scanLine(line []byte, tabs []int) ([]int, bool) {
+	var hash uint64
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		w := binary.LittleEndian.Uint64(line[i:])
+		hash |= zeroBytes(w ^ hash8)
+		for t := zeroBytes(w ^ tabs8); t != 0; t &= t - 1 {
+			tabs = append(tabs, i+bits.TrailingZeros64(t)>>3)
+		}
+	}
+	hasHash := hash != 0
+	for ; i < len(line); i++ {
+		switch line[i] {
+		case '\t':
+			tabs = append(tabs, i)
+		case '#':
+			hasHash = true
+		}
+	}
+	return tabs, hasHash
 }

@@ -35,15 +35,20 @@ func perlItems(cell string) [4][]string {
 	return out
 }
 
-// ourItems runs substitute with the four matchers.
+// recorder collects the items substitute finds.
+type recorder [4][]string
+
+func (r *recorder) item(pat int, id []byte) error {
+	r[pat] = append(r[pat], string(id))
+	return nil
+}
+
+// ourItems runs substitute with the four patterns.
 func ourItems(cell string) [4][]string {
-	var out [4][]string
+	var out recorder
 	s := []byte(cell)
 	for p := patDouble; p <= patClose; p++ {
-		s, _ = substitute(s, p, func(id []byte) error {
-			out[p] = append(out[p], string(id))
-			return nil
-		})
+		s, _ = substitute(s, p, &out)
 	}
 	return out
 }

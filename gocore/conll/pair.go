@@ -117,15 +117,28 @@ func (in *interner) side(d *Doc) gocore.Side {
 // scores them with gocore.ScoreBatch. It returns the key's document names,
 // the counts matrix (len(names) rows of gocore.NumColumns() columns), the
 // repeated mentions the engine found (Doc indexes names), and the warnings
-// of Pair.
+// of Pair. The two files are parsed concurrently.
 func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
+	// The two files are read concurrently.
+	var resp []Doc
+	var respErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				respErr = errors.Errorf("conll: internal error reading %s: %v", respPath, r)
+			}
+		}()
+		resp, respErr = Read(respPath, format)
+	}()
 	key, err := Read(keyPath, format)
+	<-done
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	resp, err := Read(respPath, format)
-	if err != nil {
-		return nil, nil, nil, nil, err
+	if respErr != nil {
+		return nil, nil, nil, nil, respErr
 	}
 	docs, warnings, err := Pair(key, resp)
 	if err != nil {
