@@ -92,7 +92,10 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 		return daSkip, err
 	}
 	if t.Types == nil {
-		return fail(errors.Wrap(ErrMissingTypes, "da needs a type for every key mention: no mention types were given"))
+		if t.NumKey > 0 {
+			return fail(errors.Wrap(ErrMissingTypes, "da needs a type for every key mention: no mention types were given"))
+		}
+		return daUntyped, nil // no key mention: nothing can correspond
 	}
 	for m := 0; m < t.NumKey; m++ {
 		if t.Types[m] == TypeUnknown {

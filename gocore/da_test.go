@@ -614,3 +614,234 @@ func TestDAColumns(t *testing.T) {
 		assert.Contains(t, names, m)
 	}
 }
+
+// daOracle computes DA's counts of a small document straight from the
+// definitions of Trouilleux et al. (2000) on explicit sets: similarities by
+// Dice over the typed subsets, every injective correspondence tried, and the
+// denotation assignments listed as statements "e denotes o" on each side. It
+// returns ok = false when two different correspondences reach the best total
+// (then the answer depends on the tie rule, which the oracle does not
+// model). Mention ids must be positions, added in increasing order to each
+// side, as lmSmallDoc does. The key must be typed; a response without types
+// uses the paper's variant when some response mention has no key twin.
+func daOracle(d Document, w [3]float64) (counts [8]float64, ok bool) {
+	typeOf := map[int64]MentionType{}
+	inKey := map[int64]bool{}
+	for i, m := range d.Key.Mentions {
+		typeOf[m] = d.Key.Types[i]
+		inKey[m] = true
+	}
+	untyped := false
+	for i, m := range d.Response.Mentions {
+		if !inKey[m] {
+			if d.Response.Types == nil {
+				untyped = true
+			} else {
+				typeOf[m] = d.Response.Types[i]
+			}
+		}
+	}
+	chains := func(s Side) [][]int64 {
+		at := map[int64]int{}
+		var out [][]int64
+		for i, m := range s.Mentions {
+			c, seen := at[s.Clusters[i]]
+			if !seen {
+				c = len(out)
+				at[s.Clusters[i]] = c
+				out = append(out, nil)
+			}
+			out[c] = append(out[c], m)
+		}
+		return out
+	}
+	keys, resps := chains(d.Key), chains(d.Response)
+	of := func(c []int64, ty MentionType) map[int64]bool {
+		out := map[int64]bool{}
+		for _, m := range c {
+			if ty == TypeUnknown || typeOf[m] == ty {
+				out[m] = true
+			}
+		}
+		return out
+	}
+	dice := func(x, y map[int64]bool) float64 {
+		n := 0
+		for m := range x {
+			if y[m] {
+				n++
+			}
+		}
+		if n == 0 {
+			return 0
+		}
+		return 2 * float64(n) / float64(len(x)+len(y))
+	}
+	sim := make([][]float64, len(keys))
+	for i, k := range keys {
+		sim[i] = make([]float64, len(resps))
+		for j, r := range resps {
+			for x, ty := range []MentionType{TypeName, TypeNominal, TypePronoun} {
+				rt := ty
+				if untyped {
+					rt = TypeUnknown // the whole of R
+				}
+				sim[i][j] += w[x] * dice(of(k, ty), of(r, rt))
+			}
+		}
+	}
+	// Every injective correspondence over pairs of positive similarity.
+	best, nBest := -1.0, 0
+	var bestMatch []int
+	match := make([]int, len(keys))
+	used := make([]bool, len(resps))
+	var rec func(i int, total float64)
+	rec = func(i int, total float64) {
+		if i == len(keys) {
+			switch {
+			case total > best+1e-12:
+				best, nBest = total, 1
+				bestMatch = append(bestMatch[:0], match...)
+			case total > best-1e-12:
+				nBest++
+			}
+			return
+		}
+		match[i] = -1
+		rec(i+1, total)
+		for j := range resps {
+			if !used[j] && sim[i][j] > 0 {
+				used[j], match[i] = true, j
+				rec(i+1, total+sim[i][j])
+				used[j] = false
+			}
+		}
+		match[i] = -1
+	}
+	rec(0, 0)
+	if nBest != 1 {
+		return counts, false
+	}
+	respMatch := make([]int, len(resps))
+	for j := range respMatch {
+		respMatch[j] = -1
+	}
+	for i, j := range bestMatch {
+		if j >= 0 {
+			respMatch[j] = i
+		}
+	}
+	// Representatives: a common expression for a pair; otherwise the most
+	// specific, then first with key mentions before twinless ones.
+	before := func(a, b int64) bool {
+		if ra, rb := specificity(typeOf[a]), specificity(typeOf[b]); ra != rb {
+			return ra < rb
+		}
+		if inKey[a] != inKey[b] {
+			return inKey[a]
+		}
+		return a < b
+	}
+	lone := func(c []int64) int64 {
+		rep := c[0]
+		for _, m := range c[1:] {
+			if before(m, rep) {
+				rep = m
+			}
+		}
+		return rep
+	}
+	keyRep := make([]int64, len(keys))
+	respRep := make([]int64, len(resps))
+	for i, k := range keys {
+		if j := bestMatch[i]; j >= 0 {
+			inR := of(resps[j], TypeUnknown)
+			for _, m := range k {
+				if inR[m] {
+					keyRep[i], respRep[j] = m, m
+					break
+				}
+			}
+		} else {
+			keyRep[i] = lone(k)
+		}
+	}
+	for j, r := range resps {
+		if respMatch[j] < 0 {
+			respRep[j] = lone(r)
+		}
+	}
+	// Statements "e denotes o": o is a key chain index, or -1-j for a
+	// response chain j that corresponds to nothing.
+	keyStmt, respStmt := map[int64]int{}, map[int64]int{}
+	for i, k := range keys {
+		for _, m := range k {
+			if len(k) > 1 && m != keyRep[i] {
+				keyStmt[m] = i
+			}
+		}
+	}
+	for j, r := range resps {
+		o := respMatch[j]
+		if o < 0 {
+			o = -1 - j
+		}
+		for _, m := range r {
+			if len(r) > 1 && m != respRep[j] {
+				respStmt[m] = o
+			}
+		}
+	}
+	var correct, incorrect, spurious, missing float64
+	for m, o := range respStmt {
+		ko, has := keyStmt[m]
+		switch {
+		case has && ko == o:
+			correct++
+		case has:
+			incorrect++
+		default:
+			spurious++
+		}
+	}
+	for m := range keyStmt {
+		if _, has := respStmt[m]; !has {
+			missing++
+		}
+	}
+	return [8]float64{correct, float64(len(keyStmt)), correct, float64(len(respStmt)),
+		incorrect, spurious, missing, incorrect + spurious + missing}, true
+}
+
+// TestDAOracle compares the engine with daOracle on random small documents
+// with predicted mentions, typed and untyped responses, whenever the optimal
+// correspondence is unique.
+func TestDAOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2000, 5))
+	set, err := ParseMetrics([]string{"da"})
+	require.NoError(t, err)
+	compared := 0
+	const trials = 3000
+	for trial := 0; trial < trials; trial++ {
+		d := lmSmallDoc(rng)
+		if trial%2 == 1 {
+			d.Response.Types = nil
+		}
+		w := [][3]float64{DefaultDAWeights, {0.7, 0.2, 0.1}, {0.55, 0.3, 0.15}}[trial%3]
+		w[2] = 1 - w[0] - w[1]
+		want, ok := daOracle(d, w)
+		if !ok {
+			continue
+		}
+		compared++
+		counts := make([]float64, NumColumns())
+		_, err := ScoreBatch([]Document{d}, Options{Metrics: set, DAWeights: w}, counts)
+		require.NoError(t, err)
+		start := ColumnIndex("da.recall_num")
+		var got [8]float64
+		copy(got[:], counts[start:start+8])
+		require.Equal(t, want, got, "trial %d w %v\nkey %+v\nresponse %+v", trial, w, d.Key, d.Response)
+	}
+	// Ties must not be the rule, or the comparison means little.
+	assert.Greater(t, compared, trials/2)
+}

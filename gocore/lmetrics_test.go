@@ -759,3 +759,173 @@ func BenchmarkLMetrics(b *testing.B) {
 		}
 	}
 }
+
+// lmOracle computes the four L-metrics' counts of a small document straight
+// from the definitions of Chen & Ng (2013), on explicit sets of mention ids:
+// spanning trees by Prim's algorithm (lmBruteSpan, lmBrutePartsSpan), the
+// partition P(S_j) with one part per key chain met and one per response
+// mention in no key chain, and the CEAF alignments by trying every injective
+// map. It assumes distinct mention ids on each side.
+func lmOracle(d Document, w [4]float64) map[string][4]float64 {
+	type chain struct {
+		ids   []int64
+		types []MentionType
+	}
+	group := func(s Side) ([]chain, map[int64]int) {
+		byLabel := map[int64]int{}
+		var chains []chain
+		of := map[int64]int{}
+		for i, m := range s.Mentions {
+			c, ok := byLabel[s.Clusters[i]]
+			if !ok {
+				c = len(chains)
+				byLabel[s.Clusters[i]] = c
+				chains = append(chains, chain{})
+			}
+			chains[c].ids = append(chains[c].ids, m)
+			chains[c].types = append(chains[c].types, s.Types[i])
+			of[m] = c
+		}
+		return chains, of
+	}
+	keys, keyOf := group(d.Key)
+	resps, _ := group(d.Response)
+	wc := make([][]float64, len(keys)) // wc[i][j]
+	for i := range wc {
+		wc[i] = make([]float64, len(resps))
+	}
+	common := make([][]int, len(keys))
+	for i := range common {
+		common[i] = make([]int, len(resps))
+	}
+	ws := make([]float64, len(resps))
+	for j, s := range resps {
+		byKey := map[int][]MentionType{}
+		var order []int
+		var parts [][]MentionType
+		for x, m := range s.ids {
+			if i, ok := keyOf[m]; ok {
+				if _, seen := byKey[i]; !seen {
+					order = append(order, i)
+				}
+				byKey[i] = append(byKey[i], s.types[x])
+			} else {
+				parts = append(parts, []MentionType{s.types[x]}) // twinless: its own part
+			}
+		}
+		for _, i := range order {
+			c := byKey[i]
+			common[i][j] = len(c)
+			switch {
+			case len(c) > 1:
+				wc[i][j] = lmBruteSpan(c, w)
+			case len(keys[i].ids) == 1 && len(s.ids) == 1:
+				wc[i][j] = w[3]
+			}
+			parts = append(parts, c)
+			ws[j] += wc[i][j]
+		}
+		if len(s.ids) == 1 {
+			ws[j] = w[3]
+		} else {
+			ws[j] += lmBrutePartsSpan(parts, w)
+		}
+	}
+	wk := make([]float64, len(keys))
+	for i, k := range keys {
+		wk[i] = w[3]
+		if len(k.ids) > 1 {
+			wk[i] = lmBruteSpan(k.types, w)
+		}
+	}
+	var sumC, sumK, sumS, b3r, b3p float64
+	for i := range keys {
+		sumK += wk[i]
+		for j := range resps {
+			sumC += wc[i][j]
+			if wc[i][j] > 0 {
+				b3r += float64(common[i][j]) * wc[i][j] / wk[i]
+				b3p += float64(common[i][j]) * wc[i][j] / ws[j]
+			}
+		}
+	}
+	for j := range resps {
+		sumS += ws[j]
+	}
+	align := func(phi func(i, j int) float64) float64 {
+		used := make([]bool, len(resps))
+		var rec func(i int) float64
+		rec = func(i int) float64 {
+			if i == len(keys) {
+				return 0
+			}
+			best := rec(i + 1)
+			for j := range resps {
+				if !used[j] && common[i][j] > 0 {
+					used[j] = true
+					best = math.Max(best, phi(i, j)+rec(i+1))
+					used[j] = false
+				}
+			}
+			return best
+		}
+		return rec(0)
+	}
+	phi3 := align(func(i, j int) float64 { return wc[i][j] })
+	phi4 := align(func(i, j int) float64 { return 2 * wc[i][j] / (wk[i] + ws[j]) })
+	return map[string][4]float64{
+		"lmuc":   {sumC, sumK, sumC, sumS},
+		"lbcub":  {b3r, float64(len(d.Key.Mentions)), b3p, float64(len(d.Response.Mentions))},
+		"lceafm": {phi3, sumK, phi3, sumS},
+		"lceafe": {phi4, float64(len(keys)), phi4, float64(len(resps))},
+	}
+}
+
+// lmSmallDoc returns a random small typed document with predicted mentions:
+// up to 9 mentions, each in the key, the response or both, in up to 4
+// chains a side.
+func lmSmallDoc(rng *rand.Rand) Document {
+	d := Document{Name: "small"}
+	n := 1 + rng.IntN(9)
+	for m := 0; m < n; m++ {
+		ty := MentionType(1 + rng.IntN(3))
+		where := rng.IntN(6) // 0: key only, 1: response only, else both
+		if where != 1 {
+			d.Key.Mentions = append(d.Key.Mentions, int64(m))
+			d.Key.Clusters = append(d.Key.Clusters, int64(rng.IntN(4)))
+			d.Key.Types = append(d.Key.Types, ty)
+		}
+		if where != 0 {
+			d.Response.Mentions = append(d.Response.Mentions, int64(m))
+			d.Response.Clusters = append(d.Response.Clusters, int64(rng.IntN(4)))
+			d.Response.Types = append(d.Response.Types, ty)
+		}
+	}
+	return d
+}
+
+// TestLMetricsOracle compares the engine with lmOracle on random small
+// documents with predicted mentions, for W1-W5 and random weights.
+func TestLMetricsOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2013, 7))
+	set, err := ParseMetrics(lmAll)
+	require.NoError(t, err)
+	for trial := 0; trial < 3000; trial++ {
+		d := lmSmallDoc(rng)
+		ws := [][4]float64{lmW1, lmW2, lmW3, lmW4, lmW5,
+			{0.1 + rng.Float64(), 0.1 + rng.Float64(), 0.1 + rng.Float64(), 0.1 + rng.Float64()}}
+		w := ws[trial%len(ws)]
+		want := lmOracle(d, w)
+		counts := make([]float64, NumColumns())
+		_, err := ScoreBatch([]Document{d}, Options{Metrics: set, LinkWeights: w}, counts)
+		require.NoError(t, err)
+		for _, m := range lmAll {
+			start := ColumnIndex(m + ".recall_num")
+			got := counts[start : start+4]
+			for c := range got {
+				require.InDelta(t, want[m][c], got[c], 1e-9*(1+math.Abs(want[m][c])),
+					"trial %d %s.%s w %v\nkey %+v\nresponse %+v", trial, m, rpColumns[c], w, d.Key, d.Response)
+			}
+		}
+	}
+}
