@@ -370,7 +370,7 @@ func TestDAMissingTypes(t *testing.T) {
 		want string
 	}{
 		{"key mention untyped", keyUntyped, "key mention at position 2 has none"},
-		{"partial response types", partial, "response mention 1 of the twinless ones has none"},
+		{"partial response types", partial, "twinless response mention 1 (0-based, in input order) has none, twinless response mention 0 has one"},
 		{"no types", bare, "no mention types were given"},
 	}
 	for _, tt := range tests {
