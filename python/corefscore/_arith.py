@@ -132,5 +132,25 @@ def conll_f1(scores: dict[str, dict]) -> np.ndarray | None:
     return sum(scores[m]["f1"] for m in CONLL_METRICS) / len(CONLL_METRICS)
 
 
+def _da_errors(counts: np.ndarray, idx: dict[str, int]) -> dict[str, np.ndarray]:
+    """DA's error analysis (Trouilleux et al. 2000, §5).
+
+    The counts of incorrect (substituted), spurious (overgenerated) and missing
+    (undergenerated) denotation assignments, and each as a share of all errors.
+    """
+    incorrect = counts[..., idx["incorrect"]]
+    spurious = counts[..., idx["spurious"]]
+    missing = counts[..., idx["missing"]]
+    errors = counts[..., idx["errors"]]
+    return {
+        "incorrect": incorrect,
+        "spurious": spurious,
+        "missing": missing,
+        "substitution": ratio(incorrect, errors),
+        "overgeneration": ratio(spurious, errors),
+        "undergeneration": ratio(missing, errors),
+    }
+
+
 # Per-metric extra quantities beyond recall, precision and F1, keyed by metric.
-_EXTRAS: dict = {}
+_EXTRAS: dict = {"da": _da_errors}
