@@ -25,6 +25,10 @@
 //	CEAF       maximum-weight one-to-one alignment, per connected component
 //	BLANC      Σ_ij C(n_ij, 2) and the non-coreference links among common mentions
 //	LEA        Σ_i |K_i| · Σ_j link(n_ij) / link(|K_i|)
+//	L-metrics  Chen & Ng (2013): MUC, B-cubed and CEAF with link weights by
+//	           mention type (lmetrics.go)
+//	DA         Trouilleux et al. (2000): denotation assignments and their
+//	           errors, from a type-weighted Dice correspondence (da.go)
 //
 // Policies that the reference scorer leaves implicit are explicit Options:
 // what to do with a mention that occurs twice on one side (Duplicates) and
