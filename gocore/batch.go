@@ -60,10 +60,11 @@ func (t *Table) firstUntyped(d *Document) string {
 	}
 	for m, ty := range t.Types {
 		if ty == TypeUnknown {
+			side := "response"
 			if m < t.NumKey {
-				return "key mention at position " + strconv.Itoa(m) + " has none"
+				side = "key"
 			}
-			return "a response mention has none"
+			return side + " mention " + strconv.FormatInt(t.IDs[m], 10) + " has none"
 		}
 	}
 	return "all mentions typed"

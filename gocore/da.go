@@ -99,7 +99,7 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 	}
 	for m := 0; m < t.NumKey; m++ {
 		if t.Types[m] == TypeUnknown {
-			return fail(errors.Wrapf(ErrMissingTypes, "da needs a type for every key mention: key mention at position %d has none", m))
+			return fail(errors.Wrapf(ErrMissingTypes, "da needs a type for every key mention: key mention %d has none", t.IDs[m]))
 		}
 	}
 	typed, untyped := -1, -1

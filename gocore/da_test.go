@@ -1,6 +1,7 @@
 package gocore
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -369,7 +370,7 @@ func TestDAMissingTypes(t *testing.T) {
 		doc  Document
 		want string
 	}{
-		{"key mention untyped", keyUntyped, "key mention at position 2 has none"},
+		{"key mention untyped", keyUntyped, fmt.Sprintf("key mention %d has none", keyUntyped.Key.Mentions[2])},
 		{"partial response types", partial, "twinless response mention 1 (0-based, in input order) has none, twinless response mention 0 has one"},
 		{"no types", bare, "no mention types were given"},
 	}

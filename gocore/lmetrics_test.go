@@ -657,7 +657,7 @@ func TestLMetricsMissingTypes(t *testing.T) {
 		doc  Document
 		want string
 	}{
-		{"one untyped mention", d, "key mention at position 1 has none"},
+		{"one untyped mention", d, fmt.Sprintf("key mention %d has none", d.Key.Mentions[1])},
 		{"no types", Document{Name: "bare", Key: Side{Mentions: []int64{1, 2}, Clusters: []int64{0, 0}},
 			Response: Side{Mentions: []int64{1, 2}, Clusters: []int64{0, 0}}}, "no mention types were given"},
 	}

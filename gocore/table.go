@@ -24,6 +24,7 @@ type Cell struct {
 // each side, or -1 when m is absent from that side. Clusters are numbered in
 // order of first appearance on their side.
 type Table struct {
+	IDs      []int64 // mention id of each mention, for messages
 	KeyOf    []int32
 	RespOf   []int32
 	Types    []MentionType // per mention; the key's type, else the response's
@@ -262,8 +263,10 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 	}
 	nk, nr := len(key.ids), len(resp.ids)
 	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}
+	t.IDs = make([]int64, nk, nk+nr)
 	t.KeyOf = make([]int32, nk, nk+nr)
 	t.RespOf = make([]int32, nk, nk+nr)
+	copy(t.IDs, key.ids)
 	copy(t.KeyOf, key.clusters)
 	for i := range t.RespOf {
 		t.RespOf[i] = -1
@@ -291,6 +294,7 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 	for rp, u := range respPos {
 		if u < 0 {
 			respPos[rp] = int32(len(t.KeyOf))
+			t.IDs = append(t.IDs, resp.ids[rp])
 			t.KeyOf = append(t.KeyOf, -1)
 			t.RespOf = append(t.RespOf, resp.clusters[rp])
 		}
