@@ -82,8 +82,7 @@ def _check_counts(counts: Any, columns: Sequence[str], name: str) -> np.ndarray:
     arr = arr.astype(np.float64, copy=False)
     if arr.ndim != 2 or arr.shape[1] != len(columns):
         raise ValueError(
-            f"`{name}` must have shape (n_docs, {len(columns)}) to match `columns`; "
-            f"got shape {arr.shape} instead."
+            f"`{name}` must have shape (n_docs, {len(columns)}) to match `columns`; got shape {arr.shape} instead."
         )
     if not np.all(np.isfinite(arr)):
         row = int(np.argwhere(~np.isfinite(arr))[0, 0])
@@ -100,9 +99,7 @@ def _check_metrics(metrics: Sequence[str] | str, columns: Sequence[str]) -> tupl
         raise ValueError("`metrics` must name at least one metric; got an empty list instead.")
     for m in metrics:
         if m == CONLL or m not in known:
-            raise ValueError(
-                f"`metrics` must be metric names among {sorted(known)}; got {m!r} instead."
-            )
+            raise ValueError(f"`metrics` must be metric names among {sorted(known)}; got {m!r} instead.")
     return metrics
 
 
@@ -129,10 +126,7 @@ def _check_names(names: Sequence[str] | None, n_docs: int, name: str) -> list[st
         return None
     names = [str(x) for x in names]
     if len(names) != n_docs:
-        raise ValueError(
-            f"`{name}` must have one name per counts row ({n_docs}); "
-            f"got {len(names)} names instead."
-        )
+        raise ValueError(f"`{name}` must have one name per counts row ({n_docs}); got {len(names)} names instead.")
     return names
 
 
@@ -189,6 +183,9 @@ class _Statistic:
         self.has_conll = all(m in self.metrics for m in _arith.CONLL_METRICS)
         lay = _arith.layout(self.columns)
         self._dens = {m: [i for s, i in lay[m].items() if s.endswith("_den")] for m in self.metrics}
+        # Micro sums only need the columns of the chosen metrics.
+        self._used = np.array(sorted(i for m in self.metrics for i in lay[m].values()), dtype=np.intp)
+        self._used_columns = [self.columns[i] for i in self._used]
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -196,10 +193,8 @@ class _Statistic:
 
     def rows(self, counts: np.ndarray) -> np.ndarray:
         if self.average == "micro":
-            return counts
-        per_doc = _arith.metric_scores(
-            counts, self.columns, self.metrics, blanc_rule=self.blanc_rule
-        )
+            return counts[:, self._used]
+        per_doc = _arith.metric_scores(counts, self.columns, self.metrics, blanc_rule=self.blanc_rule)
         blocks = []
         for m in self.metrics:
             if self.empty == "exclude":
@@ -212,16 +207,14 @@ class _Statistic:
 
     def scores(self, sums: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
         if self.average == "micro":
-            raw = _arith.metric_scores(sums, self.columns, self.metrics, blanc_rule=self.blanc_rule)
+            raw = _arith.metric_scores(sums, self._used_columns, self.metrics, blanc_rule=self.blanc_rule)
             out = {m: {q: raw[m][q] for q in QUANTITIES} for m in self.metrics}
         else:
             out = {}
             width = len(QUANTITIES) + 1
             for j, m in enumerate(self.metrics):
                 den = sums[..., j * width + len(QUANTITIES)]
-                out[m] = {
-                    q: _arith.ratio(sums[..., j * width + k], den) for k, q in enumerate(QUANTITIES)
-                }
+                out[m] = {q: _arith.ratio(sums[..., j * width + k], den) for k, q in enumerate(QUANTITIES)}
         if self.has_conll:
             out[CONLL] = {"f1": _arith.conll_f1(out)}
         return out
@@ -420,9 +413,7 @@ def macro_scores(
     >>> macro_scores(m, cols, ["muc"], empty="zero")["muc"]["recall"]
     0.25
     """
-    return corpus_scores(
-        counts_matrix, columns, metrics, average="macro", blanc_rule=blanc_rule, empty=empty
-    )
+    return corpus_scores(counts_matrix, columns, metrics, average="macro", blanc_rule=blanc_rule, empty=empty)
 
 
 def per_document_scores(
@@ -463,7 +454,7 @@ def per_document_scores(
     metrics = _check_metrics(metrics, columns)
     counts = _check_counts(counts_matrix, columns, "counts_matrix")
     stat = _Statistic(columns, metrics, "micro", blanc_rule, "exclude")
-    out: dict[str, dict[str, np.ndarray]] = stat.scores(counts)
+    out: dict[str, dict[str, np.ndarray]] = stat.scores(stat.rows(counts))
     for m in metrics:
         out[m]["defined"] = np.any(counts[:, stat._dens[m]] != 0, axis=1)
     return out
@@ -550,8 +541,7 @@ def _pandas() -> Any:
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "corefscore needs pandas for DataFrames; install it with "
-            "`pip install corefscore[notebook]`"
+            "corefscore needs pandas for DataFrames; install it with `pip install corefscore[notebook]`"
         ) from exc
     return pd
 
@@ -631,10 +621,7 @@ class Intervals:
             "average": self.average,
             "n_docs": self.n_docs,
             "metrics": {
-                m: {
-                    q: {"estimate": iv.estimate, "low": iv.low, "high": iv.high}
-                    for q, iv in row.items()
-                }
+                m: {q: {"estimate": iv.estimate, "low": iv.low, "high": iv.high} for q, iv in row.items()}
                 for m, row in self.table.items()
             },
         }
@@ -661,11 +648,7 @@ class Intervals:
             cells = []
             for q in QUANTITIES:
                 iv = row.get(q)
-                cells.append(
-                    f"{_pct(iv.estimate)} [{_pct(iv.low)}, {_pct(iv.high)}]".rjust(26)
-                    if iv
-                    else " " * 26
-                )
+                cells.append(f"{_pct(iv.estimate)} [{_pct(iv.low)}, {_pct(iv.high)}]".rjust(26) if iv else " " * 26)
             lines.append(f"{m:<12}" + "".join(cells))
         return "\n".join(lines)
 
@@ -677,9 +660,7 @@ class Intervals:
             for q in QUANTITIES:
                 iv = row.get(q)
                 cells.append(
-                    f"<td>{100 * iv.estimate:.2f} [{100 * iv.low:.2f}, {100 * iv.high:.2f}]</td>"
-                    if iv
-                    else "<td></td>"
+                    f"<td>{100 * iv.estimate:.2f} [{100 * iv.low:.2f}, {100 * iv.high:.2f}]</td>" if iv else "<td></td>"
                 )
             body.append(f"<tr><th>{html.escape(m)}</th>{''.join(cells)}</tr>")
         return (
@@ -780,15 +761,12 @@ def bootstrap_counts(
     point = stat.scores(rows.sum(axis=0))
     indices = draw_resamples(np.random.default_rng(seed), n, counts.shape[0])
     samples = stat.scores(_resample_sums(indices, rows))
-    table: dict[str, dict[str, Interval]] = {}
-    for m in stat.names:
-        table[m] = {}
-        for q, values in samples[m].items():
-            low, high = _quantiles(values, confidence)
-            table[m][q] = Interval(float(point[m][q]), float(low), float(high))
-    return Intervals(
-        table, confidence=confidence, n=n, seed=seed, average=average, n_docs=counts.shape[0]
-    )
+    keys = [(m, q) for m in stat.names for q in samples[m]]
+    low, high = _quantiles(np.stack([samples[m][q] for m, q in keys], axis=1), confidence)
+    table: dict[str, dict[str, Interval]] = {m: {} for m in stat.names}
+    for j, (m, q) in enumerate(keys):
+        table[m][q] = Interval(float(point[m][q]), float(low[j]), float(high[j]))
+    return Intervals(table, confidence=confidence, n=n, seed=seed, average=average, n_docs=counts.shape[0])
 
 
 def bootstrap(
@@ -943,9 +921,7 @@ class Comparison:
     def to_pandas(self) -> Any:
         """One row per metric; columns ``score_a``, ``score_b``, ``difference``, ``low``, ``high``, ``p_value``."""
         pd = _pandas()
-        return pd.DataFrame([{"metric": m, **vars(c)} for m, c in self.table.items()]).set_index(
-            "metric"
-        )
+        return pd.DataFrame([{"metric": m, **vars(c)} for m, c in self.table.items()]).set_index("metric")
 
     def __repr__(self) -> str:
         ci = f"{100 * self.confidence:g}% CI"
@@ -962,9 +938,7 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         ci = f"{100 * self.confidence:g}% CI"
-        head = "".join(
-            f"<th>{html.escape(h)}</th>" for h in ("metric", "A", "B", "B - A", ci, "p-value")
-        )
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in ("metric", "A", "B", "B - A", ci, "p-value"))
         body = "".join(
             f"<tr><th>{html.escape(m)}</th><td>{100 * c.score_a:.2f}</td>"
             f"<td>{100 * c.score_b:.2f}</td><td>{100 * c.difference:+.2f}</td>"
@@ -991,8 +965,7 @@ def _pair_names(names_a: Sequence[str] | None, names_b: Sequence[str] | None, n_
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
             raise ValueError(
-                f"documents must pair by position: document {i} is {x!r} for system A "
-                f"but {y!r} for system B."
+                f"documents must pair by position: document {i} is {x!r} for system A but {y!r} for system B."
             )
 
 
@@ -1105,8 +1078,7 @@ def compare_counts(
     b = _check_counts(counts_b, columns, "counts_b")
     if a.shape != b.shape:
         raise ValueError(
-            f"`counts_a` and `counts_b` must score the same documents; got shapes "
-            f"{a.shape} and {b.shape} instead."
+            f"`counts_a` and `counts_b` must score the same documents; got shapes {a.shape} and {b.shape} instead."
         )
     if a.shape[0] == 0:
         raise ValueError("`counts_a` must have at least one document; got 0 rows instead.")
@@ -1137,16 +1109,16 @@ def compare_counts(
     boot = {m: pick(boot_b, m) - pick(boot_a, m) for m in stat.names}
     if method == "bootstrap":
         extreme = {m: np.abs(boot[m] - observed[m]) for m in stat.names}
+    low, high = _quantiles(np.stack([boot[m] for m in stat.names], axis=1), confidence)
     table = {}
-    for m in stat.names:
+    for j, m in enumerate(stat.names):
         hits = int(np.count_nonzero(extreme[m] >= np.abs(observed[m]) - _TOL))
-        low, high = _quantiles(boot[m], confidence)
         table[m] = MetricComparison(
             score_a=float(pick(point_a, m)),
             score_b=float(pick(point_b, m)),
             difference=float(observed[m]),
-            low=float(low),
-            high=float(high),
+            low=float(low[j]),
+            high=float(high[j]),
             p_value=(1 + hits) / (n + 1),
         )
     return Comparison(
