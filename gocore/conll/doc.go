@@ -23,6 +23,15 @@
 // them (grouped by entity, entities in order of first sight, see
 // ReadCoNLL2012).
 //
+// Mention types (name, nominal, pronoun) come from the files' tags by one
+// rule for every format (see mentionTypeOf in types.go): a one-token PRP,
+// PRP$, WP or WP$ is a pronoun; a named entity (an NE-column span of a
+// CoNLL-2012 file, a mention whose dependency head is PROPN in CoNLL-U) or a
+// mention whose simple head (last token before the first preposition,
+// conjunction, wh-word, comma or colon, skipping a possessive ending or
+// punctuation) is NNP/NNPS is a name; anything else tagged is nominal.
+// Without tags (no POS column, jsonlines) types are gocore.TypeUnknown.
+//
 // Every error about a file is a *ParseError naming the file, the line and,
 // when there is one, the document; it wraps gocore.ErrInvalidInput.
 package conll
