@@ -446,6 +446,7 @@ def test_per_document_scores_and_frame(small, cols):
         for m in one:
             for q, v in one[m].items():
                 assert per[m][q][d] == pytest.approx(v, abs=1e-15)
+    pytest.importorskip("pandas", reason="DataFrames need the notebook extra (pandas)")
     names = [f"d{i}" for i in range(small.shape[0])]
     frame = stats.per_document_frame(small, cols, CLASSIC, names)
     assert len(frame) == small.shape[0] * len(CLASSIC)
@@ -509,6 +510,7 @@ def test_text_and_pandas_views(pair, cols):
     text = repr(c)
     assert "approximate randomisation, 100 rounds" in text
     assert len(text.splitlines()) == 2 + len(CLASSIC) + 1
+    pytest.importorskip("pandas", reason="DataFrames need the notebook extra (pandas)")
     frame = c.to_pandas()
     assert list(frame.index) == [*CLASSIC, "conll"]
     assert frame.loc["muc", "p_value"] == c["muc"].p_value

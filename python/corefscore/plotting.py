@@ -26,25 +26,23 @@ def _figure_module() -> Any:
     try:
         import matplotlib.figure
     except ImportError as exc:
-        raise ImportError(
-            f"corefscore plotting needs matplotlib; install it with `{_EXTRA}`"
-        ) from exc
+        raise ImportError(f"corefscore plotting needs matplotlib; install it with `{_EXTRA}`") from exc
     return matplotlib.figure
 
 
 def _axes(ax: Any, figsize: tuple[float, float]) -> Any:
     if ax is not None:
         return ax
-    fig = _figure_module().Figure(figsize=figsize, layout="constrained")
+    # Quarter inches, so that common dpi values give whole pixels.
+    w, h = (max(0.25, round(4 * x) / 4) for x in figsize)
+    fig = _figure_module().Figure(figsize=(w, h), layout="constrained")
     return fig.add_subplot()
 
 
 def _scores_of(scores: Any, blanc_rule: str) -> tuple[dict[str, dict[str, float]], Any]:
     """Point scores ``{metric: {quantity: float}}`` and the intervals, if any."""
     if isinstance(scores, stats.Intervals):
-        return {m: {q: iv.estimate for q, iv in row.items()} for m, row in scores.table.items()}, (
-            scores
-        )
+        return {m: {q: iv.estimate for q, iv in row.items()} for m, row in scores.table.items()}, (scores)
     if hasattr(scores, "counts_matrix") and hasattr(scores, "columns"):
         parts = stats._result_parts(scores, "scores")
         return (
@@ -204,9 +202,7 @@ def plot_distribution(
     defined = per_doc[metric]["defined"]
     values = 100 * per_doc[metric][quantity][defined]
     micro = stats.corpus_scores(counts_matrix, columns, [metric], blanc_rule=blanc_rule)
-    macro = stats.corpus_scores(
-        counts_matrix, columns, [metric], average="macro", blanc_rule=blanc_rule
-    )
+    macro = stats.corpus_scores(counts_matrix, columns, [metric], average="macro", blanc_rule=blanc_rule)
     ax = _axes(ax, (5.0, 3.5))
     ax.hist(values, bins=bins, range=(0, 100), color="0.7", edgecolor="0.3")
     ax.axvline(100 * micro[metric][quantity], color="C0", label="micro average")
@@ -241,10 +237,7 @@ def plot_comparison(
     matplotlib.axes.Axes
     """
     if not isinstance(comparison, stats.Comparison):
-        raise TypeError(
-            f"`comparison` must be a corefscore Comparison; got {type(comparison).__name__} "
-            "instead."
-        )
+        raise TypeError(f"`comparison` must be a corefscore Comparison; got {type(comparison).__name__} instead.")
     names = comparison.metrics
     rows = [comparison[m] for m in names]
     diff = np.array([100 * r.difference for r in rows])
@@ -271,10 +264,7 @@ def plot_comparison(
         )
     ax.set_xlabel(f"{comparison.quantity} difference B - A (points)")
     method = "permutation" if comparison.method == "permutation" else "paired bootstrap"
-    ax.set_title(
-        title
-        or f"B - A, {100 * comparison.confidence:g}% CI, {method} p ({comparison.n_docs} documents)"
-    )
+    ax.set_title(title or f"B - A, {100 * comparison.confidence:g}% CI, {method} p ({comparison.n_docs} documents)")
     ax.margins(x=0.25)
     return ax
 
