@@ -4,7 +4,7 @@ This is the one place where mentions become int64 ids:
 
 - a span ``(start, end)`` with ``0 <= start <= end < 2**32`` is packed as
   ``start << 32 | end`` (:data:`SPAN_SHIFT`); :func:`pack_spans` does it for
-  arrays, :func:`_pack_span_list` for Python lists, and :func:`unpack_span`
+  arrays (after :func:`bad_spans`), :func:`_pack_span_list` for Python lists, and :func:`unpack_span`
   reverses it;
 - an integer mention is its own id;
 - any other hashable is interned, per document, to ``0, 1, 2, ...`` in order
@@ -87,24 +87,17 @@ def _span_bound(x: Any, side: str, doc: str, m: Any) -> int:
         raise _NotSpans from None
 
 
-def pack_spans(spans: np.ndarray, side: str, doc: str) -> np.ndarray:
-    """Pack an ``(n, 2)`` integer array of spans into int64 ids (``start << 32 | end``).
+def bad_spans(spans: np.ndarray) -> np.ndarray:
+    """Rows of an ``(n, 2)`` span array that cannot be packed (negative, end < start, >= 2**32)."""
+    return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= _SPAN_LIMIT)
 
-    Raises ValueError naming the document for a negative span, an end before
-    its start or a bound of 2**32 or more.
+
+def pack_spans(spans: np.ndarray) -> np.ndarray:
+    """Pack a valid ``(n, 2)`` integer span array into int64 ids ``start << 32 | end``.
+
+    The caller checks :func:`bad_spans` first.
     """
-    if spans.shape[0] == 0:
-        return np.empty(0, dtype=np.int64)
-    starts = spans[:, 0]
-    ends = spans[:, 1]
-    bad = (starts < 0) | (ends < starts) | (ends >= _SPAN_LIMIT)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end < 2**32; "
-            f"got ({int(starts[i])}, {int(ends[i])}) at row {i} instead."
-        )
-    return (starts.astype(np.int64) << SPAN_SHIFT) | ends.astype(np.int64)
+    return (spans[:, 0].astype(np.int64) << SPAN_SHIFT) | spans[:, 1].astype(np.int64)
 
 
 def unpack_span(mention_id: int) -> tuple[int, int]:
@@ -312,17 +305,21 @@ class ArraySide:
         return f"ArraySide({self.mentions!r}, {self.clusters!r}, types={self.types!r})"
 
     def convert(self, side: str, doc: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Decoder]:
-        """Validated ``(ids, clusters, types, decoder)`` arrays."""
+        """Arrays checked for type and shape only: ``(mentions, clusters, types, decoder)``.
+
+        ``mentions`` is ``(n, 2)`` spans (packed later, once per batch) or
+        ``(n,)`` ids; values (negative spans, cluster ids, type codes) are
+        checked once per batch by :func:`convert_batch`.
+        """
         if self.mentions is None:
             labels = _int_array(self.clusters, "labels", side, doc, (1,))
-            if labels.size and int(labels.min()) < -1:
+            present = labels >= 0
+            if labels.size and not present.all() and int(labels.min()) < -1:
                 raise ValueError(
                     f"{_where(side, doc)} labels must be cluster ids >= 0 or -1 (absent); "
                     f"got {int(labels.min())} instead."
                 )
-            present = labels >= 0
-            ids = np.flatnonzero(present).astype(np.int64)
-            return ids, labels[present].astype(np.int64), None, _INT_DECODER
+            return np.flatnonzero(present), labels[present], None, _INT_DECODER
         ms = _int_array(self.mentions, "mentions", side, doc, (1, 2))
         cs = _int_array(self.clusters, "clusters", side, doc, (1,))
         if ms.ndim == 2 and ms.shape[1] != 2:
@@ -334,28 +331,15 @@ class ArraySide:
                 f"{_where(side, doc)} clusters must have one entry per mention ({ms.shape[0]}); "
                 f"got {cs.shape[0]} instead."
             )
-        if cs.size and int(cs.min()) < 0:
-            raise ValueError(f"{_where(side, doc)} clusters must be ids >= 0; got {int(cs.min())} instead.")
-        if ms.ndim == 2:
-            ids, decoder = pack_spans(ms, side, doc), _SPAN_DECODER
-        else:
-            ids, decoder = ms.astype(np.int64, copy=False), _INT_DECODER
         types = None
         if self.types is not None:
-            types = _types_array(self.types, ms.shape[0], side, doc)
-        return ids, cs.astype(np.int64, copy=False), types, decoder
-
-
-def _types_array(types: Any, n: int, side: str, doc: str) -> np.ndarray:
-    t = _int_array(types, "types", side, doc, (1,))
-    if t.shape[0] != n:
-        raise ValueError(f"{_where(side, doc)} types must have one entry per mention ({n}); got {t.shape[0]} instead.")
-    if t.size and (int(t.min()) < 0 or int(t.max()) > 3):
-        raise ValueError(
-            f"{_where(side, doc)} types must be codes 0..3 (unknown, name, nominal, pronoun); "
-            f"got {int(t.min()) if int(t.min()) < 0 else int(t.max())} instead."
-        )
-    return t.astype(np.int8)
+            types = _int_array(self.types, "types", side, doc, (1,))
+            if types.shape[0] != ms.shape[0]:
+                raise ValueError(
+                    f"{_where(side, doc)} types must have one entry per mention ({ms.shape[0]}); "
+                    f"got {types.shape[0]} instead."
+                )
+        return ms, cs, types, (_SPAN_DECODER if ms.ndim == 2 else _INT_DECODER)
 
 
 class Batch:
@@ -370,24 +354,69 @@ class Batch:
         self.names = names
 
 
-def _csr(parts_ids: list, parts_cls: list, parts_types: list, lengths: list[int]) -> tuple:
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    if lengths:
+def _first_bad(bad: np.ndarray, starts: np.ndarray) -> tuple[int, int, int]:
+    """(row, part index, row within the part) of the first True of ``bad``."""
+    row = int(np.flatnonzero(bad)[0])
+    part = int(np.searchsorted(starts, row, side="right")) - 1
+    return row, part, row - int(starts[part])
+
+
+def _csr(side: str, parts: list[tuple[Any, Any, Any]], labels: Sequence[str]) -> tuple:
+    """One side's CSR arrays from per-document parts, validated and packed once.
+
+    Each part is ``(ids, clusters, types)``: Python lists of packed ids from
+    list input, or arrays from :meth:`ArraySide.convert` (``(n, 2)`` spans
+    are packed here, all documents at once).
+    """
+    lengths = [len(p[1]) for p in parts]
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    if parts:
         np.cumsum(lengths, out=offsets[1:])
-    if parts_ids and all(type(p) is list for p in parts_ids):
-        ids = np.array(array("q", [x for p in parts_ids for x in p]), dtype=np.int64)
-        cls = np.array(array("q", [x for p in parts_cls for x in p]), dtype=np.int64)
-    elif parts_ids:
-        ids = np.concatenate([np.asarray(p, dtype=np.int64) for p in parts_ids])
-        cls = np.concatenate([np.asarray(p, dtype=np.int64) for p in parts_cls])
-    else:
-        ids = np.empty(0, dtype=np.int64)
-        cls = np.empty(0, dtype=np.int64)
+    total = int(offsets[-1])
     types = None
-    if any(t is not None for t in parts_types):
-        types = np.concatenate(
-            [np.zeros(n, dtype=np.int8) if t is None else t for t, n in zip(parts_types, lengths)]
-        ) if parts_types else np.empty(0, dtype=np.int8)
+    if all(type(p[0]) is list for p in parts):
+        ids: Any = array("q", [x for p in parts for x in p[0]])
+        cls: Any = array("q", [x for p in parts for x in p[1]])
+        return offsets, ids, cls, types
+    ids = np.empty(total, dtype=np.int64)
+    cls = np.empty(total, dtype=np.int64)
+    span_docs = [d for d, p in enumerate(parts) if type(p[0]) is not list and p[0].ndim == 2]
+    if span_docs:
+        spans = np.concatenate([parts[d][0] for d in span_docs]) if len(span_docs) > 1 else parts[span_docs[0]][0]
+        starts = np.zeros(len(span_docs), dtype=np.int64)
+        np.cumsum([lengths[d] for d in span_docs[:-1]], out=starts[1:])
+        bad = bad_spans(spans)
+        if bad.any():
+            row, part, at = _first_bad(bad, starts)
+            raise ValueError(
+                f"{_where(side, labels[span_docs[part]])} must have spans (start, end) with "
+                f"0 <= start <= end < 2**32; got ({int(spans[row, 0])}, {int(spans[row, 1])}) at "
+                f"row {at} instead."
+            )
+        packed = pack_spans(spans)
+        for d, lo in zip(span_docs, starts.tolist()):
+            ids[offsets[d] : offsets[d + 1]] = packed[lo : lo + lengths[d]]
+    for d, (pid, pcl, _) in enumerate(parts):
+        a, b = offsets[d], offsets[d + 1]
+        if type(pid) is list or pid.ndim == 1:
+            ids[a:b] = pid
+        cls[a:b] = pcl
+    if total and int(cls.min()) < 0:
+        row, d, at = _first_bad(cls < 0, offsets[:-1])
+        raise ValueError(
+            f"{_where(side, labels[d])} clusters must be ids >= 0; got {int(cls[row])} at row {at} instead."
+        )
+    if any(p[2] is not None for p in parts):
+        types = np.zeros(total, dtype=np.int8)
+        for d, (_, _, pty) in enumerate(parts):
+            if pty is not None:
+                pty = np.asarray(pty)
+                if pty.size and (int(pty.min()) < 0 or int(pty.max()) > 3):
+                    raise ValueError(
+                        f"{_where(side, labels[d])} types must be codes 0..3 (unknown, name, nominal, "
+                        f"pronoun); got {int(pty.min()) if int(pty.min()) < 0 else int(pty.max())} instead."
+                    )
+                types[offsets[d] : offsets[d + 1]] = pty
     return offsets, ids, cls, types
 
 
@@ -407,25 +436,20 @@ def convert_doc(key: Any, response: Any, doc: str) -> tuple:
                 f"`response` of document {doc} must give mentions like the key (spans or ids); "
                 f"got {rdec.kind} mentions against {kdec.kind} key mentions instead."
             )
-        return kid, kcl, kty, rid, rcl, rty, kdec
+        return (kid, kcl, kty), (rid, rcl, rty), kdec
     kid, kcl, rid, rcl, dec = doc_from_lists(key, response, doc)
-    return kid, kcl, None, rid, rcl, None, dec
+    return (kid, kcl, None), (rid, rcl, None), dec
 
 
 def convert_batch(pairs: Sequence[tuple[Any, Any]], labels: Sequence[str]) -> Batch:
     """Convert ``(key, response)`` document pairs into one batch of CSR arrays."""
-    kparts: tuple[list, list, list, list] = ([], [], [], [])
-    rparts: tuple[list, list, list, list] = ([], [], [], [])
-    decoders = []
+    kparts, rparts, decoders = [], [], []
     for (key, response), label in zip(pairs, labels):
-        kid, kcl, kty, rid, rcl, rty, dec = convert_doc(key, response, label)
-        for parts, (ids, cls, ty) in ((kparts, (kid, kcl, kty)), (rparts, (rid, rcl, rty))):
-            parts[0].append(ids)
-            parts[1].append(cls)
-            parts[2].append(ty)
-            parts[3].append(len(ids))
+        k, r, dec = convert_doc(key, response, label)
+        kparts.append(k)
+        rparts.append(r)
         decoders.append(dec)
-    return Batch(_csr(*kparts), _csr(*rparts), decoders, list(labels))
+    return Batch(_csr("key", kparts, labels), _csr("response", rparts, labels), decoders, list(labels))
 
 
 def single_doc(key: Any, response: Any) -> tuple[tuple, tuple, Decoder]:

@@ -1,0 +1,61 @@
+"""Test-only helpers: paths to the shared data and a tiny CoNLL-2012 reader for small files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+DATA = SHARED / "data"
+REFERENCE = DATA / "reference-testcases"
+SEEDS = SHARED / "seeds"
+
+_ITEM = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
+
+
+def read_conll_clusters(path: Path) -> dict[str, list[list[tuple[int, int]]]]:
+    """Clusters of (start, end) token spans per document of a small CoNLL-2012 file.
+
+    Token positions count across the whole document; the coreference column
+    is the last one; items such as ``(3``, ``3)``, ``(3)`` may be joined by
+    ``|`` or written side by side (``(1(3``). A mention opened twice is listed
+    twice (the engine reports the repetition). Entities come in the order in
+    which their ids are first seen (per line: one-token items, openings,
+    closings), as the reference stores them. Test use only.
+    """
+    docs: dict[str, list[list[tuple[int, int]]]] = {}
+    name = None
+    pos = 0
+    clusters: dict[int, list[tuple[int, int]]] = {}
+    open_: dict[int, list[int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#begin document"):
+            name = line[len("#begin document") :].strip()
+            pos, clusters, open_ = 0, {}, {}
+            continue
+        if line.startswith("#end document"):
+            assert name is not None
+            docs[name] = list(clusters.values())
+            name = None
+            continue
+        cols = line.split()
+        if not cols or name is None:
+            continue
+        items = _ITEM.findall(cols[-1])
+        # As the reference does: one-token mentions, then openings, then closings;
+        # an entity's place in the output is where its id is first seen.
+        for single, _, _ in items:
+            if single:
+                clusters.setdefault(int(single), []).append((pos, pos))
+        for _, opening, _ in items:
+            if opening:
+                clusters.setdefault(int(opening), [])
+                open_.setdefault(int(opening), []).append(pos)
+        for _, _, closing in items:
+            if closing:
+                cid = int(closing)
+                start = open_[cid].pop()
+                clusters.setdefault(cid, []).append((start, pos))
+        pos += 1
+    return docs
