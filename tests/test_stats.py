@@ -22,6 +22,7 @@ from test_stats_synth import (
     engine_counts,
     fixed,
     response,
+    score,
 )
 
 MUC4 = ["muc.recall_num", "muc.recall_den", "muc.precision_num", "muc.precision_den"]
@@ -535,3 +536,54 @@ def test_result_like_objects(pair, cols):
     rb.doc_names = names[::-1]
     with pytest.raises(ValueError, match="document 0 is 'd0' for system A but 'd299'"):
         stats.compare_results(ra, rb, n=10)
+
+
+# ----------------------------------------------------------------------------
+# Through the public API
+# ----------------------------------------------------------------------------
+
+
+def test_compare_scores_both_systems_through_score_corpus(cols):
+    docs = corpus(17, 80)
+    names = [f"doc{i}" for i in range(len(docs))]
+    key = {n: d.key for n, d in zip(names, docs)}
+    sys_a = {n: response(d) for n, d in zip(names, docs)}
+    sys_b = {n: fixed(d, 0.5) for n, d in zip(names[::-1], docs[::-1])}  # another order: pairs by name
+    got = stats.compare(key, sys_a, sys_b, n=500, seed=4, metrics=["muc", "bcub", "ceafe", "lea"])
+    a = engine_counts([d.key for d in docs], [response(d) for d in docs])
+    b = engine_counts([d.key for d in docs], [fixed(d, 0.5) for d in docs])
+    want = stats.compare_counts(a, b, cols, ["muc", "bcub", "ceafe", "lea"], n=500, seed=4)
+    assert got.to_dict() == want.to_dict()
+    assert got["conll"].difference > 0
+
+
+def test_bootstrap_and_compare_of_results(cols):
+    docs = corpus(18, 50)
+    keys = [d.key for d in docs]
+    ra = score(keys, [response(d) for d in docs], names=[f"a{i}" for i in range(50)])
+    rb = score(keys, [fixed(d, 0.5) for d in docs], names=[f"a{i}" for i in range(50)])
+    iv = stats.bootstrap(ra, n=200, seed=1)
+    assert iv.metrics == [*CLASSIC, "conll"]
+    assert iv["muc"]["f1"].estimate == pytest.approx(ra["muc"].f1, abs=1e-12)
+    assert iv["conll"]["f1"].estimate == pytest.approx(ra.conll_f1, abs=1e-12)
+    c = stats.compare_results(ra, rb, method="bootstrap", n=200, seed=1)
+    assert c["lea"].score_a == pytest.approx(ra["lea"].f1, abs=1e-12)
+    assert c["lea"].score_b == pytest.approx(rb["lea"].f1, abs=1e-12)
+    other = score(keys, [fixed(d, 0.5) for d in docs], names=[f"b{i}" for i in range(50)])
+    with pytest.raises(ValueError, match="document 0 is 'a0' for system A but 'b0' for system B"):
+        stats.compare_results(ra, other, n=10)
+
+
+def test_compare_files_pairs_by_document_name(tmp_path):
+    import corefscore
+
+    if not hasattr(corefscore, "score_files"):
+        pytest.skip("corefscore.score_files is not part of this version of the package")
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    key, resp = examples / "key.conll", examples / "response.conll"
+    c = stats.compare_files(key, resp, key, n=200, seed=0)
+    assert all(c[m].difference >= 0 for m in c)
+    same = stats.compare_files(key, resp, resp, n=200, seed=0)
+    assert all(same[m].p_value == 1.0 and same[m].difference == 0.0 for m in same)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import corefscore
 import numpy as np
 import pytest
-from corefscore import _lib
 
 CLASSIC = ("mentions", "muc", "bcub", "bcub_entity", "ceafm", "ceafe", "blanc", "lea")
 
@@ -104,26 +104,20 @@ def corpus(seed: int, n_docs: int, **kw) -> list[Doc]:
     return [make_doc(rng, **kw) for _ in range(n_docs)]
 
 
-def _side(docs: list[list[list[int]]]):
-    offsets, mentions, clusters = [0], [], []
-    for d in docs:
-        for c, cl in enumerate(d):
-            mentions.extend(cl)
-            clusters.extend([c] * len(cl))
-        offsets.append(len(mentions))
-    as64 = lambda x: np.ascontiguousarray(x, dtype=np.int64)  # noqa: E731
-    return (as64(offsets), as64(mentions), as64(clusters), None)
+def score(keys: list, responses: list, names: list[str] | None = None) -> corefscore.Result:
+    """Engine result of the classic metrics through the public ``score_corpus``."""
+    return corefscore.score_corpus(keys, responses, names=names, metrics=list(CLASSIC))
 
 
 def engine_counts(keys: list, responses: list) -> np.ndarray:
     """Counts matrix ``[n_docs, n_columns]`` of the real engine."""
-    counts, dups = _lib.score_batch(_side(keys), _side(responses), _lib.make_options())
-    assert len(dups) == 0
-    return counts
+    result = score(keys, responses)
+    assert not result.duplicates
+    return np.asarray(result.counts_matrix)
 
 
 def columns() -> list[str]:
-    return list(_lib.columns())
+    return list(score([[[0]]], [[[0]]]).columns)
 
 
 # ----------------------------------------------------------------------------
