@@ -115,3 +115,31 @@ func TestPairErrors(t *testing.T) {
 	_, _, _, _, err = ScoreFiles(filepath.Join(dir, "absent.conll"), key, "", gocore.Options{})
 	assert.ErrorContains(t, err, "absent.conll")
 }
+
+// TestCanonicalPairing checks the fallback pairing by undecorated name.
+func TestCanonicalPairing(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"(a); part 000", "a"},
+		{"(a); part 0", "a"},
+		{"(a); part 001", "(a); part 001"},
+		{"(a)", "(a)"},
+		{"(); part 000", "(); part 000"},
+		{"a", "a"},
+		{"(bc/cnn/00/cnn_0001); part 000", "bc/cnn/00/cnn_0001"},
+	} {
+		assert.Equal(t, tc.want, canonicalName(tc.in), tc.in)
+	}
+	doc := func(name string) Doc { return Doc{Name: name, NumTokens: -1} }
+	// Exact names win; "b" pairs with "(b); part 000"; "(c); part 000" is
+	// ambiguous between "c" and "(c); part 0" and pairs with nothing.
+	key := []Doc{doc("a"), doc("(b); part 000"), doc("(c); part 000")}
+	resp := []Doc{doc("c"), doc("b"), doc("a"), doc("(c); part 0")}
+	docs, warnings, err := Pair(key, resp)
+	require.NoError(t, err)
+	require.Len(t, docs, 3)
+	require.Len(t, warnings, 4)
+	assert.Contains(t, warnings[0], `"(b); part 000" of the key is paired with document "b"`)
+	assert.Contains(t, warnings[1], `"(c); part 000" of the key (:0) is not in the response`)
+	assert.Contains(t, warnings[2], `document "c" of the response`)
+	assert.Contains(t, warnings[3], `document "(c); part 0" of the response`)
+}

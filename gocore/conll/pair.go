@@ -3,6 +3,7 @@ package conll
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -16,6 +17,9 @@ const discontinuousBit = int64(1) << 62
 //
 //   - a key document missing from the response is scored against an empty
 //     response, as the reference scorer does (a warning says so);
+//   - failing an exact match, names are compared without the CoNLL-2012
+//     decoration ("(NAME); part 000" and "NAME", see canonicalName), with a
+//     warning, when that pairs them unambiguously;
 //   - a response document missing from the key is ignored (a warning says
 //     so);
 //   - a key and a response document of the same name whose token counts are
@@ -33,6 +37,7 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 	for i := range response {
 		byName[response[i].Name] = i
 	}
+	var byCanon map[string]int // built on the first miss
 	used := make([]bool, len(response))
 	docs := make([]gocore.Document, len(key))
 	for i := range key {
@@ -42,7 +47,16 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 			r = &response[j]
 			used[j] = true
 		} else {
-			warnings = append(warnings, fmt.Sprintf("document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line))
+			if byCanon == nil {
+				byCanon = canonicalIndex(key, response)
+			}
+			if j, ok := byCanon[canonicalName(k.Name)]; ok && j >= 0 && !used[j] {
+				r = &response[j]
+				used[j] = true
+				warnings = append(warnings, fmt.Sprintf("document %q of the key is paired with document %q of the response (same name without CoNLL-2012 decoration)", k.Name, r.Name))
+			} else {
+				warnings = append(warnings, fmt.Sprintf("document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line))
+			}
 		}
 		if r != nil && k.NumTokens >= 0 && r.NumTokens >= 0 && k.NumTokens != r.NumTokens {
 			return nil, warnings, errors.Wrapf(gocore.ErrInvalidInput,
@@ -63,6 +77,44 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 		}
 	}
 	return docs, warnings, nil
+}
+
+// canonicalName strips the CoNLL-2012 decoration from a document name:
+// "(NAME); part 0" (any number of zeros) becomes "NAME", so that a CoNLL-2012
+// file can be paired with a CoNLL-U or jsonlines file that names the
+// document NAME. Other names are returned unchanged.
+func canonicalName(name string) string {
+	if !strings.HasPrefix(name, "(") {
+		return name
+	}
+	inner, part, ok := strings.Cut(name[1:], "); part ")
+	if !ok || inner == "" || strings.Trim(part, "0") != "" || part == "" {
+		return name
+	}
+	return inner
+}
+
+// canonicalIndex maps the canonical names of the response documents that
+// no key document names exactly to their index, -1 for a canonical name
+// shared by several of them (never paired that way).
+func canonicalIndex(key, response []Doc) map[string]int {
+	keyNames := make(map[string]bool, len(key))
+	for i := range key {
+		keyNames[key[i].Name] = true
+	}
+	m := make(map[string]int, len(response))
+	for i := range response {
+		if keyNames[response[i].Name] {
+			continue
+		}
+		c := canonicalName(response[i].Name)
+		if _, dup := m[c]; dup {
+			m[c] = -1
+			continue
+		}
+		m[c] = i
+	}
+	return m
 }
 
 // interner gives discontinuous mentions of one document pair their ids.
