@@ -79,8 +79,10 @@ class bdist_wheel_py3(bdist_wheel):
 def _readme() -> dict[str, str]:
     path = os.path.join(HERE, "README.md")
     if not os.path.exists(path):  # the readme is dynamic: always give one
-        return {"long_description": "corefscore: fast, exact coreference evaluation.",
-                "long_description_content_type": "text/plain"}
+        return {
+            "long_description": "corefscore: fast, exact coreference evaluation.",
+            "long_description_content_type": "text/plain",
+        }
     with open(path, encoding="utf-8") as f:
         return {"long_description": f.read(), "long_description_content_type": "text/markdown"}
 

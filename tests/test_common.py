@@ -8,10 +8,9 @@ all metrics.
 
 from __future__ import annotations
 
+import corefscore
 import numpy as np
 import pytest
-
-import corefscore
 from corefscore import ArraySide
 from corefscore._api import TYPED_METRICS
 from corefscore.synthetic import make_key, perturb

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import warnings
 
+import corefscore
 import numpy as np
 import pytest
-
-import corefscore
 from corefscore import ArraySide, CorefScoreInputError, DuplicateMentionWarning
 
 KEY = [[(0, 1), (3, 3)], [(5, 6)]]
@@ -47,11 +46,23 @@ IDS = np.array([0, 0, 1])
         (ArraySide(np.array([[0.0, np.nan]]), [0]), ValueError, r"mentions must be integers; got NaN"),
         (ArraySide(SPANS.astype(str), IDS), TypeError, r"mentions must have an integer dtype; got <U"),
         (ArraySide([[0, 1], [2]], [0, 0]), ValueError, r"mentions must be a rectangular integer array"),
-        (ArraySide(np.zeros((3, 3), dtype=int), IDS), ValueError, r"must have shape \(n, 2\) or \(n,\); got shape \(3, 3\)"),
+        (
+            ArraySide(np.zeros((3, 3), dtype=int), IDS),
+            ValueError,
+            r"must have shape \(n, 2\) or \(n,\); got shape \(3, 3\)",
+        ),
         (ArraySide(np.zeros((3, 2, 1), dtype=int), IDS), ValueError, r"got shape \(3, 2, 1\)"),
         (ArraySide(SPANS, IDS.reshape(3, 1)), ValueError, r"clusters must have shape \(n,\); got shape \(3, 1\)"),
-        (ArraySide(np.array([[0, 1], [-2, 3]]), [0, 1]), ValueError, r"`key` of document 0 must have spans.*got \(-2, 3\) at row 1"),
-        (ArraySide(SPANS, np.array([0, -3, 1])), ValueError, r"`key` of document 0 clusters must be ids >= 0; got -3 at row 1"),
+        (
+            ArraySide(np.array([[0, 1], [-2, 3]]), [0, 1]),
+            ValueError,
+            r"`key` of document 0 must have spans.*got \(-2, 3\) at row 1",
+        ),
+        (
+            ArraySide(SPANS, np.array([0, -3, 1])),
+            ValueError,
+            r"`key` of document 0 clusters must be ids >= 0; got -3 at row 1",
+        ),
         (ArraySide(SPANS, IDS, types=[1, 2]), ValueError, r"types must have one entry per mention \(3\); got 2"),
         (ArraySide(SPANS, IDS, types=[1, 2, 7]), ValueError, r"types must be codes 0..3 .*got 7"),
         (ArraySide.from_labels([0, -2, 1]), ValueError, r"labels must be cluster ids >= 0 or -1 \(absent\); got -2"),
@@ -131,7 +142,9 @@ REPEATED = [[(0, 1), (3, 3)], [(0, 1), (5, 6)]]  # (0, 1) in two clusters
 
 
 def test_duplicate_mention_is_reported_and_warned():
-    with pytest.warns(DuplicateMentionWarning, match=r"document 0: key mention \(0, 1\) is repeated \(clusters 0 and 1\)"):
+    with pytest.warns(
+        DuplicateMentionWarning, match=r"document 0: key mention \(0, 1\) is repeated \(clusters 0 and 1\)"
+    ):
         r = corefscore.score(REPEATED, KEY)
     assert r.duplicates == [corefscore.Duplicate("0", "key", (0, 1), 0, 1)]
     assert r.warnings == [r.duplicates[0].message()]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
+import corefscore
 import numpy as np
 import pytest
-
-import corefscore
 from _helpers import REFERENCE, read_conll_clusters
 
 _EXPECTED = REFERENCE / "expected.json"

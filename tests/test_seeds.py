@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
-
 import corefscore
+import pytest
 
 
 def frac(num: float, den: float) -> Fraction:
@@ -127,7 +126,12 @@ def test_bagga_baldwin_1998_example1_recall_partitions():
             Fraction(3, 6),
         ),
         # <A-B B-C D-E E-F F-G> against <A-B C-D F-G G-H>: recall 2/5, precision 2/4.
-        ([["A", "B", "C"], ["D", "E", "F", "G"]], [["A", "B"], ["C", "D"], ["F", "G", "H"]], Fraction(2, 5), Fraction(2, 4)),
+        (
+            [["A", "B", "C"], ["D", "E", "F", "G"]],
+            [["A", "B"], ["C", "D"], ["F", "G", "H"]],
+            Fraction(2, 5),
+            Fraction(2, 4),
+        ),
     ],
 )
 def test_vilain_1995_examples(key, response, recall, precision):

@@ -60,9 +60,7 @@ class _Settings:
         if metrics is not None:
             for name in metrics:
                 if name not in known:
-                    raise ValueError(
-                        f"`metrics` must be names from {list(known)}; got {name!r} instead."
-                    )
+                    raise ValueError(f"`metrics` must be names from {list(known)}; got {name!r} instead.")
             # Engine order, no repeats.
             metrics = tuple(m for m in known if m in metrics)
             if not metrics:

@@ -69,8 +69,7 @@ def _pack_span_list(mentions: Sequence[Any], side: str, doc: str) -> list[int]:
             s, e = _span_bound(s, side, doc, m), _span_bound(e, side, doc, m)
         if not 0 <= s <= e < _SPAN_LIMIT:
             raise ValueError(
-                f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end "
-                f"< 2**32; got {m!r} instead."
+                f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end < 2**32; got {m!r} instead."
             )
         append(s << SPAN_SHIFT | e)
     return out
@@ -219,8 +218,7 @@ def _int_array(x: Any, what: str, side: str, doc: str, ndim: tuple[int, ...]) ->
         arr = np.asarray(x)
     except ValueError as exc:
         raise ValueError(
-            f"{_where(side, doc)} {what} must be a rectangular integer array; got a ragged sequence "
-            f"instead ({exc})."
+            f"{_where(side, doc)} {what} must be a rectangular integer array; got a ragged sequence instead ({exc})."
         ) from None
     if arr.dtype == object:
         raise ValueError(
@@ -426,8 +424,7 @@ def convert_doc(key: Any, response: Any, doc: str) -> tuple:
         if not (isinstance(key, ArraySide) and isinstance(response, ArraySide)):
             other, name = (response, "response") if isinstance(key, ArraySide) else (key, "key")
             raise TypeError(
-                f"{_where(name, doc)} must be an ArraySide like the other side; got "
-                f"{_describe(other)} instead."
+                f"{_where(name, doc)} must be an ArraySide like the other side; got {_describe(other)} instead."
             )
         kid, kcl, kty, kdec = key.convert("key", doc)
         rid, rcl, rty, rdec = response.convert("response", doc)

@@ -102,10 +102,7 @@ class MetricScore:
         raise AttributeError(f"metric {self.name!r} has no quantity {attr!r}")
 
     def __repr__(self) -> str:
-        return (
-            f"MetricScore({self.name!r}, recall={self.recall:.4f}, precision={self.precision:.4f}, "
-            f"f1={self.f1:.4f})"
-        )
+        return f"MetricScore({self.name!r}, recall={self.recall:.4f}, precision={self.precision:.4f}, f1={self.f1:.4f})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MetricScore):
@@ -153,9 +150,7 @@ def _metric_scores(
             for k, v in scores.items()
             if k not in QUANTITIES and k not in ("coref", "noncoref") and k not in counts
         }
-        out[metric] = MetricScore(
-            metric, scores["recall"], scores["precision"], scores["f1"], counts, extra, parts
-        )
+        out[metric] = MetricScore(metric, scores["recall"], scores["precision"], scores["f1"], counts, extra, parts)
     return out
 
 
@@ -207,13 +202,11 @@ class Result:
         counts_matrix = np.asarray(counts_matrix, dtype=np.float64)
         if counts_matrix.ndim != 2 or counts_matrix.shape[1] != len(columns):
             raise ValueError(
-                f"`counts_matrix` must have shape (n_docs, {len(columns)}); got "
-                f"{counts_matrix.shape} instead."
+                f"`counts_matrix` must have shape (n_docs, {len(columns)}); got {counts_matrix.shape} instead."
             )
         if len(doc_names) != counts_matrix.shape[0]:
             raise ValueError(
-                f"`doc_names` must have one name per row ({counts_matrix.shape[0]}); got "
-                f"{len(doc_names)} instead."
+                f"`doc_names` must have one name per row ({counts_matrix.shape[0]}); got {len(doc_names)} instead."
             )
         self.counts_matrix = counts_matrix
         self.columns = tuple(columns)
@@ -241,9 +234,7 @@ class Result:
 
     def __getitem__(self, metric: str) -> MetricScore:
         if metric not in self.metrics:
-            raise KeyError(
-                f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead."
-            )
+            raise KeyError(f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead.")
         return self._all()[metric]
 
     def __contains__(self, metric: object) -> bool:
@@ -383,8 +374,7 @@ class Result:
     def _repr_html_(self) -> str:
         n = self.n_documents
         rows = "".join(
-            f"<tr><th>{html.escape(name)}</th><td>{100 * r:.2f}</td><td>{100 * p:.2f}</td>"
-            f"<td>{100 * f:.2f}</td></tr>"
+            f"<tr><th>{html.escape(name)}</th><td>{100 * r:.2f}</td><td>{100 * p:.2f}</td><td>{100 * f:.2f}</td></tr>"
             for name, r, p, f in self._table_rows()
         )
         conll = self.conll_f1

@@ -133,9 +133,7 @@ def perturb(
         extra = np.column_stack([starts, starts + rng.integers(0, 3, size=n_add)])
         top = int(clusters.max()) + 1 if clusters.size else 0
         join = rng.random(n_add) < 0.5
-        extra_clusters = np.where(
-            join, rng.integers(0, max(top, 1), size=n_add), top + np.arange(n_add) // 2
-        )
+        extra_clusters = np.where(join, rng.integers(0, max(top, 1), size=n_add), top + np.arange(n_add) // 2)
         spans = np.concatenate([spans, extra])
         clusters = np.concatenate([clusters, extra_clusters])
     order = rng.permutation(spans.shape[0])
