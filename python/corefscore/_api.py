@@ -521,11 +521,30 @@ class Scorer:
         da_weights: Sequence[float] | None = None,
         da_greedy: bool = False,
     ) -> None:
-        self._settings = _settings(
-            metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy
+        self._settings_args = (
+            metrics,
+            singletons,
+            duplicates,
+            blanc_rule,
+            workers,
+            link_weights,
+            da_weights,
+            da_greedy,
         )
+        self._settings = _settings(*self._settings_args)
         self._lock = threading.Lock()
         self.reset()
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            state = {k: v for k, v in self.__dict__.items() if k not in ("_lock", "_settings")}
+        state["_settings_args"] = self._settings_args
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._settings = _settings(*self._settings_args)
+        self._lock = threading.Lock()
 
     def reset(self) -> None:
         """Forget every document seen."""
