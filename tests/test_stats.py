@@ -44,6 +44,13 @@ def pair(cols):
 
 
 @pytest.fixture(scope="module")
+def population(cols):
+    """3,000 documents of one system (seed 2024)."""
+    docs = corpus(2024, 3000)
+    return engine_counts([d.key for d in docs], [response(d) for d in docs])
+
+
+@pytest.fixture(scope="module")
 def small(cols):
     """40 documents of one system (seed 7)."""
     docs = corpus(7, 40)
@@ -174,7 +181,7 @@ def test_blocked_arithmetic_equals_one_block(small, cols, monkeypatch):
 
 
 @pytest.mark.parametrize("average", ["micro", "macro"])
-def test_intervals_cover_population_value(cols, average):
+def test_intervals_cover_population_value(cols, population, average):
     """Coverage of 95% intervals, 200 seeded repetitions (deterministic).
 
     Population: 3,000 documents of one system (generator seed 2024). Its
@@ -185,8 +192,7 @@ def test_intervals_cover_population_value(cols, average):
     resamples (seed r). Every metric and quantity must be covered at least
     90% of the time.
     """
-    docs = corpus(2024, 3000)
-    pop = engine_counts([d.key for d in docs], [response(d) for d in docs])
+    pop = population
     truth = stats.corpus_scores(pop, cols, CLASSIC, average=average)
     hits: dict = {}
     reps = 200
