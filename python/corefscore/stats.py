@@ -1290,8 +1290,11 @@ def compare_files(
     import corefscore
 
     score_files = getattr(corefscore, "score_files", None)
-    if score_files is None:  # pragma: no cover - depends on the package version
-        raise ImportError("corefscore.score_files is not available in this version")
+    if score_files is None:  # not exported at the top level (yet): the module that has it
+        try:
+            from ._files import score_files
+        except ImportError as exc:  # pragma: no cover - depends on the package version
+            raise ImportError("corefscore: score_files is not available in this version") from exc
     ra = score_files(key_path, a_path, **score_kwargs)
     rb = score_files(key_path, b_path, **score_kwargs)
     return compare_results(
