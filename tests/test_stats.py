@@ -149,6 +149,7 @@ def test_bootstrap_is_reproducible_and_depends_on_seed(small, cols):
     assert a.to_dict() == b.to_dict()
     assert a.to_dict()["metrics"] != c.to_dict()["metrics"]
     json.dumps(a.to_dict())  # plain Python values only
+    assert stats.bootstrap_counts(small, cols, ["muc"], n=20, seed=np.int64(3)).to_dict()["seed"] == 3
 
 
 def test_intervals_contain_estimate_and_widen_with_confidence(small, cols):

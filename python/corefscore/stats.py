@@ -532,6 +532,15 @@ class Interval:
         return self.low <= value <= self.high
 
 
+def _plain_seed(seed: Any) -> Any:
+    """The seed as JSON-friendly Python: an int, None, or its repr (e.g. a Generator)."""
+    if seed is None or isinstance(seed, bool):
+        return seed
+    if isinstance(seed, (int, np.integer)):
+        return int(seed)
+    return repr(seed)
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:6.2f}"
 
@@ -617,7 +626,7 @@ class Intervals:
         return {
             "confidence": self.confidence,
             "n": self.n,
-            "seed": self.seed if isinstance(self.seed, (int, type(None))) else repr(self.seed),
+            "seed": _plain_seed(self.seed),
             "average": self.average,
             "n_docs": self.n_docs,
             "metrics": {
@@ -911,7 +920,7 @@ class Comparison:
             "method": self.method,
             "quantity": self.quantity,
             "n": self.n,
-            "seed": self.seed if isinstance(self.seed, (int, type(None))) else repr(self.seed),
+            "seed": _plain_seed(self.seed),
             "confidence": self.confidence,
             "average": self.average,
             "n_docs": self.n_docs,
