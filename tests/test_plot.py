@@ -144,3 +144,29 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, pair, cols):
         plotting.plot_scores({"muc": {"f1": 0.5}})
     with pytest.raises(ImportError, match=r"pip install corefscore\[notebook\]"):
         stats.compare_counts(pair[0], pair[1], cols, ["muc"], n=10, seed=0).plot()
+
+
+def test_plots_need_no_display_and_no_pyplot(tmp_path):
+    """In a fresh interpreter without DISPLAY or MPLBACKEND, a plot saves and pyplot stays unimported."""
+    import os
+    import subprocess
+
+    import corefscore
+
+    out = tmp_path / "fresh.png"
+    code = (
+        "import sys\n"
+        "from corefscore import plotting\n"
+        "ax = plotting.plot_scores({'muc': {'f1': 0.5}, 'lea': {'f1': 0.25}})\n"
+        f"ax.figure.savefig({str(out)!r}, dpi=40)\n"
+        "print('matplotlib.pyplot' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "MPLBACKEND")}
+    package_root = os.path.dirname(os.path.dirname(corefscore.__file__))
+    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+    w, h = png_size(out)
+    # Default size for two metrics: 1.5 + 0.8 * 2 = 3.1 in wide, rounded to 3.0; 3.5 in high.
+    assert (w, h) == (120, 140)
