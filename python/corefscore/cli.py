@@ -1,14 +1,499 @@
-"""Command line entry point (placeholder until the command line is written)."""
+"""The ``corefscore`` command line (also ``python -m corefscore``).
+
+Three forms::
+
+    corefscore METRIC KEY RESPONSE [none|DOCNAME] [options]   # drop-in for perl scorer.pl
+    corefscore score KEY RESPONSE [options]                    # a table of every metric
+    corefscore compare KEY RESPONSE_A RESPONSE_B [options]     # paired significance test
+
+The drop-in form prints what the CoNLL reference scorer v8.01 prints (see
+:mod:`corefscore._report` for the few deliberate differences). Every form
+accepts ``--json`` (one JSON object on standard output). Exit status: 0 on
+success, 2 on bad input or bad options, with a one-line message on standard
+error that names the file, the line and the document; warnings (repeated
+mentions, unpaired documents) go to standard error.
+
+The module imports only the standard library at start-up; NumPy and the
+statistics module are imported by the commands that use them.
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
+
+#: Metric names of the reference scorer, accepted by the drop-in form besides ours.
+REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+#: Sub-commands.
+COMMANDS = ("score", "compare")
+
+USAGE = """\
+usage: corefscore METRIC KEY RESPONSE [none|DOCNAME] [--json] [options]
+       corefscore score KEY RESPONSE [options]
+       corefscore compare KEY RESPONSE_A RESPONSE_B [options]
+
+  METRIC: muc, bcub, ceafm, ceafe, blanc or all (as the reference scorer), or
+          one of corefscore's other metrics: {others}
+  none:   print the totals only; DOCNAME: score that document alone.
+
+Run `corefscore score --help` or `corefscore compare --help` for the options.
+"""
+
+
+class UsageError(Exception):
+    """Bad command-line input; exit status 2."""
+
+
+def _err(message: str) -> None:
+    sys.stderr.write("corefscore: error: " + " ".join(str(message).split("\n")) + "\n")
+
+
+def _warn(lines: list[str]) -> None:
+    if lines:
+        sys.stderr.write("".join(f"corefscore: warning: {w}\n" for w in lines))
+
+
+# ---------------------------------------------------------------------------
+# Arguments
+# ---------------------------------------------------------------------------
+
+
+def _floats(text: str, n: int, name: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise UsageError(f"{name} must be {n} comma-separated numbers; got {text!r}") from None
+    if len(values) != n:
+        raise UsageError(f"{name} must be {n} comma-separated numbers; got {text!r}")
+    return values
+
+
+def _engine_options(p: Any) -> None:
+    """Options shared by every form: input format and the engine's policies."""
+    g = p.add_argument_group("scoring options")
+    g.add_argument("--json", action="store_true", help="print one JSON object (Result.to_dict()) on stdout")
+    g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines"), help="input format (default: guessed)")
+    g.add_argument("--singletons", choices=("keep", "exclude"), default="keep", help="one-mention clusters")
+    g.add_argument(
+        "--duplicates",
+        choices=("warn", "raise"),
+        default="warn",
+        help="a mention repeated on one side: score its first occurrence and warn, or refuse (exit 2)",
+    )
+    g.add_argument(
+        "--blanc-rule", choices=("key", "either"), default="key", help="BLANC's rule for a side without links"
+    )
+    g.add_argument("--workers", type=int, default=None, help="engine threads (default: one per CPU)")
+    g.add_argument("--link-weights", metavar="NAM,NOM,PRO,SING", help="weights of the linguistically aware metrics")
+    g.add_argument("--da-weights", metavar="A,B,C", help="weights of DA's error types")
+
+
+def _metrics_option(p: Any) -> None:
+    p.add_argument("--metrics", help="comma-separated metric names (default: all)")
+
+
+def _parser(prog: str, description: str) -> Any:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> Any:  # one line and status 2, no usage dump
+            raise UsageError(f"{message} (see {self.prog} --help)")
+
+    return Parser(prog=prog, description=description)
+
+
+def _parse(parser: Any, argv: list[str]) -> Any:
+    return parser.parse_args(argv)
+
+
+def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be >= 1; got {args.workers}")
+    return {
+        "format": args.format,
+        "metrics": metrics,
+        "singletons": args.singletons,
+        # Repeated mentions are printed by the command line itself (one line each on stderr).
+        "duplicates": "raise" if args.duplicates == "raise" else "ignore",
+        "blanc_rule": args.blanc_rule,
+        "workers": args.workers,
+        "link_weights": _floats(args.link_weights, 4, "--link-weights") if args.link_weights else None,
+        "da_weights": _floats(args.da_weights, 3, "--da-weights") if args.da_weights else None,
+    }
+
+
+def _metric_list(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [m.strip().lower() for m in text.split(",") if m.strip()]
+    if not names:
+        raise UsageError("--metrics must name at least one metric")
+    known = _known_metrics()
+    for m in names:
+        if m not in known:
+            raise UsageError(f"--metrics: unknown metric {m!r}; known: {', '.join(known)}")
+    return names
+
+
+def _known_metrics() -> tuple[str, ...]:
+    from . import _lib
+
+    return _lib.metric_names()
+
+
+# ---------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------
+
+
+def _score_files(key: str, response: str, **kwargs: Any) -> Any:
+    """``corefscore.score_files`` when the package has it, else :func:`corefscore._files.score_files`."""
+    import corefscore
+
+    fn = getattr(corefscore, "score_files", None)
+    if fn is None:
+        from ._files import score_files as fn
+    return fn(key, response, **kwargs)
+
+
+def _dump_json(obj: Any) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+
+
+# ---------------------------------------------------------------------------
+# Drop-in form
+# ---------------------------------------------------------------------------
+
+
+def _dropin(argv: list[str]) -> int:
+    from . import _files, _lib, _report
+
+    parser = _parser(
+        "corefscore",
+        "Score a response against a key and print what the CoNLL reference scorer v8.01 prints.",
+    )
+    parser.add_argument("metric", help="muc, bcub, ceafm, ceafe, blanc, all, or another corefscore metric")
+    parser.add_argument("key")
+    parser.add_argument("response")
+    parser.add_argument("name", nargs="?", default=None, help='"none" (totals only) or a document name')
+    _engine_options(parser)
+    args = _parse(parser, argv)
+    metric = args.metric.lower()
+    known = _known_metrics()
+    if metric != "all" and metric not in known:
+        raise UsageError(f"invalid metric {args.metric!r}; use all, {', '.join(known)}")
+    wanted = list(REFERENCE_METRICS) if metric == "all" else [metric]
+    kwargs = _score_kwargs(args, ["mentions", *wanted])
+    if args.json:
+        result = _score_files(args.key, args.response, **kwargs)
+        _warn(result.warnings)
+        if args.name not in (None, "none"):
+            result = _select(result, args.name)
+        _dump_json(result.to_dict(per_doc=args.name is None))
+        return 0
+    names = _known_metrics()
+    mask = 0
+    for m in kwargs["metrics"]:
+        mask |= 1 << names.index(m)
+    options = _lib.make_options(
+        metrics=mask,
+        singletons=("keep", "exclude").index(args.singletons),
+        duplicates=1 if args.duplicates == "raise" else 0,
+        workers=args.workers or 0,
+        link_weights=kwargs["link_weights"],
+        da_weights=kwargs["da_weights"],
+    )
+    fc = _files.read_and_score(args.key, args.response, options, args.format)
+    key_repeats = [0] * len(fc.names)
+    messages = list(fc.warnings)
+    for d, side, mention, first, cluster in fc.duplicates:
+        if side == 0:
+            key_repeats[d] += 1
+        span = _files.decode_mention(mention)
+        messages.append(
+            f"document {fc.names[d]}: {'key' if side == 0 else 'response'} mention {span!r} is repeated "
+            f"(clusters {first} and {cluster}); only the first is scored"
+        )
+    mode = args.name
+    if mode not in (None, "none") and mode not in fc.names:
+        stripped = {n.strip(): n for n in fc.names}
+        if mode.strip() in stripped:
+            mode = stripped[mode.strip()]
+        else:
+            messages.append(f"document {args.name!r} is not in the key: scored as empty, as the reference does")
+    _warn(messages)
+    report = _report.Report(fc.names, fc.rows(), fc.columns, key_repeats, blanc_rule=args.blanc_rule)
+    text = report.render(metric, mode)
+    if mode is not None and mode != args.name:
+        text = text.replace(f"\n{mode}:\n", f"\n{args.name}:\n", 1)
+    sys.stdout.write(text)
+    return 0
+
+
+def _select(result: Any, name: str) -> Any:
+    names = list(result.doc_names)
+    for candidate in (name, name.strip()):
+        for i, n in enumerate(names):
+            if n == candidate or n.strip() == candidate:
+                return result._subset([i])
+    raise UsageError(f"document {name!r} is not in the key {result.key}")
+
+
+# ---------------------------------------------------------------------------
+# score
+# ---------------------------------------------------------------------------
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def _score_table(result: Any, args: Any, intervals: Any, macro: Any) -> str:
+    """The readable table of ``corefscore score``."""
+    names = list(result.metrics)
+    n = result.n_documents
+    lines = [
+        f"corefscore {_version()}: key {result.key}, response {result.response}",
+        f"{n} document{'s' if n != 1 else ''}, {args.average} average"
+        + (
+            f", {100 * intervals.confidence:g}% bootstrap intervals ({intervals.n} resamples, seed {intervals.seed})"
+            if intervals is not None
+            else ""
+        ),
+        "",
+    ]
+    width = 24 if intervals is not None else 10
+    lines.append(f"{'metric':<13}" + "".join(f"{h:>{width}}" for h in ("recall", "precision", "F1")))
+
+    def cell(metric: str, q: str, value: float) -> str:
+        if intervals is not None and metric in intervals and q in intervals[metric]:
+            iv = intervals[metric][q]
+            return f"{_pct(value)} [{_pct(iv.low)}, {_pct(iv.high)}]".rjust(width)
+        return _pct(value).rjust(width)
+
+    for m in names:
+        if macro is not None:
+            s = macro[m]
+            r, p, f = s["recall"], s["precision"], s["f1"]
+        else:
+            s = result[m]
+            r, p, f = s.recall, s.precision, s.f1
+        lines.append(f"{m:<13}" + cell(m, "recall", r) + cell(m, "precision", p) + cell(m, "f1", f))
+    conll = macro["conll"]["f1"] if macro is not None and "conll" in macro else result.conll_f1
+    if conll is not None:
+        lines.append(f"{'CoNLL F1':<13}" + " " * (2 * width) + cell("conll", "f1", conll))
+    return "\n".join(lines) + "\n"
+
+
+def _per_doc_table(result: Any) -> str:
+    names = list(result.metrics)
+    docs = result.per_document()
+    width = max([8, *(len(d.doc_names[0]) for d in docs)])
+    head = f"{'document':<{width}}" + "".join(f"{m:>12}" for m in names) + f"{'conll':>9}"
+    lines = ["", "F1 per document", head]
+    for d in docs:
+        conll = d.conll_f1
+        lines.append(
+            f"{d.doc_names[0]:<{width}}"
+            + "".join(f"{_pct(d[m].f1):>12}" for m in names)
+            + (f"{_pct(conll):>9}" if conll is not None else "")
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _stats_options(p: Any, n_default: int) -> None:
+    p.add_argument("--average", choices=("micro", "macro"), default="micro", help="corpus average (default micro)")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the resampling (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95, help="interval coverage (default 0.95)")
+    p.add_argument("--n", "--n-boot", dest="n", type=int, default=n_default, help=f"resamples (default {n_default})")
+
+
+def _cmd_score(argv: list[str]) -> int:
+    parser = _parser("corefscore score", "Score a response file against a key file with every metric.")
+    parser.add_argument("key")
+    parser.add_argument("response")
+    _metrics_option(parser)
+    parser.add_argument("--per-doc", action="store_true", help="also report every document")
+    parser.add_argument("--ci", action="store_true", help="bootstrap confidence intervals next to the scores")
+    _stats_options(parser, 1000)
+    _engine_options(parser)
+    args = _parse(parser, argv)
+    metrics = _metric_list(args.metrics)
+    result = _score_files(args.key, args.response, **_score_kwargs(args, metrics))
+    _warn(result.warnings)
+    intervals = macro = None
+    if args.ci or args.average == "macro":
+        from . import stats
+
+        if args.ci:
+            if result.n_documents == 0:
+                raise UsageError("--ci needs at least one document")
+            intervals = stats.bootstrap_counts(
+                result.counts_matrix,
+                result.columns,
+                result.metrics,
+                n=args.n,
+                confidence=args.confidence,
+                seed=args.seed,
+                average=args.average,
+                blanc_rule=result.blanc_rule,
+            )
+        if args.average == "macro":
+            macro = stats.macro_scores(
+                result.counts_matrix, result.columns, result.metrics, blanc_rule=result.blanc_rule
+            )
+    if args.json:
+        out = result.to_dict(per_doc=args.per_doc)
+        if macro is not None:
+            out["macro"] = macro
+        if intervals is not None:
+            out["intervals"] = intervals.to_dict()
+        _dump_json(out)
+        return 0
+    text = _score_table(result, args, intervals, macro)
+    if args.per_doc:
+        text += _per_doc_table(result)
+    sys.stdout.write(text)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# compare
+# ---------------------------------------------------------------------------
+
+
+def _cmd_compare(argv: list[str]) -> int:
+    parser = _parser(
+        "corefscore compare",
+        "Compare two systems' responses on one key: both scores, the difference B - A, "
+        "its bootstrap confidence interval and a paired test's p-value.",
+    )
+    parser.add_argument("key")
+    parser.add_argument("response_a")
+    parser.add_argument("response_b")
+    _metrics_option(parser)
+    parser.add_argument("--method", choices=("permutation", "bootstrap"), default="permutation")
+    parser.add_argument("--quantity", choices=("f1", "recall", "precision"), default="f1")
+    _stats_options(parser, 10000)
+    _engine_options(parser)
+    args = _parse(parser, argv)
+    metrics = _metric_list(args.metrics)
+    kwargs = _score_kwargs(args, metrics)
+    ra = _score_files(args.key, args.response_a, **kwargs)
+    rb = _score_files(args.key, args.response_b, **kwargs)
+    _warn([f"A: {w}" for w in ra.warnings] + [f"B: {w}" for w in rb.warnings])
+    if ra.n_documents == 0:
+        raise UsageError(f"no document to compare in {args.key}")
+    from . import stats
+
+    cmp = stats.compare_results(
+        ra,
+        rb,
+        method=args.method,
+        n=args.n,
+        seed=args.seed,
+        confidence=args.confidence,
+        quantity=args.quantity,
+        average=args.average,
+    )
+    if args.json:
+        out = {
+            "version": _version(),
+            "key": args.key,
+            "response_a": args.response_a,
+            "response_b": args.response_b,
+            **cmp.to_dict(),
+            "warnings": [f"A: {w}" for w in ra.warnings] + [f"B: {w}" for w in rb.warnings],
+        }
+        _dump_json(out)
+        return 0
+    ci = f"{100 * cmp.confidence:g}% CI"
+    how = "approximate randomisation" if cmp.method == "permutation" else "paired bootstrap"
+    lines = [
+        f"corefscore {_version()}: key {args.key}",
+        f"A: {args.response_a}",
+        f"B: {args.response_b}",
+        f"{cmp.n_docs} documents paired by name, {cmp.average} average, {args.quantity}; "
+        f"p-value: {how}, {cmp.n} rounds, seed {cmp.seed}",
+        "",
+        f"{'metric':<13}{'A':>8}{'B':>8}{'B - A':>9}{ci:>20}{'p-value':>10}",
+    ]
+    for m in cmp.metrics:
+        c = cmp[m]
+        lines.append(
+            f"{m:<13}{_pct(c.score_a):>8}{_pct(c.score_b):>8}{100 * c.difference:>+9.2f}"
+            f"{f'[{100 * c.low:+.2f}, {100 * c.high:+.2f}]':>20}{c.p_value:>10.4f}"
+        )
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------
+
+
+def _usage() -> str:
+    try:
+        others = ", ".join(m for m in _known_metrics() if m not in REFERENCE_METRICS)
+    except ImportError:
+        others = "(the shared library could not be loaded)"
+    return USAGE.format(others=others)
+
+
+def _run(argv: list[str]) -> int:
+    if not argv:
+        sys.stderr.write(_usage())
+        return 2
+    if argv[0] in ("-h", "--help", "help"):
+        sys.stdout.write(_usage())
+        return 0
+    if argv[0] == "--version":
+        sys.stdout.write(f"corefscore {_version()} (reference format 8.01)\n")
+        return 0
+    if argv[0] == "score":
+        return _cmd_score(argv[1:])
+    if argv[0] == "compare":
+        return _cmd_compare(argv[1:])
+    return _dropin(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Say that the command line is not implemented yet and exit with status 2."""
-    print("corefscore: the command line is not implemented yet", file=sys.stderr)
-    return 2
+    """Run the command line; return the exit status (0 ok, 2 bad input).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program name (default ``sys.argv[1:]``).
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _run(argv)
+    except UsageError as exc:
+        _err(str(exc))
+        return 2
+    except (ValueError, TypeError) as exc:
+        # Malformed files (CorefScoreInputError is a ValueError: "path:line: document ...: problem")
+        # and options the Python layer refused (its messages say what was expected).
+        _err(str(exc))
+        return 2
+    except BrokenPipeError:  # pragma: no cover - `corefscore ... | head`
+        return 0
+    except OSError as exc:
+        _err(f"{exc.filename}: {exc.strerror}" if getattr(exc, "filename", None) else str(exc))
+        return 2
+    except ImportError as exc:
+        # A missing or mismatched shared library: an installation problem, not bad input.
+        _err(str(exc))
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,306 @@
+"""The text output of the CoNLL reference scorer v8.01, printed from per-document counts.
+
+``corefscore METRIC KEY RESPONSE [none|DOCNAME]`` prints what ``perl scorer.pl``
+prints for the same files, line for line, so that scripts which read its output
+keep working. Everything here is arithmetic and formatting on the engine's
+additive counts; this module imports nothing beyond the standard library, so
+that the drop-in command starts fast.
+
+What is printed, per metric (``all`` prints MUC, B-cubed, CEAF_m, CEAF_e and
+BLANC, each after a ``METRIC name:`` line)::
+
+    version: 8.01 PATH
+    NAME:                                  one block per document, unless "none"
+    Total key mentions: 10
+    Total response mentions: 9
+    Strictly correct identified mentions: 9
+    Partially correct identified mentions: 0
+    No identified: 1
+    Invented: 0
+    Recall: (3 / 6) 50%<TAB>Precision: (3 / 5) 60%<TAB>F1: 54.54%
+    --------------------------------------------------------------------------
+
+    ====== TOTALS =======
+    Identification of Mentions: Recall: ... (the same layout)
+    Coreference: Recall: ...
+
+BLANC prints no per-document score line; its totals are ``Coreference
+links:``, ``Non-coreference links:`` and ``BLANC:`` lines (the latter with
+denominators 1, as the reference prints them).
+
+Numbers are printed as Perl prints them: integral values without decimals,
+others with 15 significant digits (Perl's ``%.15g``); percentages are
+truncated, not rounded: ``int(100 * 100 * x) / 100``.
+
+Differences from the reference, on purpose:
+
+- documents come in key-file order (the reference follows Perl's hash order,
+  which changes from run to run);
+- the reference's VERBOSE entity dumps (``====> NAME:``, ``File NAME:``,
+  ``Entity k: (s,e) ...``) are not printed: they list token spans, which the
+  counts do not carry;
+- repeated mentions are scored (first occurrence kept) and reported on
+  standard error, instead of the reference's ``Repeated mention in the ...``
+  lines on standard output and its refusal beyond ten;
+- the ``version:`` line names this file instead of ``CorScorer.pm``.
+
+Kept on purpose: in per-document mode BLANC prints ``:`` where the document
+name belongs (the reference prints an undefined variable there).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+
+#: The reference scorer version whose output is reproduced.
+REFERENCE_VERSION = "8.01"
+#: What ``all`` scores, in the reference's order.
+REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+#: The rule printed after every score line.
+RULE = "-" * 74
+#: The four standard counts of a metric, in the order the reference prints them.
+RP = ("recall_num", "recall_den", "precision_num", "precision_den")
+
+
+def perl_number(x: float) -> str:
+    """Format a number as Perl's ``print`` does.
+
+    Integral values (below 1e15 in magnitude) print as integers, everything
+    else with 15 significant digits (``%.15g``, Perl's default output format
+    for floating-point values).
+
+    Examples
+    --------
+    >>> perl_number(7.0), perl_number(13.366666666666667), perl_number(0.5)
+    ('7', '13.3666666666667', '0.5')
+    """
+    x = float(x)
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.15g}"
+
+
+def percent(x: float) -> str:
+    """A fraction as the reference prints it in percent: truncated to two decimals.
+
+    ``int(x * 10000) / 100`` in Perl, where ``int`` truncates toward zero.
+
+    Examples
+    --------
+    >>> percent(7 / 12), percent(0.95), percent(2 / 3)
+    ('58.33', '95', '66.66')
+    """
+    return perl_number(math.trunc(x * 10000) / 100)
+
+
+def rpf(num_r: float, den_r: float, num_p: float, den_p: float, f1: float | None = None) -> str:
+    """The reference's score line (``ShowRPF``) and the dashed rule after it.
+
+    Recall ``num_r / den_r`` and precision ``num_p / den_p`` are 0 when the
+    denominator is 0; F1 is ``2 P R / (P + R)`` (0 when ``P + R`` is 0) unless
+    given. Returns two lines joined by ``"\\n"``, without a final newline.
+
+    Examples
+    --------
+    >>> print(rpf(3, 6, 3, 5))
+    Recall: (3 / 6) 50%	Precision: (3 / 5) 60%	F1: 54.54%
+    --------------------------------------------------------------------------
+    """
+    precision = num_p / den_p if den_p else 0.0
+    recall = num_r / den_r if den_r else 0.0
+    if f1 is None:
+        f1 = 0.0
+        if recall + precision:
+            # The reference's order of operations: ((2 * P) * R) / (P + R).
+            f1 = 2 * precision * recall / (precision + recall)
+    return (
+        f"Recall: ({perl_number(num_r)} / {perl_number(den_r)}) {percent(recall)}%"
+        f"\tPrecision: ({perl_number(num_p)} / {perl_number(den_p)}) {percent(precision)}%"
+        f"\tF1: {percent(f1)}%\n{RULE}"
+    )
+
+
+def blanc_scores(coref: Sequence[float], noncoref: Sequence[float], rule: str = "key") -> tuple[float, float, float]:
+    """BLANC recall, precision and F1 from its two halves' summed counts, as the reference computes them.
+
+    Each half is ``(recall_num, recall_den, precision_num, precision_den)``.
+    With ``rule="key"`` (the reference) a half counts when the key has links
+    of that kind; ``rule="either"`` also counts it when the response has.
+    Recall and precision are the means of the counted halves', F1 the mean of
+    their F1s; with no half counted all three are 0.
+
+    Examples
+    --------
+    >>> r, p, f = blanc_scores((9, 20, 9, 14), (57, 70, 57, 67))
+    >>> perl_number(r), perl_number(p)
+    ('0.632142857142857', '0.74680170575693')
+    """
+
+    def half(c: Sequence[float]) -> tuple[float, float, float]:
+        r = c[0] / c[1] if c[1] else 0.0
+        p = c[2] / c[3] if c[3] else 0.0
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        return r, p, f
+
+    if rule == "key":
+        use_c, use_n = bool(coref[1]), bool(noncoref[1])
+    else:
+        use_c, use_n = bool(coref[1] or coref[3]), bool(noncoref[1] or noncoref[3])
+    rc, pc, fc = half(coref)
+    rn, pn, fn = half(noncoref)
+    if use_c and use_n:
+        return (rc + rn) / 2, (pc + pn) / 2, (fc + fn) / 2
+    if use_c:
+        return rc, pc, fc
+    if use_n:
+        return rn, pn, fn
+    return 0.0, 0.0, 0.0
+
+
+def identification_lines(key: float, response: float, exact: float, key_repeats: int = 0) -> list[str]:
+    """The six mention-identification lines the reference prints per document.
+
+    Parameters
+    ----------
+    key, response : float
+        Distinct key and response mentions (``mentions.recall_den``,
+        ``mentions.precision_den``).
+    exact : float
+        Response mentions that are key mentions (``mentions.recall_num``).
+    key_repeats : int
+        Repeated key mentions dropped: the reference counts them among the
+        "Invented" ones (it numbers every key occurrence).
+    """
+    return [
+        f"Total key mentions: {perl_number(key)}",
+        f"Total response mentions: {perl_number(response)}",
+        f"Strictly correct identified mentions: {perl_number(exact)}",
+        "Partially correct identified mentions: 0",
+        f"No identified: {perl_number(key - exact)}",
+        f"Invented: {perl_number(response - exact + key_repeats)}",
+    ]
+
+
+def version_line() -> str:
+    """The first line: the reference's version and the path of the file that prints it."""
+    return f"version: {REFERENCE_VERSION} {os.path.realpath(__file__)}"
+
+
+class Report:
+    """Per-document counts arranged for printing in the reference's layout.
+
+    Parameters
+    ----------
+    doc_names : sequence of str
+        Document names, in key-file order.
+    rows : sequence of sequences of float
+        One row of counts per document (NumPy rows or lists).
+    columns : sequence of str
+        The engine's column names (``"muc.recall_num"``, ...).
+    key_repeats : sequence of int, optional
+        Repeated key mentions per document (see :func:`identification_lines`).
+    blanc_rule : {"key", "either"}
+        How the ``BLANC:`` line combines the halves.
+    """
+
+    def __init__(
+        self,
+        doc_names: Sequence[str],
+        rows: Sequence[Sequence[float]],
+        columns: Sequence[str],
+        key_repeats: Sequence[int] | None = None,
+        blanc_rule: str = "key",
+    ) -> None:
+        if len(doc_names) != len(rows):
+            raise ValueError(f"`rows` must have one row per document ({len(doc_names)}); got {len(rows)} instead.")
+        self.doc_names = list(doc_names)
+        self.rows = rows
+        self.index = {name: i for i, name in enumerate(columns)}
+        self.key_repeats = list(key_repeats) if key_repeats is not None else [0] * len(rows)
+        self.blanc_rule = blanc_rule
+
+    def _counts(self, row: Sequence[float], prefix: str) -> list[float]:
+        return [float(row[self.index[prefix + c]]) for c in RP]
+
+    def _sum(self, rows: Sequence[int], prefix: str) -> list[float]:
+        # Accumulated document by document, as the reference does.
+        total = [0.0, 0.0, 0.0, 0.0]
+        for i in rows:
+            for j, v in enumerate(self._counts(self.rows[i], prefix)):
+                total[j] += v
+        return total
+
+    def _identification(self, i: int) -> list[str]:
+        if i < 0:  # a document the key lacks: the reference scores it as empty
+            return identification_lines(0, 0, 0)
+        exact, key, _, response = self._counts(self.rows[i], "mentions.")
+        return identification_lines(key, response, exact, self.key_repeats[i])
+
+    def metric(self, metric: str, mode: str | None = None) -> list[str]:
+        """The lines the reference prints for one metric.
+
+        Parameters
+        ----------
+        metric : str
+            A metric the counts have (``"muc"``, ``"blanc"``, ``"lea"``, ...).
+        mode : str or None
+            ``None``: a block per document, then the totals; ``"none"``: the
+            totals only; any other string: that document alone (a document
+            the key lacks scores as empty, as in the reference).
+        """
+        if metric != "blanc" and metric + ".recall_num" not in self.index:
+            raise ValueError(f"`metric` must be one of the scored metrics; got {metric!r} instead.")
+        out: list[str] = []
+        if mode is None:
+            selected = list(range(len(self.rows)))
+        elif mode == "none":
+            selected = list(range(len(self.rows)))
+        else:
+            selected = [i for i, n in enumerate(self.doc_names) if n == mode][:1]
+        verbose = mode != "none"
+        if mode is not None and mode != "none":
+            out.append(f"{mode}:")
+            docs = selected or [-1]
+        else:
+            docs = selected if verbose else []
+        for i in docs:
+            if mode is None:
+                # The reference prints an undefined variable for BLANC's document name.
+                out.append(":" if metric == "blanc" else f"{self.doc_names[i]}:")
+            out.extend(self._identification(i))
+            if metric != "blanc":
+                row = self._counts(self.rows[i], metric + ".") if i >= 0 else [0.0] * 4
+                out.append(rpf(*row))
+        out.append("")
+        out.append("====== TOTALS =======")
+        out.append("Identification of Mentions: " + rpf(*self._sum(selected, "mentions.")))
+        if metric == "blanc":
+            coref = self._sum(selected, "blanc.coref.")
+            noncoref = self._sum(selected, "blanc.noncoref.")
+            out.append("")
+            out.append("Coreference:")
+            out.append("Coreference links: " + rpf(*coref))
+            out.append("Non-coreference links: " + rpf(*noncoref))
+            r, p, f = blanc_scores(coref, noncoref, self.blanc_rule)
+            out.append("BLANC: " + rpf(r, 1, p, 1, f))
+        else:
+            out.append("Coreference: " + rpf(*self._sum(selected, metric + ".")))
+        return out
+
+    def render(self, metric: str, mode: str | None = None) -> str:
+        """The whole output of ``scorer.pl METRIC KEY RESPONSE [mode]``, with a final newline.
+
+        ``metric="all"`` prints MUC, B-cubed, CEAF_m, CEAF_e and BLANC, each
+        after an empty line and ``METRIC name:``.
+        """
+        lines = [version_line()]
+        if metric == "all":
+            for m in REFERENCE_METRICS:
+                lines.append("")
+                lines.append(f"METRIC {m}:")
+                lines.extend(self.metric(m, mode))
+        else:
+            lines.extend(self.metric(metric, mode))
+        return "\n".join(lines) + "\n"
