@@ -2,6 +2,7 @@ package gocore
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 
 	"github.com/pkg/errors"
@@ -370,9 +371,11 @@ func buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters int) []Cell {
 }
 
 // sortedOrder returns the positions 0..n-1 of keys ordered by key, equal keys
-// in position order (a stable sort). Keys already in order cost one pass;
-// otherwise it is an LSD radix sort on bytes, skipping the bytes that every
-// key shares. Cost: O(n), at most eight scatter passes.
+// in position order. Keys already in order cost one pass; otherwise it is a
+// most-significant-digit radix sort (msdSort) whose first pass makes about
+// n/4 buckets, so that the rest of the work happens in cache. Cost: O(n) for
+// keys spread over their range (each key moves about twice); at worst one
+// pass per 2 to 8 bits in which the keys differ.
 func sortedOrder(keys []int64) []int32 {
 	n := len(keys)
 	order := make([]int32, n)
@@ -390,38 +393,78 @@ func sortedOrder(keys []int64) []int32 {
 		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
 		return order
 	}
-	var hist [8][256]int32
-	ukeys := make([]uint64, n)
+	items := make([]keyPos, n)
 	for i, k := range keys {
-		u := uint64(k) ^ (1 << 63) // order of int64 as uint64
-		ukeys[i] = u
-		for b := 0; b < 8; b++ {
-			hist[b][byte(u>>(8*b))]++
-		}
+		items[i] = keyPos{uint64(k) ^ (1 << 63), int32(i)} // unsigned, in int64 order
 	}
-	tmpKeys := make([]uint64, n)
-	tmpOrder := make([]int32, n)
-	for b := 0; b < 8; b++ {
-		h := &hist[b]
-		shift := 8 * b
-		if h[byte(ukeys[0]>>shift)] == int32(n) {
-			continue // every key has this byte
-		}
-		sum := int32(0)
-		for v := range h {
-			c := h[v]
-			h[v] = sum
-			sum += c
-		}
-		for i, u := range ukeys {
-			v := byte(u >> shift)
-			p := h[v]
-			h[v]++
-			tmpKeys[p] = u
-			tmpOrder[p] = order[i]
-		}
-		ukeys, tmpKeys = tmpKeys, ukeys
-		order, tmpOrder = tmpOrder, order
+	msdSort(items, make([]keyPos, n), 16)
+	for i, x := range items {
+		order[i] = x.pos
 	}
 	return order
 }
+
+// msdSort sorts s by (key, position), given that s is in position order
+// among equal keys, with scratch as long as s. One radix pass distributes s
+// into about len(s)/4 buckets (at most 2^maxWidth) on the highest bits in
+// which its keys differ, keeping input order within a bucket; each bucket is
+// then sorted the same way (at most 2^8 buckets), by insertion sort when
+// small, or not at all when its keys are all equal.
+func msdSort(s, scratch []keyPos, maxWidth int) {
+	if len(s) <= 32 {
+		for i := 1; i < len(s); i++ {
+			x := s[i]
+			j := i
+			for j > 0 && x.less(s[j-1]) {
+				s[j] = s[j-1]
+				j--
+			}
+			s[j] = x
+		}
+		return
+	}
+	var diff uint64
+	for _, x := range s {
+		diff |= x.u ^ s[0].u
+	}
+	if diff == 0 {
+		return // equal keys, already in position order
+	}
+	top := 64 - bits.LeadingZeros64(diff) // keys agree above bit top
+	width := min(maxWidth, bits.Len(uint(len(s)))-2)
+	shift := max(top-width, 0)
+	nb := 1 << (top - shift)
+	mask := uint64(nb - 1)
+	var small [257]int32
+	start := small[:]
+	if nb+1 > len(small) {
+		start = make([]int32, nb+1)
+	}
+	start = start[:nb+1]
+	for _, x := range s {
+		start[(x.u>>shift)&mask+1]++
+	}
+	for v := 0; v < nb; v++ {
+		start[v+1] += start[v]
+	}
+	for _, x := range s { // stable scatter; start[v] ends at the end of bucket v
+		v := (x.u >> shift) & mask
+		scratch[start[v]] = x
+		start[v]++
+	}
+	copy(s, scratch)
+	lo := int32(0)
+	for v := 0; v < nb; v++ {
+		hi := start[v]
+		msdSort(s[lo:hi], scratch[lo:hi], 8)
+		lo = hi
+	}
+}
+
+// keyPos is a key (as unsigned, in int64 order) and its position.
+type keyPos struct {
+	u   uint64
+	pos int32
+}
+
+func (a keyPos) less(b keyPos) bool { return a.u < b.u || (a.u == b.u && a.pos < b.pos) }
