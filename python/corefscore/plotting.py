@@ -228,6 +228,10 @@ def plot_comparison(
 ) -> Any:
     """Per-metric difference B - A with its confidence interval and p-value.
 
+    One horizontal bar per metric (the CoNLL average last), whiskers from the
+    interval's low to high end, the p-value written beside each bar; bars
+    with p < 0.05 are green, the others grey.
+
     Parameters
     ----------
     comparison : Comparison
