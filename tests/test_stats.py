@@ -594,3 +594,21 @@ def test_compare_files_pairs_by_document_name(tmp_path):
     assert all(c[m].difference >= 0 for m in c)
     same = stats.compare_files(key, resp, resp, n=200, seed=0)
     assert all(same[m].p_value == 1.0 and same[m].difference == 0.0 for m in same)
+
+
+def test_blanc_rule_reaches_the_arithmetic(cols):
+    # A response that links mentions where the key has no coreference links:
+    # the two BLANC rules differ on such a corpus.
+    keys = [[[0], [1], [2]], [[0, 1], [2]]]
+    responses = [[[0, 1], [2]], [[0, 1], [2]]]
+    counts = engine_counts(keys, responses)
+    for rule in ("key", "either"):
+        want = _arith.metric_scores(counts.sum(axis=0), cols, ["blanc"], blanc_rule=rule)["blanc"]
+        got = stats.corpus_scores(counts[:1], cols, ["blanc"], blanc_rule=rule)["blanc"]
+        one = _arith.metric_scores(counts[0], cols, ["blanc"], blanc_rule=rule)["blanc"]
+        assert got["f1"] == pytest.approx(float(one["f1"]))
+        iv = stats.bootstrap_counts(counts, cols, ["blanc"], n=50, seed=0, blanc_rule=rule)
+        assert iv["blanc"]["f1"].estimate == pytest.approx(float(want["f1"]))
+    key_rule = stats.corpus_scores(counts[:1], cols, ["blanc"], blanc_rule="key")["blanc"]["f1"]
+    either = stats.corpus_scores(counts[:1], cols, ["blanc"], blanc_rule="either")["blanc"]["f1"]
+    assert key_rule != either
