@@ -163,3 +163,32 @@ func TestTableLayout(t *testing.T) {
 	// The input is not modified.
 	assert.Equal(t, []int64{99, 20, 30, 5, 10}, d.Response.Mentions)
 }
+
+// FuzzSortedOrder checks the radix sort against the standard library's
+// stable sort on at least 256 keys derived from the bytes (shifted by
+// varying amounts, so that the differing bits and the bucket sizes vary).
+func FuzzSortedOrder(f *testing.F) {
+	f.Add([]byte{1, 2, 3})
+	f.Add([]byte{0, 255, 7, 63, 200, 9})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		n := 256 + 4*len(data)
+		keys := make([]int64, n)
+		for i := range keys {
+			b := data[i%len(data)]
+			s := data[(i/len(data)+i)%len(data)] % 64
+			keys[i] = int64(b) << s
+			if b&1 == 1 {
+				keys[i] = -keys[i]
+			}
+		}
+		want := make([]int32, n)
+		for i := range want {
+			want[i] = int32(i)
+		}
+		slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
+		require.Equal(t, want, sortedOrder(keys))
+	})
+}
