@@ -1,0 +1,597 @@
+"""The command line: drop-in reference output, exit statuses, JSON, compare and --ci.
+
+Most tests call ``cli.main(argv)`` in-process and read stdout/stderr with
+capsys; the exit-status and no-traceback tests run the real command
+(``python -m corefscore``) as a subprocess. The reference scorer's numbers
+come from ``../shared/data/reference-testcases/expected.json``; where perl
+and the reference scorer (``/tmp/ref``) exist, whole outputs are also
+compared with the Perl scorer's output captured at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _helpers import REFERENCE, REPO
+from corefscore import cli
+from corefscore._report import REFERENCE_METRICS, percent, perl_number, rpf
+
+EXAMPLES = REPO / "examples"
+PERL_SCORER = Path("/tmp/ref/scorer.pl")
+HAVE_PERL = shutil.which("perl") is not None and PERL_SCORER.exists()
+needs_perl = pytest.mark.skipif(not HAVE_PERL, reason="perl or the reference scorer at /tmp/ref is not available")
+
+
+def _cases() -> list[str]:
+    path = REFERENCE / "expected.json"
+    if not path.exists():
+        return []
+    return sorted(json.loads(path.read_text())["cases"])
+
+
+def _expected() -> dict:
+    return json.loads((REFERENCE / "expected.json").read_text())["cases"]
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """``cli.main(argv)`` in-process: (status, stdout, stderr)."""
+    status = cli.main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def run_process(*argv: str) -> subprocess.CompletedProcess:
+    """The real command line, ``python -m corefscore ARGV``, in a fresh interpreter."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "python"), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "corefscore", *map(str, argv)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def perl_output(*argv: str) -> str:
+    return subprocess.run(
+        ["perl", str(PERL_SCORER), *map(str, argv)], capture_output=True, text=True, timeout=600
+    ).stdout
+
+
+# ---------------------------------------------------------------------------
+# Parsing our output
+# ---------------------------------------------------------------------------
+
+_RPF = re.compile(r"Recall: \((\S+) / (\S+)\) (\S+)%\tPrecision: \((\S+) / (\S+)\) (\S+)%\tF1: (\S+)%$")
+
+
+def parse_totals(text: str) -> dict[str, dict[str, list[str]]]:
+    """``{metric: {line label: [nr, dr, r%, np, dp, p%, f1%]}}`` of the TOTALS blocks of ``all`` output."""
+    out: dict[str, dict[str, list[str]]] = {}
+    metric = None
+    in_totals = False
+    for line in text.split("\n"):
+        m = re.match(r"METRIC (\w+):$", line)
+        if m:
+            metric, in_totals = m.group(1), False
+            out[metric] = {}
+            continue
+        if line == "====== TOTALS =======":
+            in_totals = True
+            continue
+        if not in_totals or metric is None:
+            continue
+        label, _, rest = line.partition(": Recall")
+        hit = _RPF.search(line)
+        if hit and rest:
+            out[metric][label] = list(hit.groups())
+    return out
+
+
+def _close(printed: str, expected: float) -> bool:
+    return math.isclose(float(printed), expected, rel_tol=1e-9, abs_tol=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# Number formatting (values read off the reference scorer's output)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (7.0, "7"),
+        (0.0, "0"),
+        (20, "20"),
+        (13.366666666666667, "13.3666666666667"),
+        (15.333333333333334, "15.3333333333333"),
+        (5.55, "5.55"),
+        (0.6321428571428571, "0.632142857142857"),
+        (0.7468017057569296, "0.74680170575693"),
+    ],
+)
+def test_perl_number(value, text):
+    assert perl_number(value) == text
+
+
+@pytest.mark.parametrize(
+    ("fraction", "text"),
+    [(7 / 12, "58.33"), (0.95, "95"), (1.0, "100"), (2 / 3, "66.66"), (0.0, "0"), (14 / 19, "73.68"), (0.807, "80.7")],
+)
+def test_percent_truncates(fraction, text):
+    assert percent(fraction) == text
+
+
+def test_rpf_zero_denominators():
+    assert rpf(0, 0, 0, 0).split("\n")[0] == "Recall: (0 / 0) 0%\tPrecision: (0 / 0) 0%\tF1: 0%"
+
+
+# ---------------------------------------------------------------------------
+# The 36 reference test pairs against expected.json
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", _cases() or ["(no shared data)"])
+def test_reference_cases_all_metrics(case, capsys, reference_dir):
+    c = _expected()[case]
+    status, out, err = run_cli(capsys, "all", reference_dir / c["key"], reference_dir / c["response"])
+    assert status == 0, err
+    totals = parse_totals(out)
+    assert list(totals) == list(REFERENCE_METRICS)
+    exp = c["metrics"]
+    for metric in REFERENCE_METRICS:
+        lines = totals[metric]
+        ident = lines["Identification of Mentions"]
+        m = exp["mentions"]
+        for got, want in zip(
+            ident[:2] + ident[3:5], (m["recall_num"], m["recall_den"], m["precision_num"], m["precision_den"])
+        ):
+            assert _close(got, want), (metric, "mentions", ident)
+        if metric == "blanc":
+            halves = [
+                ("Coreference links", exp["blanc"]["coref_links"]),
+                ("Non-coreference links", exp["blanc"]["noncoref_links"]),
+            ]
+            for label, want in halves:
+                got = lines[label]
+                nums = [got[0], got[1], got[3], got[4]]
+                for g, w in zip(
+                    nums, (want["recall_num"], want["recall_den"], want["precision_num"], want["precision_den"])
+                ):
+                    assert _close(g, w), (case, label, got)
+            blanc = lines["BLANC"]
+            assert _close(blanc[0], exp["blanc"]["recall"]) and blanc[1] == "1"
+            assert _close(blanc[3], exp["blanc"]["precision"]) and blanc[4] == "1"
+            assert blanc[6] == percent(exp["blanc"]["f1"])
+            continue
+        got = lines["Coreference"]
+        want = exp[metric]
+        for g, w in zip(
+            (got[0], got[1], got[3], got[4]),
+            (want["recall_num"], want["recall_den"], want["precision_num"], want["precision_den"]),
+        ):
+            assert _close(g, w), (case, metric, got)
+        # The percentages are the reference's truncation of the expected scores.
+        assert got[2] == percent(want["recall"]), (case, metric)
+        assert got[5] == percent(want["precision"]), (case, metric)
+        assert got[6] == percent(want["f1"]), (case, metric)
+
+
+def test_reference_case_none_and_per_document_totals_agree(capsys, reference_dir):
+    key, response = reference_dir / "TC-M.key", reference_dir / "TC-M-3.response"
+    _, per_doc, _ = run_cli(capsys, "all", key, response)
+    _, none, _ = run_cli(capsys, "all", key, response, "none")
+    assert parse_totals(per_doc) == parse_totals(none)
+    assert "Total key mentions:" in per_doc and "Total key mentions:" not in none
+
+
+# ---------------------------------------------------------------------------
+# Whole outputs against the Perl scorer (run at test time)
+# ---------------------------------------------------------------------------
+
+
+def _comparable(text: str) -> list[str]:
+    """Output lines without the version line, the Perl-only entity dumps and repeated-mention lines.
+
+    Document names lose trailing blanks (our readers trim them).
+    """
+    lines = text.split("\n")[1:]
+    dropped = re.compile(r"(====> |File |Entity \d+:|Repeated mention)")
+    return [re.sub(r"\s+:$", ":", ln) for ln in lines if not dropped.match(ln)]
+
+
+def _blocks(lines: list[str]) -> list[tuple[list[tuple[str, ...]], list[str]]]:
+    """Per metric section: the sorted per-document blocks and the totals lines.
+
+    Perl prints documents in hash order, so blocks are compared as a sorted list.
+    """
+    text = "\n".join(lines)
+    sections = []
+    for section in re.split(r"^METRIC \w+:$", text, flags=re.M):
+        head, _, totals = section.partition("====== TOTALS =======")
+        blocks: list[list[str]] = []
+        for ln in head.split("\n"):
+            if ln.endswith(":") and not ln.startswith(("Coreference", "Invented")):
+                blocks.append([])
+            if blocks and ln:
+                blocks[-1].append(ln)
+        sections.append((sorted(tuple(b) for b in blocks), totals.split("\n")))
+    return sections
+
+
+PERL_CASES = [
+    (EXAMPLES / "key.conll", EXAMPLES / "response.conll"),
+    (REFERENCE / "TC-A.key", REFERENCE / "TC-A-3.response"),
+    (REFERENCE / "TC-C.key", REFERENCE / "TC-C-1.response"),
+    (REFERENCE / "TC-M.key", REFERENCE / "TC-M-4.response"),
+    (REFERENCE / "TC-N.key", REFERENCE / "TC-N-2.response"),
+]
+
+
+@needs_perl
+@pytest.mark.parametrize(("key", "response"), PERL_CASES, ids=lambda p: p.name)
+def test_none_output_equals_perl(key, response, capsys):
+    if not key.exists():
+        pytest.skip(f"{key} not found")
+    status, ours, _ = run_cli(capsys, "all", key, response, "none")
+    assert status == 0
+    assert _comparable(ours) == _comparable(perl_output("all", key, response, "none"))
+
+
+@needs_perl
+@pytest.mark.parametrize("metric", ["muc", "bcub", "ceafm", "ceafe", "blanc"])
+def test_repeated_mentions_output_equals_perl(metric, capsys, reference_dir):
+    # Ten repeated response mentions: the reference still scores one metric at a time (its
+    # counter is process-wide, so `all` refuses at the second metric; we score every metric).
+    key, response = reference_dir / "TC-A.key", reference_dir / "TC-A-9.response"
+    status, ours, _ = run_cli(capsys, metric, key, response, "none")
+    assert status == 0
+    perl = perl_output(metric, key, response, "none")
+    assert perl.count("Repeated mention in the response") == 10
+    assert _comparable(ours) == _comparable(perl)
+
+
+@needs_perl
+@pytest.mark.parametrize(("key", "response"), PERL_CASES[:3], ids=lambda p: p.name)
+def test_per_document_output_equals_perl_up_to_document_order(key, response, capsys):
+    status, ours, _ = run_cli(capsys, "all", key, response)
+    assert status == 0
+    assert _blocks(_comparable(ours)) == _blocks(_comparable(perl_output("all", key, response)))
+
+
+@needs_perl
+@pytest.mark.parametrize("metric", ["muc", "bcub", "ceafe", "blanc"])
+def test_single_document_equals_perl(metric, capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    name = "(example/station); part 000"
+    status, ours, _ = run_cli(capsys, metric, key, response, name)
+    assert status == 0
+    assert _comparable(ours) == _comparable(perl_output(metric, key, response, name))
+
+
+@needs_perl
+def test_unknown_document_scores_empty_as_perl(capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    status, ours, err = run_cli(capsys, "muc", key, response, "nosuch")
+    assert status == 0
+    assert "nosuch" in err
+    assert _comparable(ours) == _comparable(perl_output("muc", key, response, "nosuch"))
+
+
+def test_version_line_and_metric_headers(capsys):
+    status, out, _ = run_cli(capsys, "all", EXAMPLES / "key.conll", EXAMPLES / "response.conll", "none")
+    assert status == 0
+    first = out.split("\n")[0]
+    assert first.startswith("version: 8.01 /") and first.endswith("_report.py")
+    assert re.findall(r"^METRIC (\w+):$", out, flags=re.M) == list(REFERENCE_METRICS)
+
+
+def test_documents_in_key_order(capsys):
+    status, out, _ = run_cli(capsys, "muc", EXAMPLES / "key.conll", EXAMPLES / "response.conll")
+    assert status == 0
+    printed = [ln[:-1] for ln in out.split("\n") if ln.startswith("(example/")]
+    in_key = re.findall(r"^#begin document (.*)$", (EXAMPLES / "key.conll").read_text(), flags=re.M)
+    assert printed == [n.strip() for n in in_key]
+
+
+def test_other_metric_names_in_drop_in_mode(capsys, reference_dir):
+    c = _expected()["TC-M-3"]
+    status, out, _ = run_cli(capsys, "lea", reference_dir / c["key"], reference_dir / c["response"], "none")
+    assert status == 0
+    got = _RPF.search(out.split("Coreference: ")[1].split("\n")[0]).groups()
+    want = c["metrics"]["lea"]
+    assert _close(got[0], want["recall_num"]) and _close(got[3], want["precision_num"])
+    assert _close(got[1], want["recall_den"]) and _close(got[4], want["precision_den"])
+
+
+def test_repeated_mentions_are_scored_and_reported_on_stderr(capsys, reference_dir):
+    # TC-A-9 repeats one response mention ten times; the reference scores it (refusing beyond ten).
+    status, out, err = run_cli(capsys, "muc", reference_dir / "TC-A.key", reference_dir / "TC-A-9.response", "none")
+    assert status == 0
+    assert "====== TOTALS =======" in out and "Repeated" not in out
+    assert err.count("is repeated") == 10
+    status, _, err = run_cli(
+        capsys, "muc", reference_dir / "TC-A.key", reference_dir / "TC-A-9.response", "none", "--duplicates", "raise"
+    )
+    assert status == 2
+    assert len(err.strip().split("\n")) == 1
+
+
+# ---------------------------------------------------------------------------
+# Malformed input: exit status 2 and one line naming file, line and document
+# ---------------------------------------------------------------------------
+
+GOOD = "#begin document (d1); part 000\nd1\t0\t0\tJohn\t(1)\nd1\t0\t1\tsaw\t-\nd1\t0\t2\thim\t(1)\n#end document\n"
+BEGIN = "#begin document (d1); part 000\n"
+
+MALFORMED = {
+    "unbalanced-brackets": (
+        BEGIN + "d1\t0\t0\tJohn\t(1\nd1\t0\t1\tsaw\t-\nd1\t0\t2\thim\t(2)\n#end document\n",
+        5,
+        True,
+    ),
+    "closing-without-opening": (
+        BEGIN + "d1\t0\t0\tJohn\t(1)\nd1\t0\t1\tsaw\t3)\nd1\t0\t2\thim\t(1)\n#end document\n",
+        3,
+        True,
+    ),
+    "never-ends": (BEGIN + "d1\t0\t0\tJohn\t(1)\nd1\t0\t1\tsaw\t-\nd1\t0\t2\thim\t(1)\n", None, True),
+    "duplicated-document": (GOOD + GOOD, 6, True),
+    "non-utf8": (BEGIN + "d1\t0\t0\tJo\xffhn\t(1)\nd1\t0\t1\tsaw\t-\nd1\t0\t2\thim\t(1)\n#end document\n", 2, True),
+    "empty": ("", 1, False),
+    "binary": (None, None, False),
+}
+
+
+def _write_malformed(tmp_path: Path, kind: str) -> Path:
+    text, _, _ = MALFORMED[kind]
+    path = tmp_path / f"{kind}.conll"
+    if kind == "binary":
+        path.write_bytes(bytes(range(256)) * 4)
+    elif kind == "non-utf8":
+        path.write_bytes(text.encode("latin-1"))
+    else:
+        path.write_text(text)
+    return path
+
+
+def _assert_one_line(err: str, path: Path, line: int | None, document: bool) -> None:
+    assert "Traceback" not in err
+    lines = err.strip().split("\n")
+    assert len(lines) == 1, err
+    msg = lines[0]
+    assert msg.startswith("corefscore: error: ")
+    assert str(path) in msg
+    m = re.search(re.escape(str(path)) + r":(\d+):", msg)
+    assert m, msg
+    if line is not None:
+        assert int(m.group(1)) == line, msg
+    if document:
+        assert 'document "(d1); part 000"' in msg
+
+
+@pytest.mark.parametrize("kind", list(MALFORMED))
+def test_malformed_key_exits_2(kind, tmp_path):
+    bad = _write_malformed(tmp_path, kind)
+    good = tmp_path / "good.conll"
+    good.write_text(GOOD)
+    proc = run_process("all", bad, good, "none")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    _, line, document = MALFORMED[kind]
+    _assert_one_line(proc.stderr, bad, line, document)
+
+
+@pytest.mark.parametrize("kind", ["unbalanced-brackets", "closing-without-opening", "non-utf8"])
+def test_malformed_response_exits_2_in_every_command(kind, tmp_path, capsys):
+    bad = _write_malformed(tmp_path, kind)
+    good = tmp_path / "good.conll"
+    good.write_text(GOOD)
+    _, line, document = MALFORMED[kind]
+    for argv in (
+        ["muc", good, bad],
+        ["score", good, bad],
+        ["score", good, bad, "--json"],
+        ["compare", good, good, bad],
+    ):
+        status, out, err = run_cli(capsys, *argv)
+        assert status == 2, argv
+        assert out == ""
+        _assert_one_line(err, bad, line, document)
+
+
+def test_response_with_other_token_count_exits_2(tmp_path):
+    key = tmp_path / "key.conll"
+    key.write_text(GOOD)
+    resp = tmp_path / "resp.conll"
+    resp.write_text(BEGIN + "d1\t0\t0\tJohn\t(1)\nd1\t0\t1\tsaw\t(1)\n#end document\n")
+    proc = run_process("all", key, resp, "none")
+    assert proc.returncode == 2
+    err = proc.stderr.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert str(key) in err and str(resp) in err and '"(d1); part 000"' in err
+    assert "3 tokens" in err and "2 " in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nosuchmetric", "a", "b"],
+        ["score", "only-one-file"],
+        ["score", str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"), "--metrics", "muc,nope"],
+        ["score", str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"), "--workers", "0"],
+        ["score", str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"), "--link-weights", "1,2"],
+        ["all", "/nonexistent/key.conll", str(EXAMPLES / "response.conll")],
+        [],
+    ],
+)
+def test_bad_arguments_exit_2_without_traceback(argv, capsys):
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2
+    assert "Traceback" not in err
+    if argv:
+        assert out == ""
+        assert len(err.strip().split("\n")) == 1
+        assert err.startswith("corefscore: error: ")
+
+
+def test_missing_file_names_the_file(capsys):
+    status, _, err = run_cli(capsys, "all", "/nonexistent/key.conll", EXAMPLES / "response.conll")
+    assert status == 2
+    assert "/nonexistent/key.conll" in err
+
+
+# ---------------------------------------------------------------------------
+# --json
+# ---------------------------------------------------------------------------
+
+FIELDS = {"recall", "precision", "f1", "recall_num", "recall_den", "precision_num", "precision_den"}
+
+
+def _check_schema(obj: dict, key: Path, response: Path) -> None:
+    assert {"version", "key", "response", "metrics", "conll_f1", "warnings"} <= set(obj)
+    assert obj["key"] == str(key) and obj["response"] == str(response)
+    assert isinstance(obj["warnings"], list)
+    for name, m in obj["metrics"].items():
+        # BLANC's counts are in its two halves.
+        assert (FIELDS if name != "blanc" else {"recall", "precision", "f1"}) <= set(m), name
+        for q in ("recall", "precision", "f1"):
+            assert 0.0 <= m[q] <= 1.0
+    blanc = obj["metrics"]["blanc"]
+    for half in ("coref_links", "noncoref_links"):
+        assert FIELDS <= set(blanc[half])
+    conll = (obj["metrics"]["muc"]["f1"] + obj["metrics"]["bcub"]["f1"] + obj["metrics"]["ceafe"]["f1"]) / 3
+    assert obj["conll_f1"] == pytest.approx(conll, abs=1e-12)
+
+
+def test_json_schema_and_numbers(capsys, reference_dir):
+    c = _expected()["TC-M-4"]
+    key, response = reference_dir / c["key"], reference_dir / c["response"]
+    status, out, _ = run_cli(capsys, "score", key, response, "--json")
+    assert status == 0
+    obj = json.loads(out)
+    _check_schema(obj, key, response)
+    assert "documents" not in obj
+    for metric in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
+        for field in ("recall_num", "recall_den", "precision_num", "precision_den", "recall", "precision", "f1"):
+            assert obj["metrics"][metric][field] == pytest.approx(c["metrics"][metric][field], abs=1e-9)
+    assert obj["conll_f1"] == pytest.approx(c["conll_f1"], abs=1e-9)
+    for half in ("coref_links", "noncoref_links"):
+        for field in ("recall_num", "recall_den", "precision_num", "precision_den"):
+            assert obj["metrics"]["blanc"][half][field] == c["metrics"]["blanc"][half][field]
+
+
+def test_json_per_doc_and_drop_in(capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    status, out, _ = run_cli(capsys, "score", key, response, "--json", "--per-doc")
+    assert status == 0
+    obj = json.loads(out)
+    _check_schema(obj, key, response)
+    docs = obj["documents"]
+    assert [d["name"] for d in docs] == ["(example/station); part 000", "(example/letter); part 000"]
+    total = sum(d["metrics"]["muc"]["recall_num"] for d in docs)
+    assert total == obj["metrics"]["muc"]["recall_num"]
+    # Drop-in --json: the same object for the reference's metrics.
+    status, out, _ = run_cli(capsys, "all", key, response, "none", "--json")
+    assert status == 0
+    dropin = json.loads(out)
+    _check_schema(dropin, key, response)
+    assert set(dropin["metrics"]) == {"mentions", *REFERENCE_METRICS}
+    for m in dropin["metrics"]:
+        assert dropin["metrics"][m] == obj["metrics"][m]
+    status, out, _ = run_cli(capsys, "muc", key, response, "(example/letter); part 000", "--json")
+    single = json.loads(out)
+    assert single["metrics"]["muc"] == docs[1]["metrics"]["muc"]
+
+
+def test_json_is_one_object_on_stdout_process():
+    proc = run_process("score", EXAMPLES / "key.conll", EXAMPLES / "response.conll", "--json")
+    assert proc.returncode == 0
+    assert isinstance(json.loads(proc.stdout), dict)
+
+
+# ---------------------------------------------------------------------------
+# score (readable table), --ci, --average, compare
+# ---------------------------------------------------------------------------
+
+
+def test_score_table_matches_json(capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    _, out, _ = run_cli(capsys, "score", key, response, "--metrics", "muc,bcub,ceafe,blanc")
+    _, js, _ = run_cli(capsys, "score", key, response, "--metrics", "muc,bcub,ceafe,blanc", "--json")
+    obj = json.loads(js)
+    rows = {ln.split()[0]: ln.split()[1:] for ln in out.split("\n") if ln.split() and ln.split()[0] in obj["metrics"]}
+    assert list(rows) == ["muc", "bcub", "ceafe", "blanc"]
+    for m, cells in rows.items():
+        want = [f"{100 * obj['metrics'][m][q]:.2f}" for q in ("recall", "precision", "f1")]
+        assert cells == want
+    assert f"{100 * obj['conll_f1']:.2f}" in out.split("CoNLL F1")[1]
+
+
+def test_ci_intervals_next_to_scores(capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    argv = ["score", key, response, "--metrics", "muc,bcub,ceafe", "--ci", "--n", "300", "--seed", "7"]
+    status, out, _ = run_cli(capsys, *argv)
+    assert status == 0
+    assert re.search(r"^muc\s+\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]", out, flags=re.M)
+    status, js, _ = run_cli(capsys, *argv, "--json")
+    obj = json.loads(js)
+    iv = obj["intervals"]
+    assert iv["n"] == 300 and iv["seed"] == 7
+    for m in ("muc", "bcub", "ceafe", "conll"):
+        for q, cell in iv["metrics"][m].items():
+            assert cell["low"] <= cell["estimate"] <= cell["high"], (m, q)
+    assert iv["metrics"]["muc"]["f1"]["estimate"] == pytest.approx(obj["metrics"]["muc"]["f1"])
+    # Seeded: the same command gives the same intervals.
+    _, again, _ = run_cli(capsys, *argv, "--json")
+    assert json.loads(again)["intervals"] == iv
+
+
+def test_macro_average(capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    status, js, _ = run_cli(
+        capsys, "score", key, response, "--metrics", "muc", "--average", "macro", "--json", "--per-doc"
+    )
+    assert status == 0
+    obj = json.loads(js)
+    per_doc = [d["metrics"]["muc"]["recall"] for d in obj["documents"]]
+    assert obj["macro"]["muc"]["recall"] == pytest.approx(sum(per_doc) / len(per_doc))
+
+
+def test_compare_self_and_better_system(capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    status, js, _ = run_cli(capsys, "compare", key, response, response, "--json", "--n", "200", "--seed", "1")
+    assert status == 0
+    obj = json.loads(js)
+    assert obj["response_a"] == str(response)
+    for m, row in obj["metrics"].items():
+        assert row["difference"] == 0.0 and row["p_value"] == 1.0, m
+    # The key itself as system B is at least as good on every metric.
+    status, js, _ = run_cli(
+        capsys, "compare", key, response, key, "--json", "--method", "bootstrap", "--n", "200", "--metrics", "muc,bcub"
+    )
+    assert status == 0
+    obj = json.loads(js)
+    assert obj["method"] == "bootstrap"
+    assert set(obj["metrics"]) >= {"muc", "bcub"}
+    assert obj["metrics"]["muc"]["score_b"] == 1.0
+    assert obj["metrics"]["muc"]["difference"] > 0
+    status, text, _ = run_cli(capsys, "compare", key, response, key, "--n", "100")
+    assert status == 0
+    assert re.search(r"^muc\s+\d+\.\d\d\s+100\.00\s+\+\d+\.\d\d\s+\[", text, flags=re.M)
+
+
+def test_help_and_version(capsys):
+    status, out, _ = run_cli(capsys, "--help")
+    assert status == 0 and "corefscore METRIC KEY RESPONSE" in out
+    status, out, _ = run_cli(capsys, "--version")
+    assert status == 0 and out.startswith("corefscore ")
