@@ -15,9 +15,9 @@ build:
 	$(GO) build -trimpath -buildmode=c-shared -ldflags="-s -w" -o $(LIB) ./capi
 	rm -f python/corefscore/libcorefscore.h
 
-# Editable install with the test extras; builds the library through setup.py.
+# Editable install with the test and notebook extras (plots and pandas are tested); builds the library through setup.py.
 install:
-	$(PYTHON) -m pip install -e '.[test]'
+	$(PYTHON) -m pip install -e '.[test,notebook]'
 
 # Score the bundled example corpus with every metric and print the table.
 demo: install
