@@ -107,7 +107,12 @@ class _Settings:
         known = _lib.metric_names()
         if has_types:
             return known
-        return tuple(m for m in known if m not in TYPED_METRICS)
+        return _untyped(known)
+
+
+@functools.lru_cache(maxsize=8)
+def _untyped(known: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(m for m in known if m not in TYPED_METRICS)
 
 
 def _weights(w: Any, n: int, name: str) -> tuple[float, ...] | None:
@@ -260,25 +265,26 @@ def score(
     """
     settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
     if type(key) is not ArraySide and type(response) is not ArraySide:
-        k, r, dec = single_doc(key, response)
+        buf, nk, nr, dec = single_doc(key, response)
+        counts, recs = _lib.score_single(buf, nk, nr, settings.struct)
         decoders = [dec]
         has_types = False
     else:
         batch = convert_batch([(key, response)], ["0"])
-        k, r, decoders = batch.key, batch.response, batch.decoders
-        has_types = k[3] is not None or r[3] is not None
-    counts, recs = _engine(k, r, settings, None)
+        decoders = batch.decoders
+        has_types = batch.key[3] is not None or batch.response[3] is not None
+        counts, recs = _lib.score_batch(batch.key, batch.response, settings.struct, None)
     dups = _records(recs, decoders, ["0"]) if recs else []
     lines = _report(dups, settings.duplicates, 2) if dups else []
-    return Result(
+    return Result._trusted(
         counts,
         _lib._columns or _lib.columns(),
         ["0"],
         settings.metrics(has_types),
-        blanc_rule=settings.blanc_rule,
-        duplicates=dups,
-        warnings=lines,
-        options=settings.options,
+        settings.blanc_rule,
+        dups,
+        lines,
+        settings.options,
     )
 
 
@@ -603,14 +609,15 @@ class Scorer:
         else:
             label = str(self.n_documents) if name is None else str(name)
             if type(key) is not ArraySide and type(response) is not ArraySide:
-                k, r, dec = single_doc(key, response)
+                buf, nk, nr, dec = single_doc(key, response)
+                counts, recs = _lib.score_single(buf, nk, nr, s.struct)
                 decoders = [dec]
                 has_types = False
             else:
                 b = convert_batch([(key, response)], [label])
-                k, r, decoders = b.key, b.response, b.decoders
-                has_types = k[3] is not None or r[3] is not None
-            counts, recs = _engine(k, r, s, None)
+                decoders = b.decoders
+                has_types = b.key[3] is not None or b.response[3] is not None
+                counts, recs = _engine(b.key, b.response, s, None)
             dups = _records(recs, decoders, [label]) if recs else []
             lines = _report(dups, s.duplicates, 2) if dups else []
             names, warns = [label], []

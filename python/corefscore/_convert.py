@@ -104,8 +104,25 @@ def unpack_span(mention_id: int) -> tuple[int, int]:
     return (mention_id >> SPAN_SHIFT, mention_id & (_SPAN_LIMIT - 1))
 
 
+_CLUSTER_TYPES = (list, tuple, set, frozenset)
+
+
 def _flatten(clusters: Any, side: str, doc: str) -> tuple[list[Any], list[int]]:
     """Mentions and cluster positions of one side given as a sequence of clusters."""
+    mentions: list[Any] = []
+    cids: list[int] = []
+    if type(clusters) is list or type(clusters) is tuple:
+        # Fast path for plain lists and tuples of lists, tuples and sets.
+        for i, cluster in enumerate(clusters):
+            if type(cluster) not in _CLUSTER_TYPES:
+                return _flatten_any(clusters, side, doc)
+            mentions.extend(cluster)
+            cids.extend([i] * len(cluster))
+        return mentions, cids
+    return _flatten_any(clusters, side, doc)
+
+
+def _flatten_any(clusters: Any, side: str, doc: str) -> tuple[list[Any], list[int]]:
     if isinstance(clusters, (str, bytes, Mapping)) or not isinstance(clusters, Iterable):
         raise TypeError(
             f"{_where(side, doc)} must be a sequence of clusters (each a sequence of mentions); "
@@ -449,9 +466,18 @@ def convert_batch(pairs: Sequence[tuple[Any, Any]], labels: Sequence[str]) -> Ba
     return Batch(_csr("key", kparts, labels), _csr("response", rparts, labels), decoders, list(labels))
 
 
-def single_doc(key: Any, response: Any) -> tuple[tuple, tuple, Decoder]:
-    """The fast path for one document of list input: array.array buffers, no NumPy."""
+def single_doc(key: Any, response: Any) -> tuple[array, int, int, Decoder]:
+    """The fast path for one document of list input: one ``array("q")`` for both sides.
+
+    Returns the buffer ``[0, nk, 0, nr, key ids, key clusters, response ids,
+    response clusters]`` that :func:`corefscore._lib.score_single` reads,
+    the two lengths and the decoder.
+    """
     kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
-    k = (array("q", (0, len(kid))), array("q", kid), array("q", kcl), None)
-    r = (array("q", (0, len(rid))), array("q", rid), array("q", rcl), None)
-    return k, r, dec
+    nk, nr = len(kid), len(rid)
+    buf = array("q", (0, nk, 0, nr))
+    buf.extend(kid)
+    buf.extend(kcl)
+    buf.extend(rid)
+    buf.extend(rcl)
+    return buf, nk, nr, dec

@@ -307,6 +307,45 @@ class _Scratch(threading.local):
 _scratch = _Scratch()
 
 
+def _call(n_docs: int, kside: Side, rside: Side, options: Options, names: bytes | None) -> tuple[np.ndarray, list]:
+    """One ``cs_score_batch`` call; counts as an ndarray and duplicate records as tuples."""
+    cdll = _lib if _lib is not None else lib()
+    ncol = len(_columns) if _columns is not None else len(columns())
+    size = n_docs * ncol
+    buf = (ctypes.c_double * size)()
+    sc = _scratch
+    status = cdll.cs_score_batch(
+        n_docs,
+        ctypes.addressof(kside),
+        ctypes.addressof(rside),
+        names,
+        len(names) if names else 0,
+        ctypes.addressof(options),
+        ctypes.addressof(buf),
+        size,
+        sc.dups_addr,
+        sc.dups_cap,
+        sc.n_dups_addr,
+        sc.err_addr,
+        _ERR_LEN,
+    )
+    if status:
+        _check(status, sc.err)
+    found = sc.n_dups.value
+    counts = np.frombuffer(buf, dtype=np.float64).reshape(n_docs, ncol)
+    if not found:
+        return counts, []
+    if found > sc.dups_cap:
+        # More repeated mentions than the scratch buffer holds: grow it and score again.
+        sc.dups_cap = found
+        sc.dups = (ctypes.c_int64 * (found * DUPLICATE_FIELDS))()
+        sc.dups_addr = ctypes.addressof(sc.dups)
+        return _call(n_docs, kside, rside, options, names)
+    flat = sc.dups[: found * DUPLICATE_FIELDS]
+    recs = [tuple(flat[i : i + DUPLICATE_FIELDS]) for i in range(0, len(flat), DUPLICATE_FIELDS)]
+    return counts, recs
+
+
 def score_batch(
     key: tuple[Any, Any, Any, Any],
     response: tuple[Any, Any, Any, Any],
@@ -333,41 +372,19 @@ def score_batch(
     duplicates : list of tuple
         Records (document, side, mention id, first cluster, cluster).
     """
-    cdll = _lib if _lib is not None else lib()
-    ncol = len(_columns) if _columns is not None else len(columns())
-    n_docs = len(key[0]) - 1
-    size = max(n_docs, 0) * ncol
-    buf = (ctypes.c_double * size)()
-    kside = _side(*key)
-    rside = _side(*response)
-    sc = _scratch
-    status = cdll.cs_score_batch(
-        n_docs,
-        ctypes.addressof(kside),
-        ctypes.addressof(rside),
-        names,
-        len(names) if names else 0,
-        ctypes.addressof(options),
-        ctypes.addressof(buf),
-        size,
-        sc.dups_addr,
-        sc.dups_cap,
-        sc.n_dups_addr,
-        sc.err_addr,
-        _ERR_LEN,
-    )
-    if status:
-        _check(status, sc.err)
-    found = sc.n_dups.value
-    counts = np.frombuffer(buf, dtype=np.float64).reshape(max(n_docs, 0), ncol)
-    if not found:
-        return counts, []
-    if found > sc.dups_cap:
-        # More repeated mentions than the scratch buffer holds: grow it and score again.
-        sc.dups_cap = found
-        sc.dups = (ctypes.c_int64 * (found * DUPLICATE_FIELDS))()
-        sc.dups_addr = ctypes.addressof(sc.dups)
-        return score_batch(key, response, options, names)
-    flat = sc.dups[: found * DUPLICATE_FIELDS]
-    recs = [tuple(flat[i : i + DUPLICATE_FIELDS]) for i in range(0, len(flat), DUPLICATE_FIELDS)]
-    return counts, recs  # type: ignore[return-value]
+    n_docs = max(len(key[0]) - 1, 0)
+    return _call(n_docs, _side(*key), _side(*response), options, names)
+
+
+def score_single(buf: array, nk: int, nr: int, options: Options) -> tuple[np.ndarray, list]:
+    """Score one document packed in one ``array("q")`` (the per-call fast path).
+
+    ``buf`` holds ``[0, nk, 0, nr, key ids, key clusters, response ids,
+    response clusters]``: both sides' offsets and arrays in one buffer, so one
+    address serves every pointer.
+    """
+    base = buf.buffer_info()[0]
+    k = Side(base, base + 32, base + 32 + 8 * nk, None, nk)
+    r0 = base + 32 + 16 * nk
+    r = Side(base + 16, r0, r0 + 8 * nr, None, nr)
+    return _call(1, k, r, options, None)

@@ -220,6 +220,33 @@ class Result:
         self.options = dict(options or {})
         self._scores: dict[str, MetricScore] | None = None
 
+    @classmethod
+    def _trusted(
+        cls,
+        counts_matrix: np.ndarray,
+        columns: tuple[str, ...],
+        doc_names: list[str],
+        metrics: tuple[str, ...],
+        blanc_rule: str,
+        duplicates: list[Duplicate],
+        warnings: list[str],
+        options: dict[str, Any],
+    ) -> Result:
+        """Construct from the engine's own outputs without re-validating (the per-call hot path)."""
+        self = cls.__new__(cls)
+        self.counts_matrix = counts_matrix
+        self.columns = columns
+        self.doc_names = doc_names
+        self.metrics = metrics
+        self.blanc_rule = blanc_rule
+        self.duplicates = duplicates
+        self.warnings = warnings
+        self.key = None
+        self.response = None
+        self.options = options
+        self._scores = None
+        return self
+
     # -- scores -------------------------------------------------------------
 
     @property

@@ -1,0 +1,149 @@
+"""Benchmark of the Python API on a CoNLL-2012-test-sized synthetic corpus (not a test).
+
+Measures, on ``corefscore.synthetic.synthetic_corpus(seed=0)`` (348 documents,
+19,700 key mentions, about 4,500 entities; a seeded perturbation as the
+response), every metric that needs no mention types:
+
+- ``score_corpus`` from arrays (one ``ArraySide`` per document side);
+- ``score_corpus`` from Python lists of clusters of ``(start, end)`` tuples;
+- the engine call alone on the already converted arrays (to separate the
+  Python conversion from the Go engine);
+- the per-call overhead of ``score`` on a one-cluster document (two
+  mentions), and of ``Scorer.update`` on the same document.
+
+Each case is timed best-of and median-of repeats after a warm-up. Targets
+(issue 3): whole corpus under 30 ms from arrays; per-call overhead under 20 us.
+
+Run from the repository root with the library built into the package::
+
+    PYTHONPATH=python python3 bench/python_corpus.py [--repeat N] [--workers W]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+import timeit
+
+import corefscore
+import numpy as np
+from corefscore import _api, _convert, _lib
+from corefscore.synthetic import synthetic_corpus
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _time(fn, repeat: int) -> tuple[float, float]:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), statistics.median(times)
+
+
+def _per_call(fn, number: int, repeat: int) -> tuple[float, float]:
+    fn()
+    runs = [t / number for t in timeit.repeat(fn, number=number, repeat=repeat)]
+    return min(runs), statistics.median(runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=21, help="timed repeats per corpus case")
+    parser.add_argument("--workers", type=int, default=None, help="engine worker threads (default: CPUs)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    print("command:", " ".join([os.path.basename(sys.executable), *sys.argv]))
+    print(
+        f"machine: {platform.machine()}, {_cpu_model()!r}, nproc {os.cpu_count()}, "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, corefscore {corefscore.__version__}, "
+        f"library {_lib.library_path()}"
+    )
+
+    t0 = time.perf_counter()
+    corpus = synthetic_corpus(seed=args.seed)
+    gen = time.perf_counter() - t0
+    keys, responses = corpus.as_lists()
+    n_resp = sum(len(np.asarray(r.clusters)) for r in corpus.response)
+    print(
+        f"corpus: synthetic_corpus(seed={args.seed}): {len(corpus.key)} documents, "
+        f"{corpus.n_key_mentions} key mentions, {corpus.n_key_entities} key entities, "
+        f"{n_resp} response mentions (generated in {gen:.2f} s)"
+    )
+    opts = {"workers": args.workers}
+    result = corefscore.score_corpus(corpus.key, corpus.response, **opts)
+    print(f"metrics: {', '.join(result.metrics)}; CoNLL F1 {100 * result.conll_f1:.2f}")
+
+    rows = []
+    best, med = _time(lambda: corefscore.score_corpus(corpus.key, corpus.response, **opts), args.repeat)
+    rows.append(("score_corpus from arrays (ArraySide per document)", best, med, 30e-3))
+    best, med = _time(lambda: corefscore.score_corpus(keys, responses, **opts), max(5, args.repeat // 3))
+    rows.append(("score_corpus from Python lists of span tuples", best, med, None))
+    batch = _convert.convert_batch(list(zip(corpus.key, corpus.response)), corpus.names)
+    settings = _api._settings(None, "keep", "warn", "key", args.workers)
+    best, med = _time(lambda: _lib.score_batch(batch.key, batch.response, settings.struct), args.repeat)
+    rows.append(("engine call alone on converted arrays", best, med, None))
+    best, med = _time(lambda: _convert.convert_batch(list(zip(corpus.key, corpus.response)), corpus.names), args.repeat)
+    rows.append(("array conversion alone (convert_batch)", best, med, None))
+
+    doc = [[(0, 1), (3, 4)]]
+    calls = []
+    calls.append(("score(one-cluster document), all metrics", *_per_call(lambda: corefscore.score(doc, doc), 5000, 7)))
+    calls.append(
+        (
+            "score(one-cluster document), metrics='muc'",
+            *_per_call(lambda: corefscore.score(doc, doc, metrics="muc"), 5000, 7),
+        )
+    )
+    calls.append(
+        (
+            "score(one-cluster document), workers=1",
+            *_per_call(lambda: corefscore.score(doc, doc, workers=1), 5000, 7),
+        )
+    )
+    scorer = corefscore.Scorer()
+    calls.append(("Scorer.update(one-cluster document)", *_per_call(lambda: scorer.update(doc, doc), 5000, 7)))
+    buf, nk, nr, _ = _convert.single_doc(doc, doc)
+    calls.append(
+        (
+            "engine call alone, one-cluster document",
+            *_per_call(lambda: _lib.score_single(buf, nk, nr, settings.struct), 5000, 7),
+        )
+    )
+
+    print()
+    print("| case | best (ms) | median (ms) | target |")
+    print("|---|---:|---:|---|")
+    for name, b, m, target in rows:
+        verdict = "" if target is None else f"< {target * 1e3:.0f} ms: {'met' if m < target else 'NOT met'} (median)"
+        print(f"| {name} | {b * 1e3:.2f} | {m * 1e3:.2f} | {verdict} |")
+    print()
+    print("| per call | best (us) | median (us) | target |")
+    print("|---|---:|---:|---|")
+    for i, (name, b, m) in enumerate(calls):
+        verdict = f"< 20 us: {'met' if m < 20e-6 else 'NOT met'} (median)" if i == 0 else ""
+        print(f"| {name} | {b * 1e6:.1f} | {m * 1e6:.1f} | {verdict} |")
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
