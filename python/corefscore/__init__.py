@@ -28,6 +28,7 @@ from ._api import (
     score_labels,
 )
 from ._convert import ArraySide
+from ._files import score_files
 from ._lib import CorefScoreInputError
 from ._result import Duplicate, MetricScore, Result
 
@@ -46,5 +47,6 @@ __all__ = [
     "score",
     "score_arrays",
     "score_corpus",
+    "score_files",
     "score_labels",
 ]

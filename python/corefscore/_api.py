@@ -214,6 +214,7 @@ def score(
     link_weights: Sequence[float] | None = None,
     da_weights: Sequence[float] | None = None,
     da_greedy: bool = False,
+    mention_types: Mapping[Any, Any] | None = None,
 ) -> Result:
     """Score one document: a key and a response partition of mentions.
 
@@ -239,6 +240,10 @@ def score(
         Worker threads of the engine (default: one per CPU).
     link_weights, da_weights, da_greedy
         Parameters of the linguistically aware metrics and DA.
+    mention_types : mapping, optional
+        Mention -> type (``"name"``, ``"nominal"``, ``"pronoun"`` or the
+        codes 1-3) for list input, used by the mention-type metrics; both
+        sides share it. ArraySide input gives ``types=`` arrays instead.
 
     Returns
     -------
@@ -264,13 +269,13 @@ def score(
     (4.0, 7.0)
     """
     settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
-    if type(key) is not ArraySide and type(response) is not ArraySide:
+    if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
         buf, nk, nr, dec = single_doc(key, response)
         counts, recs = _lib.score_single(buf, nk, nr, settings.struct)
         decoders = [dec]
         has_types = False
     else:
-        batch = convert_batch([(key, response)], ["0"])
+        batch = convert_batch([(key, response)], ["0"], None if mention_types is None else [mention_types])
         decoders = batch.decoders
         has_types = batch.key[3] is not None or batch.response[3] is not None
         counts, recs = _lib.score_batch(batch.key, batch.response, settings.struct, None)
@@ -352,11 +357,35 @@ def _labels(names: Sequence[str], named: bool) -> list[str]:
     return [f"{i} ({n!r})" for i, n in enumerate(names)]
 
 
+def _doc_types(mention_types: Any, key_docs: Any, n: int) -> list | None:
+    """Per-document mention_types, paired like the documents."""
+    if mention_types is None:
+        return None
+    if isinstance(key_docs, Mapping):
+        if not isinstance(mention_types, Mapping):
+            raise TypeError(
+                "`mention_types` must be a mapping document name -> mapping when documents are "
+                f"mappings; got {type(mention_types).__name__} instead."
+            )
+        return [mention_types.get(name) for name in key_docs]
+    if isinstance(mention_types, Mapping) or not isinstance(mention_types, Sequence) or len(mention_types) != n:
+        raise ValueError(
+            f"`mention_types` must be a sequence of one mapping (or None) per document ({n}); got "
+            f"{type(mention_types).__name__} instead."
+        )
+    return list(mention_types)
+
+
 def _score_pairs(
-    pairs: list, doc_names: list[str], named: bool, settings: _Settings, stacklevel: int
+    pairs: list,
+    doc_names: list[str],
+    named: bool,
+    settings: _Settings,
+    stacklevel: int,
+    mention_types: list | None = None,
 ) -> tuple[np.ndarray, list[Duplicate], list[str], bool]:
     """Convert and score document pairs; apply the duplicate policy."""
-    batch: Batch = convert_batch(pairs, _labels(doc_names, named))
+    batch: Batch = convert_batch(pairs, _labels(doc_names, named), mention_types)
     has_types = batch.key[3] is not None or batch.response[3] is not None
     counts, recs = _engine(batch.key, batch.response, settings, _names_bytes(doc_names) if named else None)
     dups = _records(recs, batch.decoders, doc_names) if recs else []
@@ -377,6 +406,7 @@ def score_corpus(
     link_weights: Sequence[float] | None = None,
     da_weights: Sequence[float] | None = None,
     da_greedy: bool = False,
+    mention_types: Any = None,
 ) -> Result:
     """Score many documents in one engine call; corpus scores are micro-averages.
 
@@ -392,6 +422,9 @@ def score_corpus(
         Document names for sequences (default: positions ``"0"``, ``"1"``...).
     metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy
         As in :func:`score`.
+    mention_types : sequence or mapping, optional
+        One ``mention_types`` mapping of :func:`score` per document (None for
+        an untyped one), paired like the documents.
 
     Returns
     -------
@@ -414,7 +447,8 @@ def score_corpus(
     """
     settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
     pairs, doc_names, warns, named = _pair(key_docs, response_docs, names)
-    counts, dups, lines, has_types = _score_pairs(pairs, doc_names, named, settings, 2)
+    types = _doc_types(mention_types, key_docs, len(pairs))
+    counts, dups, lines, has_types = _score_pairs(pairs, doc_names, named, settings, 2, types)
     return Result(
         counts,
         _lib.columns(),
@@ -585,7 +619,9 @@ class Scorer:
         """Summed counts so far, shape (n_columns,): what distributed workers add up."""
         return self.counts_matrix.sum(axis=0)
 
-    def update(self, key: Any, response: Any, *, batch: bool = False, name: str | None = None) -> None:
+    def update(
+        self, key: Any, response: Any, *, batch: bool = False, name: str | None = None, mention_types: Any = None
+    ) -> None:
         """Score one document, or a batch of documents (``batch=True`` or mappings).
 
         Parameters
@@ -598,6 +634,8 @@ class Scorer:
             Whether ``key`` and ``response`` are batches of documents.
         name : str, optional
             Name of a single document (default: its running position).
+        mention_types : mapping or sequence of mappings, optional
+            As in :func:`score` (one document) or :func:`score_corpus` (a batch).
         """
         s = self._settings
         if batch or isinstance(key, Mapping) or isinstance(response, Mapping):
@@ -605,16 +643,17 @@ class Scorer:
             if not named:
                 start = self.n_documents
                 names = [str(start + i) for i in range(len(names))]
-            counts, dups, lines, has_types = _score_pairs(pairs, names, named, s, 2)
+            types = _doc_types(mention_types, key, len(pairs))
+            counts, dups, lines, has_types = _score_pairs(pairs, names, named, s, 2, types)
         else:
             label = str(self.n_documents) if name is None else str(name)
-            if type(key) is not ArraySide and type(response) is not ArraySide:
+            if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
                 buf, nk, nr, dec = single_doc(key, response)
                 counts, recs = _lib.score_single(buf, nk, nr, s.struct)
                 decoders = [dec]
                 has_types = False
             else:
-                b = convert_batch([(key, response)], [label])
+                b = convert_batch([(key, response)], [label], None if mention_types is None else [mention_types])
                 decoders = b.decoders
                 has_types = b.key[3] is not None or b.response[3] is not None
                 counts, recs = _engine(b.key, b.response, s, None)

@@ -197,14 +197,20 @@ def _intern(mentions: list[Any], side: str, doc: str, index: dict, table: list) 
     return out
 
 
-def doc_from_lists(key: Any, response: Any, doc: str) -> tuple[list[int], list[int], list[int], list[int], Decoder]:
+def doc_from_lists(
+    key: Any, response: Any, doc: str, flat: tuple | None = None
+) -> tuple[list[int], list[int], list[int], list[int], Decoder]:
     """Convert one document given as sequences of clusters on both sides.
 
     Returns key ids, key cluster ids, response ids, response cluster ids and
-    the decoder of its mention ids.
+    the decoder of its mention ids. ``flat`` is the already flattened
+    ``(kms, kcs, rms, rcs)`` when the caller has it.
     """
-    kms, kcs = _flatten(key, "key", doc)
-    rms, rcs = _flatten(response, "response", doc)
+    if flat is None:
+        kms, kcs = _flatten(key, "key", doc)
+        rms, rcs = _flatten(response, "response", doc)
+    else:
+        kms, kcs, rms, rcs = flat
     try:
         return _pack_span_list(kms, "key", doc), kcs, _pack_span_list(rms, "response", doc), rcs, _SPAN_DECODER
     except _NotSpans:
@@ -217,6 +223,40 @@ def doc_from_lists(key: Any, response: Any, doc: str) -> tuple[list[int], list[i
     kid = _intern(kms, "key", doc, index, table)
     rid = _intern(rms, "response", doc, index, table)
     return kid, kcs, rid, rcs, Decoder(KIND_INTERN, table)
+
+
+def _type_code(value: Any, mention: Any, doc: str) -> int:
+    if isinstance(value, str):
+        code = TYPE_CODES.get(value.lower())
+        if code is not None:
+            return code
+    elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value <= 3:
+        return int(value)
+    raise ValueError(
+        f"`mention_types` of document {doc} must map mentions to 'name', 'nominal' or 'pronoun' "
+        f"(or codes 0..3); got {value!r} for mention {mention!r} instead."
+    )
+
+
+def types_from_mapping(mentions: list[Any], mention_types: Any, doc: str) -> np.ndarray:
+    """Type codes of ``mentions`` from a mapping mention -> type (absent: 0, unknown)."""
+    if not isinstance(mention_types, Mapping):
+        raise TypeError(
+            f"`mention_types` of document {doc} must be a mapping mention -> type; got "
+            f"{_describe(mention_types)} instead."
+        )
+    out = np.zeros(len(mentions), dtype=np.int8)
+    get = mention_types.get
+    for i, m in enumerate(mentions):
+        if type(m) is list:
+            m = tuple(m)
+        try:
+            value = get(m)
+        except TypeError:
+            continue  # unhashable: reported by the mention conversion
+        if value is not None:
+            out[i] = _type_code(value, m, doc)
+    return out
 
 
 def to_numpy(x: Any) -> Any:
@@ -388,11 +428,10 @@ def _csr(side: str, parts: list[tuple[Any, Any, Any]], labels: Sequence[str]) ->
     if parts:
         np.cumsum(lengths, out=offsets[1:])
     total = int(offsets[-1])
-    types = None
     if all(type(p[0]) is list for p in parts):
         ids: Any = array("q", [x for p in parts for x in p[0]])
         cls: Any = array("q", [x for p in parts for x in p[1]])
-        return offsets, ids, cls, types
+        return offsets, ids, cls, _csr_types(side, parts, labels, offsets)
     ids = np.empty(total, dtype=np.int64)
     cls = np.empty(total, dtype=np.int64)
     span_docs = [d for d, p in enumerate(parts) if type(p[0]) is not list and p[0].ndim == 2]
@@ -421,23 +460,38 @@ def _csr(side: str, parts: list[tuple[Any, Any, Any]], labels: Sequence[str]) ->
         raise ValueError(
             f"{_where(side, labels[d])} clusters must be ids >= 0; got {int(cls[row])} at row {at} instead."
         )
-    if any(p[2] is not None for p in parts):
-        types = np.zeros(total, dtype=np.int8)
-        for d, (_, _, pty) in enumerate(parts):
-            if pty is not None:
-                pty = np.asarray(pty)
-                if pty.size and (int(pty.min()) < 0 or int(pty.max()) > 3):
-                    raise ValueError(
-                        f"{_where(side, labels[d])} types must be codes 0..3 (unknown, name, nominal, "
-                        f"pronoun); got {int(pty.min()) if int(pty.min()) < 0 else int(pty.max())} instead."
-                    )
-                types[offsets[d] : offsets[d + 1]] = pty
-    return offsets, ids, cls, types
+    return offsets, ids, cls, _csr_types(side, parts, labels, offsets)
 
 
-def convert_doc(key: Any, response: Any, doc: str) -> tuple:
-    """One document (either side a sequence of clusters or an ArraySide) as parts."""
+def _csr_types(side: str, parts: list, labels: Sequence[str], offsets: np.ndarray) -> np.ndarray | None:
+    """The int8 type codes of a side, or None when no document has types."""
+    if all(p[2] is None for p in parts):
+        return None
+    types = np.zeros(int(offsets[-1]), dtype=np.int8)
+    for d, (_, _, pty) in enumerate(parts):
+        if pty is not None:
+            pty = np.asarray(pty)
+            if pty.size and (int(pty.min()) < 0 or int(pty.max()) > 3):
+                raise ValueError(
+                    f"{_where(side, labels[d])} types must be codes 0..3 (unknown, name, nominal, "
+                    f"pronoun); got {int(pty.min()) if int(pty.min()) < 0 else int(pty.max())} instead."
+                )
+            types[offsets[d] : offsets[d + 1]] = pty
+    return types
+
+
+def convert_doc(key: Any, response: Any, doc: str, mention_types: Any = None) -> tuple:
+    """One document (either side a sequence of clusters or an ArraySide) as parts.
+
+    ``mention_types`` is a mapping mention -> type for list input (types of
+    ArraySide input are given with the arrays).
+    """
     if isinstance(key, ArraySide) or isinstance(response, ArraySide):
+        if mention_types is not None:
+            raise TypeError(
+                f"`mention_types` of document {doc} must be None for ArraySide input (give "
+                "ArraySide(..., types=...)); got a mapping instead."
+            )
         if not (isinstance(key, ArraySide) and isinstance(response, ArraySide)):
             other, name = (response, "response") if isinstance(key, ArraySide) else (key, "key")
             raise TypeError(
@@ -451,15 +505,28 @@ def convert_doc(key: Any, response: Any, doc: str) -> tuple:
                 f"got {rdec.kind} mentions against {kdec.kind} key mentions instead."
             )
         return (kid, kcl, kty), (rid, rcl, rty), kdec
-    kid, kcl, rid, rcl, dec = doc_from_lists(key, response, doc)
-    return (kid, kcl, None), (rid, rcl, None), dec
+    if mention_types is None:
+        kid, kcl, rid, rcl, dec = doc_from_lists(key, response, doc)
+        return (kid, kcl, None), (rid, rcl, None), dec
+    kms, kcs = _flatten(key, "key", doc)
+    rms, rcs = _flatten(response, "response", doc)
+    kty = types_from_mapping(kms, mention_types, doc)
+    rty = types_from_mapping(rms, mention_types, doc)
+    kid, kcl, rid, rcl, dec = doc_from_lists(key, response, doc, (kms, kcs, rms, rcs))
+    return (kid, kcl, kty), (rid, rcl, rty), dec
 
 
-def convert_batch(pairs: Sequence[tuple[Any, Any]], labels: Sequence[str]) -> Batch:
-    """Convert ``(key, response)`` document pairs into one batch of CSR arrays."""
+def convert_batch(
+    pairs: Sequence[tuple[Any, Any]], labels: Sequence[str], mention_types: Sequence[Any] | None = None
+) -> Batch:
+    """Convert ``(key, response)`` document pairs into one batch of CSR arrays.
+
+    ``mention_types``, when given, has one mapping (or None) per document.
+    """
     kparts, rparts, decoders = [], [], []
-    for (key, response), label in zip(pairs, labels):
-        k, r, dec = convert_doc(key, response, label)
+    types = mention_types if mention_types is not None else [None] * len(pairs)
+    for (key, response), label, mt in zip(pairs, labels, types):
+        k, r, dec = convert_doc(key, response, label, mt)
         kparts.append(k)
         rparts.append(r)
         decoders.append(dec)
