@@ -193,3 +193,14 @@ def test_metric_selection_only_reports_and_computes_the_chosen_metrics():
     assert r.metrics == ("muc", "ceafe")  # engine order
     cols = [i for i, c in enumerate(r.columns) if not c.startswith(("muc.", "ceafe."))]
     assert not r.counts_matrix[:, cols].any()
+
+
+def test_a_corpus_may_mix_forms_document_by_document():
+    forms = sorted(f for f in FORMS if not f.startswith("torch"))
+    want = corefscore.score_corpus([k for k, _ in DOCS], [r for _, r in DOCS])
+    converted = [FORMS[forms[i % len(forms)]](k, r) for i, (k, r) in enumerate(DOCS)]
+    got = corefscore.score_corpus([k for k, _ in converted], [r for _, r in converted])
+    np.testing.assert_array_equal(got.counts_matrix, want.counts_matrix)
+    mixed = [FORMS["span_arrays"](*DOCS[0]), FORMS["id_arrays"](*DOCS[1]), FORMS["labels"](*DOCS[2])]
+    got = corefscore.score_corpus([k for k, _ in mixed], [r for _, r in mixed])
+    np.testing.assert_array_equal(got.counts_matrix, want.counts_matrix[:3])

@@ -270,6 +270,11 @@ def to_numpy(x: Any) -> Any:
 
 
 def _int_array(x: Any, what: str, side: str, doc: str, ndim: tuple[int, ...]) -> np.ndarray:
+    if type(x) is np.ndarray and x.ndim in ndim:
+        # Fast path: a signed integer array, or an unsigned one narrower than 64 bits.
+        dt = x.dtype
+        if dt.kind == "i" or (dt.kind == "u" and dt.itemsize < 8):
+            return x
     x = to_numpy(x)
     try:
         arr = np.asarray(x)
@@ -416,6 +421,18 @@ def _first_bad(bad: np.ndarray, starts: np.ndarray) -> tuple[int, int, int]:
     return row, part, row - int(starts[part])
 
 
+def _checked_pack(side: str, spans: np.ndarray, starts: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Validate and pack concatenated span arrays; ``starts`` are the first rows of the documents."""
+    bad = bad_spans(spans)
+    if bad.any():
+        row, d, at = _first_bad(bad, starts)
+        raise ValueError(
+            f"{_where(side, labels[d])} must have spans (start, end) with 0 <= start <= end < 2**32; "
+            f"got ({int(spans[row, 0])}, {int(spans[row, 1])}) at row {at} instead."
+        )
+    return pack_spans(spans)
+
+
 def _csr(side: str, parts: list[tuple[Any, Any, Any]], labels: Sequence[str]) -> tuple:
     """One side's CSR arrays from per-document parts, validated and packed once.
 
@@ -432,29 +449,25 @@ def _csr(side: str, parts: list[tuple[Any, Any, Any]], labels: Sequence[str]) ->
         ids: Any = array("q", [x for p in parts for x in p[0]])
         cls: Any = array("q", [x for p in parts for x in p[1]])
         return offsets, ids, cls, _csr_types(side, parts, labels, offsets)
-    ids = np.empty(total, dtype=np.int64)
-    cls = np.empty(total, dtype=np.int64)
-    span_docs = [d for d, p in enumerate(parts) if type(p[0]) is not list and p[0].ndim == 2]
-    if span_docs:
-        spans = np.concatenate([parts[d][0] for d in span_docs]) if len(span_docs) > 1 else parts[span_docs[0]][0]
-        starts = np.zeros(len(span_docs), dtype=np.int64)
-        np.cumsum([lengths[d] for d in span_docs[:-1]], out=starts[1:])
-        bad = bad_spans(spans)
-        if bad.any():
-            row, part, at = _first_bad(bad, starts)
-            raise ValueError(
-                f"{_where(side, labels[span_docs[part]])} must have spans (start, end) with "
-                f"0 <= start <= end < 2**32; got ({int(spans[row, 0])}, {int(spans[row, 1])}) at "
-                f"row {at} instead."
-            )
-        packed = pack_spans(spans)
-        for d, lo in zip(span_docs, starts.tolist()):
-            ids[offsets[d] : offsets[d + 1]] = packed[lo : lo + lengths[d]]
-    for d, (pid, pcl, _) in enumerate(parts):
-        a, b = offsets[d], offsets[d + 1]
-        if type(pid) is list or pid.ndim == 1:
-            ids[a:b] = pid
-        cls[a:b] = pcl
+    if not parts:
+        empty = np.empty(0, dtype=np.int64)
+        return offsets, empty, empty, None
+    # One C call per array kind: no Python loop per document.
+    cls = np.concatenate([np.asarray(p[1], dtype=np.int64) for p in parts])
+    is_spans = [type(p[0]) is not list and p[0].ndim == 2 for p in parts]
+    if all(is_spans):
+        ids = _checked_pack(side, np.concatenate([p[0] for p in parts]), offsets[:-1], labels)
+    elif not any(is_spans):
+        ids = np.concatenate([np.asarray(p[0], dtype=np.int64) for p in parts])
+    else:  # a mix of span arrays and id lists or arrays: pack document by document
+        ids = np.concatenate(
+            [
+                _checked_pack(side, p[0], np.zeros(1, dtype=np.int64), [labels[d]])
+                if span
+                else np.asarray(p[0], dtype=np.int64)
+                for d, (p, span) in enumerate(zip(parts, is_spans))
+            ]
+        )
     if total and int(cls.min()) < 0:
         row, d, at = _first_bad(cls < 0, offsets[:-1])
         raise ValueError(

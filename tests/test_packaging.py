@@ -1,0 +1,46 @@
+"""Packaging: the build says clearly what is missing; the metadata keeps NumPy the only dependency."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from _helpers import REPO
+
+tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+
+
+def _build_ext(env_extra: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, **env_extra)
+    return subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(tmp_path), "--build-temp", str(tmp_path)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_build_without_go_says_so(tmp_path):
+    out = _build_ext({"GO": "definitely-not-a-go-binary"}, tmp_path)
+    assert out.returncode != 0
+    assert "building corefscore needs Go" in out.stderr
+
+
+def test_build_without_a_c_compiler_says_so(tmp_path):
+    out = _build_ext({"CC": "definitely-not-a-compiler"}, tmp_path)
+    if "needs Go" in out.stderr:
+        pytest.skip("Go is not installed here")
+    assert out.returncode != 0
+    assert "needs a C compiler for cgo" in out.stderr
+
+
+def test_metadata():
+    meta = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert meta["dependencies"] == ["numpy>=1.21"]
+    assert meta["scripts"] == {"corefscore": "corefscore.cli:main"}
+    assert {"test", "notebook"} <= set(meta["optional-dependencies"])
+    assert {"pandas", "matplotlib"} <= set(meta["optional-dependencies"]["notebook"])
