@@ -546,6 +546,33 @@ def convert_batch(
     return Batch(_csr("key", kparts, labels), _csr("response", rparts, labels), decoders, list(labels))
 
 
+def _span_side_fast(clusters: Any) -> tuple[list[int], list[int]] | None:
+    """Packed ids and cluster positions of a plain list of lists of valid ``(start, end)`` tuples.
+
+    The per-call fast path: one pass, no intermediate lists. Returns None for
+    anything else (other containers, other mentions, invalid spans), which
+    then takes the general path and its error messages.
+    """
+    if type(clusters) is not list and type(clusters) is not tuple:
+        return None
+    ids: list[int] = []
+    cids: list[int] = []
+    append = ids.append
+    limit = _SPAN_LIMIT
+    for i, cluster in enumerate(clusters):
+        if type(cluster) is not list and type(cluster) is not tuple:
+            return None
+        for m in cluster:
+            if type(m) is not tuple or len(m) != 2:
+                return None
+            s, e = m
+            if type(s) is not int or type(e) is not int or not 0 <= s <= e < limit:
+                return None
+            append(s << SPAN_SHIFT | e)
+        cids.extend([i] * len(cluster))
+    return ids, cids
+
+
 def single_doc(key: Any, response: Any) -> tuple[array, int, int, Decoder]:
     """The fast path for one document of list input: one ``array("q")`` for both sides.
 
@@ -553,11 +580,11 @@ def single_doc(key: Any, response: Any) -> tuple[array, int, int, Decoder]:
     response clusters]`` that :func:`corefscore._lib.score_single` reads,
     the two lengths and the decoder.
     """
-    kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
+    k = _span_side_fast(key)
+    r = _span_side_fast(response) if k is not None else None
+    if k is not None and r is not None:
+        (kid, kcl), (rid, rcl), dec = k, r, _SPAN_DECODER
+    else:
+        kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
     nk, nr = len(kid), len(rid)
-    buf = array("q", (0, nk, 0, nr))
-    buf.extend(kid)
-    buf.extend(kcl)
-    buf.extend(rid)
-    buf.extend(rcl)
-    return buf, nk, nr, dec
+    return array("q", [0, nk, 0, nr, *kid, *kcl, *rid, *rcl]), nk, nr, dec

@@ -302,6 +302,19 @@ class _Scratch(threading.local):
         self.dups_cap = 256
         self.dups = (ctypes.c_int64 * (self.dups_cap * DUPLICATE_FIELDS))()
         self.dups_addr = ctypes.addressof(self.dups)
+        self.single_key = Side()
+        self.single_resp = Side()
+        self.single_key_addr = ctypes.addressof(self.single_key)
+        self.single_resp_addr = ctypes.addressof(self.single_resp)
+        self.row: np.ndarray | None = None
+
+    def make_row(self, ncol: int) -> np.ndarray:
+        """The per-thread counts row of one document, shape (1, ncol)."""
+        self.row_buf = (ctypes.c_double * ncol)()
+        self.row_addr = ctypes.addressof(self.row_buf)
+        self.row_len = ncol
+        self.row = np.frombuffer(self.row_buf, dtype=np.float64).reshape(1, ncol)
+        return self.row
 
 
 _scratch = _Scratch()
@@ -381,10 +394,43 @@ def score_single(buf: array, nk: int, nr: int, options: Options) -> tuple[np.nda
 
     ``buf`` holds ``[0, nk, 0, nr, key ids, key clusters, response ids,
     response clusters]``: both sides' offsets and arrays in one buffer, so one
-    address serves every pointer.
+    address serves every pointer. The sides and the counts row are per-thread
+    scratch structures; the counts are copied out.
     """
+    sc = _scratch
     base = buf.buffer_info()[0]
-    k = Side(base, base + 32, base + 32 + 8 * nk, None, nk)
+    k, r = sc.single_key, sc.single_resp
+    k.offsets, k.mentions, k.clusters, k.length = base, base + 32, base + 32 + 8 * nk, nk
     r0 = base + 32 + 16 * nk
-    r = Side(base + 16, r0, r0 + 8 * nr, None, nr)
-    return _call(1, k, r, options, None)
+    r.offsets, r.mentions, r.clusters, r.length = base + 16, r0, r0 + 8 * nr, nr
+    cdll = _lib if _lib is not None else lib()
+    row = sc.row
+    if row is None:
+        row = sc.make_row(len(columns()))
+    status = cdll.cs_score_batch(
+        1,
+        sc.single_key_addr,
+        sc.single_resp_addr,
+        None,
+        0,
+        ctypes.addressof(options),
+        sc.row_addr,
+        sc.row_len,
+        sc.dups_addr,
+        sc.dups_cap,
+        sc.n_dups_addr,
+        sc.err_addr,
+        _ERR_LEN,
+    )
+    if status:
+        _check(status, sc.err)
+    if sc.n_dups.value:
+        # Repeated mentions: take the general path, which collects their records.
+        return _call(
+            1,
+            Side(base, base + 32, base + 32 + 8 * nk, None, nk),
+            Side(base + 16, r0, r0 + 8 * nr, None, nr),
+            options,
+            None,
+        )
+    return row.copy(), []
