@@ -1,0 +1,199 @@
+"""Wall time of the whole ``corefscore`` process, beside the Perl reference scorer.
+
+Fixtures (written to a temporary directory, seeded):
+
+- LitBank: the 100 files of ../shared/data/litbank concatenated into one key
+  file, and a seeded perturbation of it (``corefscore._perturb``, seed 1);
+- a synthetic corpus the size of the CoNLL-2012 English test set (348
+  documents, 19,700 key mentions; ``corefscore.synthetic``, seed 0) written
+  as CoNLL-2012 key and response files.
+
+Commands timed (each run is a fresh process; median of ``--runs`` after one
+warm-up run):
+
+- ``python -m corefscore all KEY RESPONSE none`` (the drop-in form);
+- ``python -m corefscore score KEY RESPONSE`` (the table of every metric);
+- floors: ``python -c pass``, ``python -c "import corefscore"``;
+- ``perl scorer.pl all KEY RESPONSE none`` when perl and the reference scorer
+  exist (``--perl-runs`` runs; it is slow).
+
+In-process, the Go call alone (read both files, pair, score) is timed too.
+
+Usage::
+
+    python bench/cli_bench.py [--runs 7] [--perl-runs 1] [--perl /tmp/ref/scorer.pl]
+
+Prints Markdown; ``bench/cli.md`` records a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data"
+sys.path.insert(0, str(REPO / "python"))
+
+
+#: CPU seconds (user + system) of the last timed runs, per command, filled by wall().
+CPU: dict[str, list[float]] = {}
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def wall(cmd: list[str], env: dict[str, str], runs: int, warmup: int = 1) -> list[float]:
+    """Wall times of ``runs`` runs of ``cmd`` (after ``warmup`` untimed runs); checks exit status 0.
+
+    The CPU time (user + system, all threads) of each timed run goes to ``CPU[" ".join(cmd)]``.
+    """
+    times, cpu = [], []
+    for i in range(warmup + runs):
+        c0 = _children_cpu()
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        dt = time.perf_counter() - t0
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
+        if i >= warmup:
+            times.append(dt)
+            cpu.append(_children_cpu() - c0)
+    CPU[" ".join(cmd)] = cpu
+    return times
+
+
+def _cpu(cmd: list[str]) -> str:
+    return f"{1000 * statistics.median(CPU[' '.join(cmd)]):.0f}"
+
+
+def fixtures(tmp: Path) -> dict[str, tuple[Path, Path]]:
+    from corefscore._perturb import perturb_conll_file, write_synthetic_corpus
+
+    out = {}
+    files = sorted((DATA / "litbank").glob("*.conll"))
+    if files:
+        key = tmp / "litbank_key.conll"
+        with key.open("wb") as f:
+            for p in files:
+                data = p.read_bytes()
+                f.write(data if data.endswith(b"\n") else data + b"\n")
+        resp = tmp / "litbank_response.conll"
+        perturb_conll_file(key, resp, seed=1)
+        out["LitBank (100 docs)"] = (key, resp)
+    syn = tmp / "synthetic"
+    syn.mkdir()
+    out["synthetic CoNLL-2012 test size (348 docs)"] = tuple(Path(p) for p in write_synthetic_corpus(syn, seed=0))
+    return out
+
+
+def go_only(key: Path, resp: Path, runs: int) -> float:
+    from corefscore import _files, _lib
+
+    names = _lib.metric_names()
+    mask = sum(1 << names.index(m) for m in ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"))
+    opt = _lib.make_options(metrics=mask)
+    _files.read_and_score(key, resp, opt)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        _files.read_and_score(key, resp, opt)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def facts() -> list[str]:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().split("\n"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    from corefscore import _lib
+
+    return [
+        f"- machine: {platform.machine()}, {os.cpu_count()} CPUs ({cpu}), {platform.system()} {platform.release()}",
+        f"- python: {sys.executable} {platform.python_version()}",
+        f"- library: {_lib.library_path()}",
+        f"- load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--perl-runs", type=int, default=1)
+    ap.add_argument("--perl", default="/tmp/ref/scorer.pl")
+    ap.add_argument(
+        "--package-dir",
+        default=str(REPO / "python"),
+        help="directory holding the corefscore package the processes import (default: the repository's)",
+    )
+    args = ap.parse_args()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([args.package_dir, env.get("PYTHONPATH", "")])
+    py = sys.executable
+    lines = [
+        "# corefscore command-line benchmark",
+        "",
+        *facts(),
+        f"- runs: median of {args.runs} after 1 warm-up",
+        f"- package: {args.package_dir}",
+        "",
+    ]
+    floor = statistics.median(wall([py, "-c", "pass"], env, args.runs))
+    imp = statistics.median(wall([py, "-c", "import corefscore"], env, args.runs))
+    imp_np = statistics.median(wall([py, "-c", "import numpy"], env, args.runs))
+    lines += [
+        "| floor | median wall (ms) | median CPU (ms) |",
+        "|---|---:|---:|",
+        f"| `python -c pass` | {1000 * floor:.0f} | {_cpu([py, '-c', 'pass'])} |",
+        f"| `python -c 'import numpy'` | {1000 * imp_np:.0f} | {_cpu([py, '-c', 'import numpy'])} |",
+        f"| `python -c 'import corefscore'` | {1000 * imp:.0f} | {_cpu([py, '-c', 'import corefscore'])} |",
+        "",
+        "| corpus | command | median wall (ms) | min wall (ms) | median CPU (ms) "
+        "| Go read+score in-process (ms) | Perl wall (s) | Perl / ours |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    have_perl = shutil.which("perl") is not None and Path(args.perl).exists() and args.perl_runs > 0
+    with tempfile.TemporaryDirectory() as d:
+        for corpus, (key, resp) in fixtures(Path(d)).items():
+            go = go_only(key, resp, args.runs)
+            perl_s = None
+            if have_perl:
+                perl_s = statistics.median(
+                    wall(["perl", args.perl, "all", str(key), str(resp), "none"], env, args.perl_runs, warmup=0)
+                )
+            for label, argv in (
+                ("all KEY RESP none", ["all", str(key), str(resp), "none"]),
+                ("score KEY RESP", ["score", str(key), str(resp)]),
+            ):
+                t = wall([py, "-m", "corefscore", *argv], env, args.runs)
+                med = statistics.median(t)
+                ratio = f"{perl_s / med:.0f}x" if perl_s is not None and label.startswith("all") else ""
+                perl_cell = f"{perl_s:.1f}" if perl_s is not None and label.startswith("all") else ""
+                lines.append(
+                    f"| {corpus} | `corefscore {label}` | {1000 * med:.0f} | {1000 * min(t):.0f} | "
+                    f"{_cpu([py, '-m', 'corefscore', *argv])} | {1000 * go:.0f} | {perl_cell} | {ratio} |"
+                )
+            sizes = f"{key.stat().st_size / 1e6:.1f} MB + {resp.stat().st_size / 1e6:.1f} MB"
+            lines.append(f"| {corpus} | (file sizes: {sizes}) | | | | | | |")
+    lines.append(f"- load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
