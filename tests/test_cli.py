@@ -595,3 +595,13 @@ def test_help_and_version(capsys):
     assert status == 0 and "corefscore METRIC KEY RESPONSE" in out
     status, out, _ = run_cli(capsys, "--version")
     assert status == 0 and out.startswith("corefscore ")
+
+
+def test_report_doctests():
+    import doctest
+
+    from corefscore import _report
+
+    result = doctest.testmod(_report)
+    assert result.attempted >= 5
+    assert result.failed == 0

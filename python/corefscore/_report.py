@@ -104,7 +104,7 @@ def rpf(num_r: float, den_r: float, num_p: float, den_p: float, f1: float | None
 
     Examples
     --------
-    >>> print(rpf(3, 6, 3, 5))
+    >>> print(rpf(3, 6, 3, 5))  # doctest: +NORMALIZE_WHITESPACE
     Recall: (3 / 6) 50%	Precision: (3 / 5) 60%	F1: 54.54%
     --------------------------------------------------------------------------
     """
