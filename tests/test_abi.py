@@ -8,6 +8,7 @@ status and a NUL-terminated message come back instead of a crash.
 from __future__ import annotations
 
 import ctypes
+import os
 import subprocess
 import sys
 import textwrap
@@ -28,6 +29,7 @@ def fresh_lib(monkeypatch):
     _lib._reset()
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs /proc/self/maps (Linux)")
 def test_import_does_not_load_the_library():
     code = textwrap.dedent(
         """
@@ -46,8 +48,6 @@ def test_import_does_not_load_the_library():
 
 
 def _env():
-    import os
-
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO / "python") + os.pathsep + env.get("PYTHONPATH", "")
     return env
