@@ -90,6 +90,11 @@ def read_and_score(key_path: Any, response_path: Any, options: Any, format: str 
     key, resp = _path(key_path, "key_path"), _path(response_path, "response_path")
     fmt = (format or "").encode()
     cdll = _lib.lib()
+    if not _lib.has_score_files():
+        raise ImportError(
+            f"corefscore: the shared library {_lib.library_path()} has no cs_score_files (it is older than "
+            "this package); rebuild it with `make build` or reinstall the package"
+        )
     columns = _lib.columns()
     ncol = len(columns)
     rows, names_cap, warn_cap, dups_cap = _ROWS, _NAMES, _WARNINGS, _DUPS
