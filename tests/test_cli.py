@@ -605,3 +605,19 @@ def test_report_doctests():
     result = doctest.testmod(_report)
     assert result.attempted >= 5
     assert result.failed == 0
+
+
+@needs_perl
+def test_key_document_missing_from_response_scores_empty_as_perl(tmp_path, capsys):
+    key = EXAMPLES / "key.conll"
+    text = (EXAMPLES / "response.conll").read_text()
+    start = text.index("#begin document (example/letter)")
+    response = tmp_path / "letter_only.conll"
+    response.write_text(text[start : text.index("#end document", start)] + "#end document\n")
+    status, ours, err = run_cli(capsys, "all", key, response, "none")
+    assert status == 0
+    assert "(example/station); part 000" in err and "not in the response" in err
+    assert _comparable(ours) == _comparable(perl_output("all", key, response, "none"))
+    status, ours, _ = run_cli(capsys, "all", key, response)
+    assert _blocks(_comparable(ours)) == _blocks(_comparable(perl_output("all", key, response)))
+

@@ -485,7 +485,10 @@ def main(argv: list[str] | None = None) -> int:
         # and options the Python layer refused (its messages say what was expected).
         _err(str(exc))
         return 2
-    except BrokenPipeError:  # pragma: no cover - `corefscore ... | head`
+    except BrokenPipeError:  # `corefscore ... | head`: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:
         _err(f"{exc.filename}: {exc.strerror}" if getattr(exc, "filename", None) else str(exc))
