@@ -211,3 +211,23 @@ def test_check_maps_status_codes_to_exceptions():
         _lib._check(_lib.CS_IO, buf)
     with pytest.raises(RuntimeError, match=r"internal error.*boom"):
         _lib._check(_lib.CS_INTERNAL, buf)
+
+
+def test_import_does_not_import_numpy():
+    """`import corefscore` (and the command line module) stays light: NumPy comes with the first score."""
+    code = textwrap.dedent(
+        """
+        import sys
+        import corefscore, corefscore.cli, corefscore._lib
+        assert "numpy" not in sys.modules, "numpy imported at import time"
+        assert corefscore.__version__
+        corefscore.score([[1, 2]], [[1, 2]])
+        assert "numpy" in sys.modules
+        print("ok")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env(), timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

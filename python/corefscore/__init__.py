@@ -14,23 +14,61 @@ Examples
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from ._api import (
-    DUPLICATES,
-    SINGLETONS,
-    DuplicateMentionWarning,
-    Scorer,
-    metric_names,
-    score,
-    score_arrays,
-    score_corpus,
-    score_labels,
-)
-from ._convert import ArraySide
-from ._files import score_files
-from ._lib import CorefScoreInputError
-from ._result import Duplicate, MetricScore, Result
+# The public names are imported on first use (PEP 562), so that `import corefscore`
+# (and the command line's drop-in path) does not import NumPy or load the library.
+_EXPORTS = {
+    "DUPLICATES": "._api",
+    "SINGLETONS": "._api",
+    "DuplicateMentionWarning": "._api",
+    "Scorer": "._api",
+    "metric_names": "._api",
+    "score": "._api",
+    "score_arrays": "._api",
+    "score_corpus": "._api",
+    "score_labels": "._api",
+    "ArraySide": "._convert",
+    "score_files": "._files",
+    "CorefScoreInputError": "._lib",
+    "Duplicate": "._result",
+    "MetricScore": "._result",
+    "Result": "._result",
+}
+
+if TYPE_CHECKING:
+    from ._api import (
+        DUPLICATES,
+        SINGLETONS,
+        DuplicateMentionWarning,
+        Scorer,
+        metric_names,
+        score,
+        score_arrays,
+        score_corpus,
+        score_labels,
+    )
+    from ._convert import ArraySide
+    from ._files import score_files
+    from ._lib import CorefScoreInputError
+    from ._result import Duplicate, MetricScore, Result
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'corefscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "DUPLICATES",

@@ -17,9 +17,10 @@ import importlib.resources
 import os
 import threading
 from array import array
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # NumPy is imported where it is used: the drop-in CLI path never needs it
+    import numpy as np
 
 #: The ABI version this module is written for (CS_ABI_VERSION in corefscore.h).
 ABI_VERSION = 1
@@ -310,6 +311,8 @@ class _Scratch(threading.local):
 
     def make_row(self, ncol: int) -> np.ndarray:
         """The per-thread counts row of one document, shape (1, ncol)."""
+        import numpy as np
+
         self.row_buf = (ctypes.c_double * ncol)()
         self.row_addr = ctypes.addressof(self.row_buf)
         self.row_len = ncol
@@ -322,6 +325,8 @@ _scratch = _Scratch()
 
 def _call(n_docs: int, kside: Side, rside: Side, options: Options, names: bytes | None) -> tuple[np.ndarray, list]:
     """One ``cs_score_batch`` call; counts as an ndarray and duplicate records as tuples."""
+    import numpy as np
+
     cdll = _lib if _lib is not None else lib()
     ncol = len(_columns) if _columns is not None else len(columns())
     size = n_docs * ncol
