@@ -620,4 +620,3 @@ def test_key_document_missing_from_response_scores_empty_as_perl(tmp_path, capsy
     assert _comparable(ours) == _comparable(perl_output("all", key, response, "none"))
     status, ours, _ = run_cli(capsys, "all", key, response)
     assert _blocks(_comparable(ours)) == _blocks(_comparable(perl_output("all", key, response)))
-
