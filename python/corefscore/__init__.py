@@ -37,6 +37,8 @@ _EXPORTS = {
     "Duplicate": "._result",
     "MetricScore": "._result",
     "Result": "._result",
+    "compare": ".stats",
+    "compare_files": ".stats",
 }
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from ._files import score_files
     from ._lib import CorefScoreInputError
     from ._result import Duplicate, MetricScore, Result
+    from .stats import compare, compare_files
 
 
 def __getattr__(name: str) -> Any:
@@ -81,6 +84,8 @@ __all__ = [
     "Result",
     "Scorer",
     "__version__",
+    "compare",
+    "compare_files",
     "metric_names",
     "score",
     "score_arrays",

@@ -219,6 +219,7 @@ class Result:
         self.response = response
         self.options = dict(options or {})
         self._scores: dict[str, MetricScore] | None = None
+        self.intervals: Any = None
 
     @classmethod
     def _trusted(
@@ -245,6 +246,7 @@ class Result:
         self.response = None
         self.options = options
         self._scores = None
+        self.intervals = None
         return self
 
     # -- scores -------------------------------------------------------------
@@ -319,6 +321,64 @@ class Result:
             response=self.response,
             options=self.options,
         )
+
+    # -- statistics (corefscore.stats) and plots (corefscore.plotting) ---------
+
+    def scores(self, average: str = "micro", empty: str = "exclude") -> dict[str, dict[str, float]]:
+        """Recall, precision and F1 of every metric, micro (reference) or macro averaged.
+
+        ``average="micro"`` computes each metric from the summed counts (the
+        corpus score of the reference scorer); ``"macro"`` is the mean of the
+        per-document scores (see :func:`corefscore.stats.corpus_scores` for
+        ``empty``). Returns ``{metric: {"recall", "precision", "f1"}}`` plus
+        ``"conll"`` when MUC, B-cubed and CEAF_e are scored.
+        """
+        from . import stats
+
+        return stats.corpus_scores(
+            self.counts_matrix, self.columns, self.metrics, average=average, blanc_rule=self.blanc_rule, empty=empty
+        )
+
+    def bootstrap(
+        self,
+        n: int = 1000,
+        confidence: float = 0.95,
+        seed: Any = None,
+        *,
+        average: str = "micro",
+        empty: str = "exclude",
+    ) -> Any:
+        """Percentile bootstrap intervals of every metric, resampling documents.
+
+        Delegates to :func:`corefscore.stats.bootstrap`; the intervals are
+        also kept in :attr:`intervals`, which the HTML view and :meth:`plot`
+        then show.
+
+        Returns
+        -------
+        corefscore.stats.Intervals
+        """
+        from . import stats
+
+        self.intervals = stats.bootstrap(self, n=n, confidence=confidence, seed=seed, average=average, empty=empty)
+        return self.intervals
+
+    def plot(self, **kwargs: Any) -> Any:
+        """Per-metric bars (with interval whiskers after :meth:`bootstrap`); needs matplotlib.
+
+        Keyword arguments go to :func:`corefscore.plotting.plot_scores`.
+        """
+        from .plotting import plot_scores
+
+        kwargs.setdefault("blanc_rule", self.blanc_rule)
+        return plot_scores(self.intervals if self.intervals is not None else self, **kwargs)
+
+    def plot_distribution(self, metric: str = "muc", **kwargs: Any) -> Any:
+        """Histogram of one metric's per-document scores (:func:`corefscore.plotting.plot_distribution`)."""
+        from .plotting import plot_distribution
+
+        kwargs.setdefault("blanc_rule", self.blanc_rule)
+        return plot_distribution(self, metric=metric, **kwargs)
 
     # -- export -------------------------------------------------------------
 
@@ -399,6 +459,8 @@ class Result:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
+        if self.intervals is not None:
+            return self.intervals._repr_html_()
         n = self.n_documents
         rows = "".join(
             f"<tr><th>{html.escape(name)}</th><td>{100 * r:.2f}</td><td>{100 * p:.2f}</td><td>{100 * f:.2f}</td></tr>"
