@@ -620,3 +620,19 @@ def test_key_document_missing_from_response_scores_empty_as_perl(tmp_path, capsy
     assert _comparable(ours) == _comparable(perl_output("all", key, response, "none"))
     status, ours, _ = run_cli(capsys, "all", key, response)
     assert _blocks(_comparable(ours)) == _blocks(_comparable(perl_output("all", key, response)))
+
+
+def test_drop_in_imports_no_numpy_pandas_or_matplotlib():
+    # The drop-in form must start fast: no NumPy, pandas or matplotlib in the process.
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "python"), env.get("PYTHONPATH", "")])
+    code = (
+        "import sys; from corefscore import cli; "
+        f"status = cli.main(['all', {str(EXAMPLES / 'key.conll')!r}, {str(EXAMPLES / 'response.conll')!r}, 'none']); "
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'pandas', 'matplotlib')); "
+        "print(status, heavy, file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip().split("\n")[-1] == "0 []"
+    assert "====== TOTALS =======" in proc.stdout
