@@ -204,3 +204,19 @@ def test_a_corpus_may_mix_forms_document_by_document():
     mixed = [FORMS["span_arrays"](*DOCS[0]), FORMS["id_arrays"](*DOCS[1]), FORMS["labels"](*DOCS[2])]
     got = corefscore.score_corpus([k for k, _ in mixed], [r for _, r in mixed])
     np.testing.assert_array_equal(got.counts_matrix, want.counts_matrix[:3])
+
+
+def test_span_packing_agrees_between_lists_and_arrays_and_round_trips():
+    from corefscore import _convert
+
+    rng = np.random.default_rng(0)
+    starts = rng.integers(0, 2**32 - 10, size=500)
+    ends = starts + rng.integers(0, 10, size=500)
+    spans = np.column_stack([starts, ends])
+    spans[:3] = [[0, 0], [0, 2**32 - 1], [2**32 - 1, 2**32 - 1]]  # the edges
+    pairs = [tuple(p) for p in spans.tolist()]
+    from_lists = _convert._span_side_fast([pairs])[0]
+    from_arrays = _convert.pack_spans(spans).tolist()
+    assert from_lists == from_arrays
+    assert len(set(from_lists)) == len(set(pairs))
+    assert [_convert.unpack_span(i) for i in from_lists] == pairs

@@ -3,9 +3,10 @@
 This is the one place where mentions become int64 ids:
 
 - a span ``(start, end)`` with ``0 <= start <= end < 2**32`` is packed as
-  ``start << 32 | end`` (:data:`SPAN_SHIFT`); :func:`pack_spans` does it for
-  arrays (after :func:`bad_spans`), :func:`_pack_span_list` for Python lists, and :func:`unpack_span`
-  reverses it;
+  ``start << 32 | end`` (:data:`SPAN_SHIFT`): :func:`pack_spans` does it for
+  arrays (vectorised, after :func:`bad_spans`), :func:`_span_side_fast` for
+  Python integers (every list input goes through it), and
+  :func:`unpack_span` reverses it;
 - an integer mention is its own id;
 - any other hashable is interned, per document, to ``0, 1, 2, ...`` in order
   of first appearance (key first), so equal mentions on the two sides get the
@@ -57,9 +58,14 @@ class _NotSpans(Exception):
 
 
 def _pack_span_list(mentions: Sequence[Any], side: str, doc: str) -> list[int]:
-    """Pack a list of ``(start, end)`` pairs; raise _NotSpans if one is not a pair of ints."""
-    out = []
-    append = out.append
+    """Pack flattened ``(start, end)`` pairs (tuples or lists, any integer type).
+
+    Raises _NotSpans if a mention is not a pair of integers, TypeError or
+    ValueError (naming the document) for float or NaN bounds and for spans
+    out of range. The packing itself is :func:`_span_side_fast`'s.
+    """
+    pairs = []
+    append = pairs.append
     for m in mentions:
         tm = type(m)
         if (tm is not tuple and tm is not list) or len(m) != 2:
@@ -67,12 +73,14 @@ def _pack_span_list(mentions: Sequence[Any], side: str, doc: str) -> list[int]:
         s, e = m
         if type(s) is not int or type(e) is not int:
             s, e = _span_bound(s, side, doc, m), _span_bound(e, side, doc, m)
-        if not 0 <= s <= e < _SPAN_LIMIT:
-            raise ValueError(
-                f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end < 2**32; got {m!r} instead."
-            )
-        append(s << SPAN_SHIFT | e)
-    return out
+        append((s, e))
+    packed = _span_side_fast([pairs])
+    if packed is None:
+        bad = next(p for p in pairs if not 0 <= p[0] <= p[1] < _SPAN_LIMIT)
+        raise ValueError(
+            f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end < 2**32; got {bad!r} instead."
+        )
+    return packed[0]
 
 
 def _span_bound(x: Any, side: str, doc: str, m: Any) -> int:
@@ -207,6 +215,10 @@ def doc_from_lists(
     ``(kms, kcs, rms, rcs)`` when the caller has it.
     """
     if flat is None:
+        k = _span_side_fast(key)
+        r = _span_side_fast(response) if k is not None else None
+        if k is not None and r is not None:
+            return k[0], k[1], r[0], r[1], _SPAN_DECODER
         kms, kcs = _flatten(key, "key", doc)
         rms, rcs = _flatten(response, "response", doc)
     else:
@@ -580,11 +592,6 @@ def single_doc(key: Any, response: Any) -> tuple[array, int, int, Decoder]:
     response clusters]`` that :func:`corefscore._lib.score_single` reads,
     the two lengths and the decoder.
     """
-    k = _span_side_fast(key)
-    r = _span_side_fast(response) if k is not None else None
-    if k is not None and r is not None:
-        (kid, kcl), (rid, rcl), dec = k, r, _SPAN_DECODER
-    else:
-        kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
+    kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
     nk, nr = len(kid), len(rid)
     return array("q", [0, nk, 0, nr, *kid, *kcl, *rid, *rcl]), nk, nr, dec
