@@ -210,13 +210,14 @@ def test_span_packing_agrees_between_lists_and_arrays_and_round_trips():
     from corefscore import _convert
 
     rng = np.random.default_rng(0)
-    starts = rng.integers(0, 2**32 - 10, size=500)
+    starts = rng.integers(0, 2**31 - 10, size=500)
     ends = starts + rng.integers(0, 10, size=500)
     spans = np.column_stack([starts, ends])
-    spans[:3] = [[0, 0], [0, 2**32 - 1], [2**32 - 1, 2**32 - 1]]  # the edges
+    spans[:3] = [[0, 0], [0, 2**31 - 1], [2**31 - 1, 2**31 - 1]]  # the edges
     pairs = [tuple(p) for p in spans.tolist()]
     from_lists = _convert._span_side_fast([pairs])[0]
     from_arrays = _convert.pack_spans(spans).tolist()
     assert from_lists == from_arrays
     assert len(set(from_lists)) == len(set(pairs))
     assert [_convert.unpack_span(i) for i in from_lists] == pairs
+    assert min(from_lists) >= 0 and max(from_lists) < 2**63  # non-negative int64

@@ -2,7 +2,7 @@
 
 This is the one place where mentions become int64 ids:
 
-- a span ``(start, end)`` with ``0 <= start <= end < 2**32`` is packed as
+- a span ``(start, end)`` with ``0 <= start <= end < 2**31`` is packed as
   ``start << 32 | end`` (:data:`SPAN_SHIFT`): :func:`pack_spans` does it for
   arrays (vectorised, after :func:`bad_spans`), :func:`_span_side_fast` for
   Python integers (every list input goes through it), and
@@ -30,7 +30,8 @@ import numpy as np
 
 #: Bits of the end position in a packed span id.
 SPAN_SHIFT = 32
-_SPAN_LIMIT = 1 << SPAN_SHIFT
+#: Exclusive bound of span positions: start << 32 | end must fit in a non-negative int64.
+_SPAN_LIMIT = 1 << 31
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
 
@@ -78,7 +79,7 @@ def _pack_span_list(mentions: Sequence[Any], side: str, doc: str) -> list[int]:
     if packed is None:
         bad = next(p for p in pairs if not 0 <= p[0] <= p[1] < _SPAN_LIMIT)
         raise ValueError(
-            f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end < 2**32; got {bad!r} instead."
+            f"{_where(side, doc)} must have spans (start, end) with 0 <= start <= end < 2**31; got {bad!r} instead."
         )
     return packed[0]
 
@@ -95,7 +96,7 @@ def _span_bound(x: Any, side: str, doc: str, m: Any) -> int:
 
 
 def bad_spans(spans: np.ndarray) -> np.ndarray:
-    """Rows of an ``(n, 2)`` span array that cannot be packed (negative, end < start, >= 2**32)."""
+    """Rows of an ``(n, 2)`` span array that cannot be packed (negative, end < start, >= 2**31)."""
     return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= _SPAN_LIMIT)
 
 
@@ -109,7 +110,7 @@ def pack_spans(spans: np.ndarray) -> np.ndarray:
 
 def unpack_span(mention_id: int) -> tuple[int, int]:
     """The ``(start, end)`` span of a packed id."""
-    return (mention_id >> SPAN_SHIFT, mention_id & (_SPAN_LIMIT - 1))
+    return (mention_id >> SPAN_SHIFT, mention_id & ((1 << SPAN_SHIFT) - 1))
 
 
 _CLUSTER_TYPES = (list, tuple, set, frozenset)
@@ -439,7 +440,7 @@ def _checked_pack(side: str, spans: np.ndarray, starts: np.ndarray, labels: Sequ
     if bad.any():
         row, d, at = _first_bad(bad, starts)
         raise ValueError(
-            f"{_where(side, labels[d])} must have spans (start, end) with 0 <= start <= end < 2**32; "
+            f"{_where(side, labels[d])} must have spans (start, end) with 0 <= start <= end < 2**31; "
             f"got ({int(spans[row, 0])}, {int(spans[row, 1])}) at row {at} instead."
         )
     return pack_spans(spans)
