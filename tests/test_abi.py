@@ -48,8 +48,10 @@ def test_import_does_not_load_the_library():
 
 
 def _env():
+    """The environment of a child Python that imports the same corefscore as this process."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO / "python") + os.pathsep + env.get("PYTHONPATH", "")
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(corefscore.__file__)))
+    env["PYTHONPATH"] = parent + os.pathsep + env.get("PYTHONPATH", "")
     return env
 
 
