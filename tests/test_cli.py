@@ -636,3 +636,56 @@ def test_drop_in_imports_no_numpy_pandas_or_matplotlib():
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip().split("\n")[-1] == "0 []"
     assert "====== TOTALS =======" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("flags", "kwargs", "changes"),
+    [
+        (["--singletons", "exclude"], {"singletons": "exclude"}, True),
+        (["--link-weights", "1,0.5,0.25,0.1"], {"link_weights": (1, 0.5, 0.25, 0.1)}, True),
+        (["--da-weights", "0.7,0.2,0.1", "--da-greedy"], {"da_weights": (0.7, 0.2, 0.1), "da_greedy": True}, False),
+        (["--workers", "1", "--format", "conll2012"], {"workers": 1, "format": "conll2012"}, False),
+    ],
+)
+def test_options_reach_the_engine(flags, kwargs, changes, capsys):
+    import corefscore
+
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    status, out, err = run_cli(capsys, "score", key, response, "--json", *flags)
+    assert status == 0, err
+    got = json.loads(out)["metrics"]
+    assert got == corefscore.score_files(key, response, duplicates="ignore", **kwargs).to_dict()["metrics"]
+    default = corefscore.score_files(key, response, duplicates="ignore").to_dict()["metrics"]
+    assert (got != default) == changes
+
+
+def test_blanc_rule_option(tmp_path, capsys):
+    # Key: three singletons (no coreference link, three non-coreference links); response: {a, b}, {c}.
+    # The "key" rule scores the non-coreference half alone: R = 2/3, P = 2/2. The "either" rule
+    # also counts the coreference half (R = 0, P = 0/1) and averages: R = 1/3, P = 1/2, F1 = (0 + 0.8) / 2.
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(BEGIN + "d1\t0\t0\ta\t(1)\nd1\t0\t1\tb\t(2)\nd1\t0\t2\tc\t(3)\n#end document\n")
+    response.write_text(BEGIN + "d1\t0\t0\ta\t(1)\nd1\t0\t1\tb\t(1)\nd1\t0\t2\tc\t(2)\n#end document\n")
+    blanc = {}
+    for rule in ("key", "either"):
+        status, out, _ = run_cli(capsys, "score", key, response, "--json", "--metrics", "blanc", "--blanc-rule", rule)
+        assert status == 0
+        blanc[rule] = json.loads(out)["metrics"]["blanc"]
+    assert (blanc["key"]["recall"], blanc["key"]["precision"]) == pytest.approx((2 / 3, 1.0))
+    assert blanc["key"]["f1"] == pytest.approx(0.8)
+    assert (blanc["either"]["recall"], blanc["either"]["precision"]) == pytest.approx((1 / 3, 0.5))
+    assert blanc["either"]["f1"] == pytest.approx(0.4)
+    _, text, _ = run_cli(capsys, "blanc", key, response, "none")
+    assert "BLANC: Recall: (0.666666666666667 / 1) 66.66%\tPrecision: (1 / 1) 100%\tF1: 80%" in text
+    _, text, _ = run_cli(capsys, "blanc", key, response, "none", "--blanc-rule", "either")
+    assert "BLANC: Recall: (0.333333333333333 / 1) 33.33%\tPrecision: (0.5 / 1) 50%\tF1: 40%" in text
+
+
+def test_singletons_exclude_in_drop_in_mode(capsys):
+    key, response = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    _, keep, _ = run_cli(capsys, "all", key, response, "none")
+    _, excl, _ = run_cli(capsys, "all", key, response, "none", "--singletons", "exclude")
+    _, js, _ = run_cli(capsys, "score", key, response, "--json", "--singletons", "exclude")
+    muc = parse_totals(excl)["muc"]["Identification of Mentions"]
+    assert float(muc[1]) == json.loads(js)["metrics"]["mentions"]["recall_den"]
+    assert keep != excl

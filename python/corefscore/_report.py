@@ -41,7 +41,17 @@ Differences from the reference, on purpose:
   counts do not carry;
 - repeated mentions are scored (first occurrence kept) and reported on
   standard error, instead of the reference's ``Repeated mention in the ...``
-  lines on standard output and its refusal beyond ten;
+  lines on standard output and its refusal beyond ten (a process-wide count,
+  so ``all`` refuses at the second metric of a response with six repeats);
+- a mention repeated in the *key*: the engine keeps its first occurrence,
+  while the reference leaves both occurrences in the key's chains, which
+  changes its MUC, B-cubed, CEAF and BLANC counts (OntoGUM has six such
+  documents); the identification lines still match (the reference counts the
+  repeat as "Invented", and so do we);
+- document names lose trailing blanks (the Go readers trim
+  ``#begin document NAME``); a DOCNAME argument matches with or without them;
+- non-integer numerators of large corpora may differ in the 15th significant
+  digit (the same fractions summed in another order);
 - the ``version:`` line names this file instead of ``CorScorer.pm``.
 
 Kept on purpose: in per-document mode BLANC prints ``:`` where the document

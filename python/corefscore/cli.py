@@ -86,6 +86,7 @@ def _engine_options(p: Any) -> None:
     g.add_argument("--workers", type=int, default=None, help="engine threads (default: one per CPU)")
     g.add_argument("--link-weights", metavar="NAM,NOM,PRO,SING", help="weights of the linguistically aware metrics")
     g.add_argument("--da-weights", metavar="A,B,C", help="weights of DA's error types")
+    g.add_argument("--da-greedy", action="store_true", help="DA's greedy correspondence instead of the optimal one")
 
 
 def _metrics_option(p: Any) -> None:
@@ -119,6 +120,7 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
         "workers": args.workers,
         "link_weights": _floats(args.link_weights, 4, "--link-weights") if args.link_weights else None,
         "da_weights": _floats(args.da_weights, 3, "--da-weights") if args.da_weights else None,
+        "da_greedy": args.da_greedy,
     }
 
 
@@ -204,6 +206,7 @@ def _dropin(argv: list[str]) -> int:
         workers=args.workers or 0,
         link_weights=kwargs["link_weights"],
         da_weights=kwargs["da_weights"],
+        da_greedy=args.da_greedy,
     )
     fc = _files.read_and_score(args.key, args.response, options, args.format)
     key_repeats = [0] * len(fc.names)
