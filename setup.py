@@ -18,7 +18,10 @@ from setuptools.command.build_ext import build_ext
 try:  # setuptools >= 70.1 ships bdist_wheel itself
     from setuptools.command.bdist_wheel import bdist_wheel
 except ImportError:  # pragma: no cover - older setuptools
-    from wheel.bdist_wheel import bdist_wheel
+    try:
+        from wheel.bdist_wheel import bdist_wheel
+    except ImportError:  # no wheel support here: only `setup.py build_ext` can run
+        bdist_wheel = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY = "libcorefscore.so"
@@ -68,12 +71,18 @@ class build_go(build_ext):
             os.remove(header)
 
 
-class bdist_wheel_py3(bdist_wheel):
-    """Tag the wheel py3-none-<platform>: the library does not use the CPython ABI."""
+COMMANDS: dict[str, type] = {"build_ext": build_go}
 
-    def get_tag(self) -> tuple[str, str, str]:
-        _, _, plat = super().get_tag()
-        return "py3", "none", plat
+if bdist_wheel is not None:
+
+    class bdist_wheel_py3(bdist_wheel):
+        """Tag the wheel py3-none-<platform>: the library does not use the CPython ABI."""
+
+        def get_tag(self) -> tuple[str, str, str]:
+            _, _, plat = super().get_tag()
+            return "py3", "none", plat
+
+    COMMANDS["bdist_wheel"] = bdist_wheel_py3
 
 
 def _readme() -> dict[str, str]:
@@ -90,5 +99,5 @@ def _readme() -> dict[str, str]:
 setup(
     **_readme(),
     ext_modules=[GoExtension("corefscore.libcorefscore", "./capi")],
-    cmdclass={"build_ext": build_go, "bdist_wheel": bdist_wheel_py3},
+    cmdclass=COMMANDS,
 )
