@@ -86,7 +86,7 @@ def _engine_options(p: Any) -> None:
     g.add_argument("--workers", type=int, default=None, help="engine threads (default: one per CPU)")
     g.add_argument("--link-weights", metavar="NAM,NOM,PRO,SING", help="weights of the linguistically aware metrics")
     g.add_argument(
-        "--da-weights", metavar="A,B,C", help="DA's similarity weights of names, nominals, pronouns (default 0.6,0.3,0.1)"
+        "--da-weights", metavar="A,B,C", help="DA similarity weights: names, nominals, pronouns (default 0.6,0.3,0.1)"
     )
     g.add_argument("--da-greedy", action="store_true", help="DA's greedy correspondence instead of the optimal one")
 
