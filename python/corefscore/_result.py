@@ -127,30 +127,48 @@ def _metric_scores(
     sums: np.ndarray, columns: Sequence[str], metrics: Sequence[str], blanc_rule: str
 ) -> dict[str, MetricScore]:
     """MetricScore objects from one vector of summed counts."""
-    raw = _arith.metric_scores(sums, columns, metrics, blanc_rule=blanc_rule)
+    return _metric_score_rows(np.asarray(sums).reshape(1, -1), columns, metrics, blanc_rule)[0]
+
+
+def _metric_score_rows(
+    counts: np.ndarray, columns: Sequence[str], metrics: Sequence[str], blanc_rule: str
+) -> list[dict[str, MetricScore]]:
+    """MetricScore objects for every row of ``counts`` (n, n_columns), from one vectorised pass."""
+    raw = _arith.metric_scores(counts, columns, metrics, blanc_rule=blanc_rule)
     lay = _arith.layout(columns)
-    out = {}
+    n = counts.shape[0]
+    cols = counts.T.tolist()  # one Python list per column
+    out: list[dict[str, MetricScore]] = [{} for _ in range(n)]
     for metric in metrics:
         idx = lay[metric]
         scores = raw[metric]
-        parts = {}
-        counts = {}
+        r, p, f = (np.broadcast_to(scores[q], (n,)).tolist() for q in QUANTITIES)
+        halves = []
         if metric == "blanc":
             for half, prefix in BLANC_HALVES:
                 sub = scores[prefix[:-1]]
-                hc = {c: float(sums[idx[prefix + c]]) for c in RP_COUNTS}
-                parts[half] = MetricScore(f"blanc.{half}", sub["recall"], sub["precision"], sub["f1"], hc)
-            for suffix, i in idx.items():
-                if not suffix.startswith(("coref.", "noncoref.")):
-                    counts[suffix] = float(sums[i])
+                hq = [np.broadcast_to(sub[q], (n,)).tolist() for q in QUANTITIES]
+                hc = [(c, cols[idx[prefix + c]]) for c in RP_COUNTS]
+                halves.append((half, hq, hc))
+            own = [(k, cols[i]) for k, i in idx.items() if not k.startswith(("coref.", "noncoref."))]
         else:
-            counts = {suffix: float(sums[i]) for suffix, i in idx.items()}
-        extra = {
-            k: float(v)
-            for k, v in scores.items()
-            if k not in QUANTITIES and k not in ("coref", "noncoref") and k not in counts
-        }
-        out[metric] = MetricScore(metric, scores["recall"], scores["precision"], scores["f1"], counts, extra, parts)
+            own = [(k, cols[i]) for k, i in idx.items()]
+        extra_keys = [k for k in scores if k not in QUANTITIES and k not in ("coref", "noncoref") and k not in idx]
+        extras = [(k, np.broadcast_to(scores[k], (n,)).tolist()) for k in extra_keys]
+        for d in range(n):
+            parts = {
+                half: MetricScore(f"blanc.{half}", hq[0][d], hq[1][d], hq[2][d], {c: v[d] for c, v in hc})
+                for half, hq, hc in halves
+            }
+            out[d][metric] = MetricScore(
+                metric,
+                r[d],
+                p[d],
+                f[d],
+                {k: v[d] for k, v in own},
+                {k: v[d] for k, v in extras},
+                parts,
+            )
     return out
 
 
@@ -304,23 +322,30 @@ class Result:
         return {m: {s: float(sums[i]) for s, i in lay[m].items()} for m in self.metrics}
 
     def per_document(self) -> list[Result]:
-        """One single-document Result per document, in order."""
-        return [self._subset([i]) for i in range(self.n_documents)]
+        """One single-document Result per document, in order (scores computed in one vectorised pass)."""
+        rows = _metric_score_rows(self.counts_matrix, self.columns, self.metrics, self.blanc_rule)
+        docs = []
+        for i, scores in enumerate(rows):
+            doc = self._subset([i])
+            doc._scores = scores
+            docs.append(doc)
+        return docs
 
     def _subset(self, rows: Sequence[int]) -> Result:
         names = [self.doc_names[i] for i in rows]
         keep = set(names)
-        return Result(
+        out = Result._trusted(
             self.counts_matrix[list(rows)],
             self.columns,
             names,
             self.metrics,
-            blanc_rule=self.blanc_rule,
-            duplicates=[d for d in self.duplicates if d.document in keep],
-            key=self.key,
-            response=self.response,
-            options=self.options,
+            self.blanc_rule,
+            [d for d in self.duplicates if d.document in keep] if self.duplicates else [],
+            [],
+            self.options,
         )
+        out.key, out.response = self.key, self.response
+        return out
 
     # -- statistics (corefscore.stats) and plots (corefscore.plotting) ---------
 
