@@ -91,6 +91,11 @@ FORMS = {
     "hashables": lambda k, r: ([[f"m{s}-{e}" for s, e in c] for c in k], [[f"m{s}-{e}" for s, e in c] for c in r]),
     "ints": lambda k, r: ([[s * 100003 + e for s, e in c] for c in k], [[s * 100003 + e for s, e in c] for c in r]),
     "sets_of_tuples": lambda k, r: ([set(c) for c in k], [set(c) for c in r]),
+    "numpy_int_tuples": lambda k, r: (
+        [[(np.int64(s), np.int32(e)) for s, e in c] for c in k],
+        [[(np.int64(s), np.int32(e)) for s, e in c] for c in r],
+    ),
+    "generators": lambda k, r: ((iter(c) for c in k), (iter(c) for c in r)),
     "span_arrays": lambda k, r: (ArraySide(*_span_arrays(k)), ArraySide(*_span_arrays(r))),
     "id_arrays": lambda k, r: (
         ArraySide(_span_arrays(k)[0] @ np.array([100003, 1]), _span_arrays(k)[1]),
@@ -221,3 +226,10 @@ def test_span_packing_agrees_between_lists_and_arrays_and_round_trips():
     assert len(set(from_lists)) == len(set(pairs))
     assert [_convert.unpack_span(i) for i in from_lists] == pairs
     assert min(from_lists) >= 0 and max(from_lists) < 2**63  # non-negative int64
+
+
+def test_empty_inputs():
+    for r in (corefscore.score([], []), corefscore.score_corpus([], []), corefscore.Scorer().compute()):
+        assert r.conll_f1 == 0.0
+        assert all(r[m].f1 == 0.0 for m in r.metrics)
+    assert corefscore.score_corpus([], []).n_documents == 0
