@@ -114,9 +114,10 @@ func BenchmarkDoc4000(b *testing.B) {
 }
 
 // BenchmarkPathological scores responses that make one giant component of the
-// CEAF overlap graph: every mention in one response cluster, a chain where
-// response cluster j straddles key clusters j and j+1, and a key that is one
-// cluster against a fragmented response.
+// CEAF overlap graph: every mention in one response cluster (merge-all), a
+// chain where response cluster j straddles key clusters j and j+1, dense
+// 64 × 64 blocks (grid), 30% of mentions moved at random (noisy) and a random
+// system (scattered).
 func BenchmarkPathological(b *testing.B) {
 	for _, n := range []int{10_000, 1_000_000} {
 		base := benchDoc(n)
@@ -132,6 +133,9 @@ func BenchmarkPathological(b *testing.B) {
 
 		noisy := noisyDoc(n)
 		b.Run(fmt.Sprintf("noisy/n=%d", n), func(b *testing.B) { runScore(b, noisy, Options{}) })
+
+		scattered := scatteredDoc(n, 5)
+		b.Run(fmt.Sprintf("scattered/n=%d", n), func(b *testing.B) { runScore(b, scattered, Options{}) })
 	}
 }
 
@@ -178,4 +182,22 @@ func noisyDoc(n int) Document {
 		}
 	}
 	return Document{Name: "noisy", Key: d.Key, Response: resp}
+}
+
+// scatteredDoc returns a key of clusters of the given size against a random
+// system: the response has clusters of the same size over a random
+// permutation of the mentions, so every key cluster meets about size
+// response clusters, mostly in one mention each (a random regular overlap
+// graph, full of ties).
+func scatteredDoc(n, size int) Document {
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(size)))
+	perm := rng.Perm(n)
+	d := Document{Name: "scattered"}
+	for m := 0; m < n; m++ {
+		d.Key.Mentions = append(d.Key.Mentions, int64(m))
+		d.Key.Clusters = append(d.Key.Clusters, int64(m/size))
+		d.Response.Mentions = append(d.Response.Mentions, int64(perm[m]))
+		d.Response.Clusters = append(d.Response.Clusters, int64(m/size))
+	}
+	return d
 }

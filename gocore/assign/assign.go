@@ -3,15 +3,20 @@
 //
 // The graphs that coreference scoring produces are sparse: a key cluster only
 // ever pairs with response clusters it overlaps, so a document's whole
-// |K| × |R| matrix is never built. MaxWeight works on the edge list: a greedy
-// start (each left vertex takes its heaviest neighbour when that one is free)
-// settles most vertices of real documents, and every remaining left vertex is
-// placed by one shortest augmenting path (Dijkstra over reduced costs with
+// |K| × |R| matrix is never built. MaxWeight works on the edge list in three
+// steps, all exact: a greedy start (each left vertex takes a heaviest
+// neighbour that is still free) settles most vertices of real documents;
+// Hopcroft-Karp phases on the tight edges (each left vertex's heaviest ones)
+// enlarge that to a maximum matching of the tight subgraph, which settles the
+// tie-heavy components of scattered responses; every left vertex still free
+// is placed by one shortest augmenting path (Dijkstra over reduced costs with
 // column potentials, the sparse form of Kuhn-Munkres). A search never leaves
 // the connected component of its start vertex and stops at the first free
 // vertex, so the work follows the components that need it, and a giant
-// component (one response cluster merging everything, a chain of merges)
-// stays near-linear in practice. Dense is the classic O(n³) Kuhn-Munkres on a
+// component (one response cluster merging everything, a chain of merges, a
+// response that scatters every key cluster) stays near-linear in practice.
+// The worst case, random dense-ish graphs with distinct random weights,
+// remains O(V · E log E). Dense is the classic O(n³) Kuhn-Munkres on a
 // small dense block, kept as a second, independent solver.
 package assign
 
@@ -41,10 +46,11 @@ var ErrInvalidGraph = errors.New("assign: invalid graph")
 //
 // The result is exact: at the end the linear program's dual is feasible
 // (reduced costs non-negative, matched edges tight, unmatched right vertices
-// at potential 0). Cost: O(nLeft + nRight + E) for the greedy start, then for
-// each left vertex the greedy start leaves free, a Dijkstra search over the
-// part of its component that it explores, O(E' log E'); O(V · E log E) in the
-// worst case, near-linear on coreference graphs. The total is summed in order
+// at potential 0). Cost: O(nLeft + nRight + E) for the greedy start,
+// O(E √V) for the tight-subgraph matching, then for each left vertex still
+// free a Dijkstra search over the part of its component that it explores,
+// O(E' log E'); O(V · E log E) in the worst case, near-linear on coreference
+// graphs. The total is summed in order
 // of left vertex, so it does not depend on the order of edges; ties between
 // equally good matchings are broken deterministically.
 func MaxWeight(nLeft, nRight int, edges []Edge) (float64, []int32, error) {

@@ -1,10 +1,12 @@
 package assign
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -283,4 +285,37 @@ func ExampleMaxWeight() {
 	}
 	fmt.Println(total, match)
 	// Output: 4 [0 2]
+}
+
+// TestMaxWeightScatteredAgainstDense builds the overlap graph of a key whose
+// clusters of five are scattered over random response clusters (a random
+// system), where ties abound and the tight-subgraph matching does most of
+// the work, and of the same graph with a few heavier cells; totals must
+// equal the dense solver's.
+func TestMaxWeightScatteredAgainstDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 20; trial++ {
+		n := 40 + rng.IntN(160) // clusters per side
+		count := map[[2]int32]float64{}
+		for m := 0; m < 5*n; m++ {
+			count[[2]int32{int32(m / 5), int32(rng.IntN(n))}]++
+		}
+		keys := make([][2]int32, 0, len(count))
+		for k := range count {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+		var edges []Edge
+		for _, k := range keys { // in a fixed order, so that runs repeat
+			c := count[k]
+			if trial%2 == 1 && rng.IntN(10) == 0 {
+				c += 0.5
+			}
+			edges = append(edges, Edge{Left: k[0], Right: k[1], Weight: c})
+		}
+		total, match, err := MaxWeight(n, n, edges)
+		require.NoError(t, err)
+		checkMatching(t, n, n, edges, total, match)
+		require.InDelta(t, denseTotal(n, n, edges), total, 1e-9, "trial %d", trial)
+	}
 }

@@ -31,6 +31,7 @@ type sparseSolver struct {
 	done  []uint32  // epoch in which the column was finalized
 	epoch uint32
 	heap  colHeap
+	seq   uint32  // push counter: among equal distances the latest push pops first
 	final []int32 // matched right vertices finalized in this search
 }
 
@@ -101,14 +102,18 @@ func (s *sparseSolver) solve() {
 	for j := range s.colRow {
 		s.colRow[j] = -1
 	}
-	// Greedy start: each left vertex takes its heaviest right vertex when that
-	// one is still free. With u[l] = -max_r w(l, r) and v = 0 every reduced
-	// cost is non-negative and these matched edges are tight.
+	// Greedy start: each left vertex takes a heaviest right vertex that is
+	// still free, if one of its heaviest is. With u[l] = -max_r w(l, r) and
+	// v = 0 every reduced cost is non-negative and these matched edges are
+	// tight.
 	for l := 0; l < s.nLeft; l++ {
 		s.rowCol[l] = -1
-		best := int32(-1)
+		best := int32(-1) // a heaviest edge, free when possible
 		for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
-			if best < 0 || s.adjW[p] > s.adjW[best] {
+			switch {
+			case best < 0 || s.adjW[p] > s.adjW[best]:
+				best = p
+			case s.adjW[p] == s.adjW[best] && s.colRow[s.adjCol[best]] >= 0:
 				best = p
 			}
 		}
@@ -118,6 +123,7 @@ func (s *sparseSolver) solve() {
 			s.colRow[s.adjCol[best]] = int32(l)
 		}
 	}
+	s.tightMatching()
 	n := s.nRight + s.nLeft
 	s.dist = make([]float64, n)
 	s.pred = make([]int32, n)
@@ -127,6 +133,87 @@ func (s *sparseSolver) solve() {
 	for l := 0; l < s.nLeft; l++ {
 		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
 			s.augment(int32(l))
+		}
+	}
+}
+
+// tightMatching enlarges the greedy matching to a maximum matching of the
+// tight subgraph, the edges (l, r) with w(l, r) = max_r' w(l, r'), by
+// Hopcroft-Karp phases: a breadth-first layering from the free left vertices,
+// then vertex-disjoint augmenting paths along the layers. The potentials of
+// the greedy start (v = 0, u[l] = -max w(l, ·)) stay feasible and every
+// matched edge stays tight, so the shortest-path phase starts from a much
+// larger matching. On components where ties abound (CEAF_m counts, a
+// response that scatters every key cluster) this settles almost every
+// vertex in O(E √V). Cost: O(E √V).
+func (s *sparseSolver) tightMatching() {
+	rowMax := make([]float64, s.nLeft)
+	for l := 0; l < s.nLeft; l++ {
+		for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
+			rowMax[l] = max(rowMax[l], s.adjW[p])
+		}
+	}
+	layer := make([]int32, s.nLeft)
+	next := make([]int32, s.nLeft) // next edge to try in the depth-first search
+	queue := make([]int32, 0, s.nLeft)
+	var augment func(l int32) bool
+	augment = func(l int32) bool {
+		for ; next[l] < s.rowStart[l+1]; next[l]++ {
+			p := next[l]
+			if s.adjW[p] != rowMax[l] {
+				continue
+			}
+			c := s.adjCol[p]
+			r := s.colRow[c]
+			if r < 0 || (layer[r] == layer[l]+1 && augment(r)) {
+				s.colRow[c] = l
+				s.rowCol[l] = c
+				s.matchW[l] = s.adjW[p]
+				next[l]++
+				return true
+			}
+		}
+		layer[l] = -1 // no augmenting path through l in this phase
+		return false
+	}
+	for {
+		// Layers from the free left vertices over tight edges.
+		queue = queue[:0]
+		for l := range layer {
+			layer[l] = -1
+			if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
+				layer[l] = 0
+				queue = append(queue, int32(l))
+			}
+		}
+		found := false
+		for i := 0; i < len(queue); i++ {
+			l := queue[i]
+			for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
+				if s.adjW[p] != rowMax[l] {
+					continue
+				}
+				r := s.colRow[s.adjCol[p]]
+				if r < 0 {
+					found = true
+				} else if layer[r] < 0 {
+					layer[r] = layer[l] + 1
+					queue = append(queue, r)
+				}
+			}
+		}
+		if !found {
+			return
+		}
+		copy(next, s.rowStart[:s.nLeft])
+		grew := false
+		for l := int32(0); l < int32(s.nLeft); l++ {
+			if s.rowCol[l] < 0 && layer[l] == 0 && augment(l) {
+				grew = true
+			}
+		}
+		if !grew {
+			return
 		}
 	}
 }
@@ -141,7 +228,8 @@ func (s *sparseSolver) relax(c int32, d float64, l int32, w float64) {
 		s.mark[c] = s.epoch
 		s.dist[c], s.pred[c], s.predW[c] = d, l, w
 		free := c >= int32(s.nRight) || s.colRow[c] < 0
-		s.heap.push(heapItem{d: d, col: c, free: free})
+		s.seq++
+		s.heap.push(heapItem{d: d, col: c, free: free, seq: s.seq})
 	}
 }
 
@@ -214,11 +302,14 @@ func (s *sparseSolver) augment(start int32) {
 }
 
 // heapItem is a tentative column label. Among equal distances a free column
-// comes first (the search ends sooner), then the lowest index.
+// comes first (the search ends there), then the latest pushed: on a plateau
+// of equal distances the search goes deep first, which reaches a free column
+// much sooner than breadth first does on large tied components.
 type heapItem struct {
 	d    float64
 	col  int32
 	free bool
+	seq  uint32
 }
 
 func (a heapItem) less(b heapItem) bool {
@@ -228,7 +319,7 @@ func (a heapItem) less(b heapItem) bool {
 	if a.free != b.free {
 		return a.free
 	}
-	return a.col < b.col
+	return a.seq > b.seq
 }
 
 // colHeap is a binary min-heap of labels with lazy deletion.
