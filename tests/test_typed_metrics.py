@@ -811,6 +811,9 @@ def test_bad_link_weights(weights, message):
         ((0.3, 0.6, 0.1), r"must satisfy a > b > c >= 0"),
         ((0.5, 0.5, 0.0), r"must satisfy a > b > c >= 0"),
         ((0.7, 0.4, -0.1), r"must satisfy a > b > c >= 0"),
+        # The paper's "strong reading of condition (iii)" (section 4.1).
+        ((0.5, 0.3, 0.2), r"must satisfy a > b \+ c"),
+        ((0.45, 0.35, 0.2), r"must satisfy a > b \+ c"),
     ],
 )
 def test_bad_da_weights(weights, message):
