@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
+import types
 import warnings as _warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -91,14 +93,17 @@ class _Settings:
             link_weights=link,
             da_weights=da,
         )
-        self.options = {
-            "singletons": singletons,
-            "duplicates": duplicates,
-            "blanc_rule": blanc_rule,
-            "link_weights": link,
-            "da_weights": da,
-            "da_greedy": bool(da_greedy),
-        }
+        # Read-only: the settings are cached and shared by every Result made with them.
+        self.options = types.MappingProxyType(
+            {
+                "singletons": singletons,
+                "duplicates": duplicates,
+                "blanc_rule": blanc_rule,
+                "link_weights": link,
+                "da_weights": da,
+                "da_greedy": bool(da_greedy),
+            }
+        )
 
     def metrics(self, has_types: bool) -> tuple[str, ...]:
         """The metrics a Result reports."""
@@ -194,8 +199,46 @@ def _report(dups: list[Duplicate], policy: str, stacklevel: int) -> list[str]:
     return lines
 
 
-def _engine(batch_key: tuple, batch_resp: tuple, settings: _Settings, names: bytes | None) -> tuple:
-    return _lib.score_batch(batch_key, batch_resp, settings.struct, names)
+_DOC_IN_MESSAGE = re.compile(r"^document (\d+)")
+_MENTION_IN_MESSAGE = re.compile(r"\b(key|response) mention (-?\d+)")
+
+
+def _in_callers_terms(exc: CorefScoreInputError, decoders: Sequence[Decoder]) -> CorefScoreInputError:
+    """The engine's message with its mention ids replaced by the mentions as the caller gave them.
+
+    The engine names a document by its index first (``document 3 ("name"): ...``)
+    and a mention by its int64 id (``key mention 12 ...``); the document's
+    decoder turns the id back into the caller's span, int or hashable.
+    """
+    msg = str(exc)
+    found = _DOC_IN_MESSAGE.match(msg)
+    if found is None or int(found.group(1)) >= len(decoders):
+        return exc
+    decode = decoders[int(found.group(1))]
+
+    def mention(m: re.Match) -> str:
+        try:
+            return f"{m.group(1)} mention {decode(int(m.group(2)))!r}"
+        except (IndexError, ValueError):
+            return m.group(0)
+
+    return CorefScoreInputError(_MENTION_IN_MESSAGE.sub(mention, msg))
+
+
+def _engine(
+    batch_key: tuple, batch_resp: tuple, settings: _Settings, names: bytes | None, decoders: Sequence[Decoder]
+) -> tuple:
+    try:
+        return _lib.score_batch(batch_key, batch_resp, settings.struct, names)
+    except CorefScoreInputError as exc:
+        raise _in_callers_terms(exc, decoders) from None
+
+
+def _engine_single(buf: Any, nk: int, nr: int, settings: _Settings, decoder: Decoder) -> tuple:
+    try:
+        return _lib.score_single(buf, nk, nr, settings.struct)
+    except CorefScoreInputError as exc:
+        raise _in_callers_terms(exc, [decoder]) from None
 
 
 def _names_bytes(names: Sequence[str]) -> bytes:
@@ -271,14 +314,14 @@ def score(
     settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
     if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
         buf, nk, nr, dec = single_doc(key, response)
-        counts, recs = _lib.score_single(buf, nk, nr, settings.struct)
+        counts, recs = _engine_single(buf, nk, nr, settings, dec)
         decoders = [dec]
         has_types = False
     else:
         batch = convert_batch([(key, response)], ["0"], None if mention_types is None else [mention_types])
         decoders = batch.decoders
         has_types = batch.key[3] is not None or batch.response[3] is not None
-        counts, recs = _lib.score_batch(batch.key, batch.response, settings.struct, None)
+        counts, recs = _engine(batch.key, batch.response, settings, None, decoders)
     dups = _records(recs, decoders, ["0"]) if recs else []
     lines = _report(dups, settings.duplicates, 2) if dups else []
     return Result._trusted(
@@ -387,7 +430,9 @@ def _score_pairs(
     """Convert and score document pairs; apply the duplicate policy."""
     batch: Batch = convert_batch(pairs, _labels(doc_names, named), mention_types)
     has_types = batch.key[3] is not None or batch.response[3] is not None
-    counts, recs = _engine(batch.key, batch.response, settings, _names_bytes(doc_names) if named else None)
+    counts, recs = _engine(
+        batch.key, batch.response, settings, _names_bytes(doc_names) if named else None, batch.decoders
+    )
     dups = _records(recs, batch.decoders, doc_names) if recs else []
     lines = _report(dups, settings.duplicates, stacklevel + 1)
     return counts, dups, lines, has_types
@@ -649,14 +694,14 @@ class Scorer:
             label = str(self.n_documents) if name is None else str(name)
             if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
                 buf, nk, nr, dec = single_doc(key, response)
-                counts, recs = _lib.score_single(buf, nk, nr, s.struct)
+                counts, recs = _engine_single(buf, nk, nr, s, dec)
                 decoders = [dec]
                 has_types = False
             else:
                 b = convert_batch([(key, response)], [label], None if mention_types is None else [mention_types])
                 decoders = b.decoders
                 has_types = b.key[3] is not None or b.response[3] is not None
-                counts, recs = _engine(b.key, b.response, s, None)
+                counts, recs = _engine(b.key, b.response, s, None, decoders)
             dups = _records(recs, decoders, [label]) if recs else []
             lines = _report(dups, s.duplicates, 2) if dups else []
             names, warns = [label], []
