@@ -228,8 +228,6 @@ def test_import_does_not_import_numpy():
         print("ok")
         """
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env(), timeout=60
-    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env(), timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
