@@ -871,3 +871,53 @@ def test_untyped_documents_still_score_the_classic_metrics():
     cols = typed_columns(r.columns)
     assert not r.counts_matrix[1, cols].any()
     assert docs[1]["muc"].f1 == 1.0
+
+
+# -- GUM: types from CoNLL-2012 POS/NE columns and from CoNLL-U ---------------------
+
+GUM_POS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "gum-pos"
+GUM_CONLLU = GUM_POS.parent / "gum-conllu"
+
+
+def test_gum_typed_metrics_from_both_formats(tmp_path):
+    """Every GUM document against a seeded perturbation of itself, key types from either format.
+
+    The response is gum-pos with its coreference column perturbed (its POS and
+    NE columns kept, so twinless response mentions are typed too). Asking for
+    the typed metrics by name fails on any untyped mention, so getting scores
+    at all shows that both readers typed every mention. The two formats derive
+    names differently (an NE bracket against a PROPN dependency head;
+    gocore/conll/corpora_test.go measures the spans where they disagree), so
+    the corpus scores may differ slightly, but not by a point.
+    """
+    from corefscore._perturb import perturb_conll_file
+
+    files = sorted(GUM_POS.glob("*.conll"))
+    if not files or not GUM_CONLLU.is_dir():
+        pytest.skip(f"GUM data not found at {GUM_POS} (the tests read ../shared beside the repository)")
+    corpus = {fmt: corefscore.Scorer(metrics=TYPED) for fmt in ("conll2012", "conllu")}
+    for i, key in enumerate(files):
+        response = tmp_path / key.name
+        perturb_conll_file(key, response, seed=i)
+        for fmt, key_file in (("conll2012", key), ("conllu", GUM_CONLLU / (key.stem + ".conllu"))):
+            r = corefscore.score_files(key_file, response, metrics=TYPED, duplicates="ignore")
+            assert r.n_documents == 1, key.name
+            c = r.counts
+            for m in TYPED:
+                assert 0 <= c[m]["recall_num"] <= c[m]["recall_den"] * (1 + 1e-12), (key.name, fmt, m)
+                assert 0 <= c[m]["precision_num"] <= c[m]["precision_den"] * (1 + 1e-12), (key.name, fmt, m)
+            da = c["da"]
+            assert da["recall_den"] == da["recall_num"] + da["incorrect"] + da["missing"], (key.name, fmt)
+            assert da["precision_den"] == da["precision_num"] + da["incorrect"] + da["spurious"], (key.name, fmt)
+            corpus[fmt].add_counts(r.counts_matrix, [key.stem])
+    a, b = corpus["conll2012"].compute(), corpus["conllu"].compute()
+    assert a.n_documents == b.n_documents == len(files)
+    for m in TYPED:
+        # The perturbation hurts every metric without destroying it.
+        assert 0.3 < a[m].f1 < 1, m
+        assert abs(a[m].f1 - b[m].f1) < 0.005, m
+    # The key against itself scores 1, from either format.
+    for key_file in (files[0], GUM_CONLLU / (files[0].stem + ".conllu")):
+        r = corefscore.score_files(key_file, key_file, metrics=TYPED, duplicates="ignore")
+        for m in TYPED:
+            assert (r[m].recall, r[m].precision) == pytest.approx((1.0, 1.0), abs=1e-12), (key_file.name, m)
