@@ -921,3 +921,18 @@ def test_gum_typed_metrics_from_both_formats(tmp_path):
         r = corefscore.score_files(key_file, key_file, metrics=TYPED, duplicates="ignore")
         for m in TYPED:
             assert (r[m].recall, r[m].precision) == pytest.approx((1.0, 1.0), abs=1e-12), (key_file.name, m)
+
+
+def test_da_mixed_twinless_types_names_the_right_mentions():
+    # DA needs a type for every response mention without a key twin, or for
+    # none. Here 'x' has none and 'y' has one: the message must name those two
+    # (not the key mentions 'A' and 'he', which are typed).
+    key, response = [["A", "he"]], [["A", "he", "x"], ["y"]]
+    with pytest.raises(CorefScoreInputError, match=r"document 0\b.*metric da\b") as info:
+        corefscore.score(key, response, metrics="da", mention_types={"A": "name", "he": "pronoun", "y": "nominal"})
+    message = str(info.value)
+    assert "'x'" in message and "'y'" in message, message
+    assert "'A'" not in message and "'he'" not in message, message
+    # With no twinless mention typed, DA takes the paper's untyped variant.
+    r = corefscore.score(key, response, metrics="da", mention_types={"A": "name", "he": "pronoun"})
+    assert r["da"].counts["recall_den"] == 1
