@@ -933,6 +933,9 @@ def test_da_mixed_twinless_types_names_the_right_mentions():
     message = str(info.value)
     assert "'x'" in message and "'y'" in message, message
     assert "'A'" not in message and "'he'" not in message, message
-    # With no twinless mention typed, DA takes the paper's untyped variant.
+    # With no twinless mention typed, DA takes the paper's untyped variant:
+    # sim({A, he}, {A, he, x}) = 0.6 * 2/(1+3) + 0.1 * 2/(1+3) > 0, so the chains
+    # correspond with representative A; he is correct, x spurious, y alone.
     r = corefscore.score(key, response, metrics="da", mention_types={"A": "name", "he": "pronoun"})
-    assert r["da"].counts["recall_den"] == 1
+    assert (r["da"].recall, r["da"].precision) == (1.0, 0.5)
+    assert (r["da"].incorrect, r["da"].spurious, r["da"].missing) == (0, 1, 0)
