@@ -327,7 +327,7 @@ def test_every_input_form_gives_the_same_counts(name):
             key_types=k_arr.types,
             response_types=r_arr.types,
         ),
-        "torch-like int codes as lists": corefscore.score_arrays(
+        "nested lists of ids and int codes": corefscore.score_arrays(
             k_arr.mentions.tolist(),
             k_arr.clusters.tolist(),
             r_arr.mentions.tolist(),
