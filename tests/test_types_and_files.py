@@ -107,3 +107,24 @@ def test_score_files_on_the_bundled_example():
     r = corefscore.score_files(key, resp)
     assert r.n_documents >= 1 and 0.0 < r.conll_f1 <= 1.0
     assert corefscore.score_files(key, key).conll_f1 == 1.0
+
+
+def test_label_arrays_with_types_equal_the_type_mapping():
+    mentions = sorted(TYPES)
+    codes = {"name": 1, "nominal": 2, "pronoun": 3}
+    types = np.array([codes[TYPES[m]] for m in mentions])
+
+    def labels(clusters):
+        lab = np.full(len(mentions), -1)
+        for i, c in enumerate(clusters):
+            for m in c:
+                lab[mentions.index(m)] = i
+        return lab
+
+    want = corefscore.score(KEY, RESPONSE, mention_types=TYPES).counts_matrix
+    got = corefscore.score(
+        ArraySide.from_labels(labels(KEY), types), ArraySide.from_labels(labels(RESPONSE), types)
+    ).counts_matrix
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)  # sums in another mention order
+    with pytest.raises(ValueError, match=r"types must have one entry per label \(6\); got 2"):
+        corefscore.score(ArraySide.from_labels(labels(KEY), [1, 2]), ArraySide.from_labels(labels(KEY)))

@@ -357,10 +357,12 @@ class ArraySide:
         self.types = types
 
     @classmethod
-    def from_labels(cls, labels: Any) -> ArraySide:
+    def from_labels(cls, labels: Any, types: Any = None) -> ArraySide:
         """One side from labels over a shared mention list (``-1`` = mention absent).
 
         Mention ``i`` is the ``i``-th entry; its cluster is ``labels[i]``.
+        ``types``, optional, has the type code of every entry of the shared
+        list (the entries of absent mentions are ignored).
 
         Examples
         --------
@@ -370,11 +372,12 @@ class ArraySide:
         >>> round(score(key, response, metrics=["muc"])["muc"].precision, 2)
         0.5
         """
-        return cls(None, labels)
+        return cls(None, labels, types)
 
     def __repr__(self) -> str:
         if self.mentions is None:
-            return f"ArraySide.from_labels({self.clusters!r})"
+            extra = "" if self.types is None else f", types={self.types!r}"
+            return f"ArraySide.from_labels({self.clusters!r}{extra})"
         return f"ArraySide({self.mentions!r}, {self.clusters!r}, types={self.types!r})"
 
     def convert(self, side: str, doc: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Decoder]:
@@ -392,7 +395,16 @@ class ArraySide:
                     f"{_where(side, doc)} labels must be cluster ids >= 0 or -1 (absent); "
                     f"got {int(labels.min())} instead."
                 )
-            return np.flatnonzero(present), labels[present], None, _INT_DECODER
+            types = None
+            if self.types is not None:
+                types = _int_array(self.types, "types", side, doc, (1,))
+                if types.shape[0] != labels.shape[0]:
+                    raise ValueError(
+                        f"{_where(side, doc)} types must have one entry per label ({labels.shape[0]}); "
+                        f"got {types.shape[0]} instead."
+                    )
+                types = types[present]
+            return np.flatnonzero(present), labels[present], types, _INT_DECODER
         ms = _int_array(self.mentions, "mentions", side, doc, (1, 2))
         cs = _int_array(self.clusters, "clusters", side, doc, (1,))
         if ms.ndim == 2 and ms.shape[1] != 2:
