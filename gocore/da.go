@@ -112,8 +112,8 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 	}
 	if typed >= 0 && untyped >= 0 {
 		return fail(errors.Wrapf(ErrMissingTypes,
-			"da needs a type for every response mention without a key twin, or for none: twinless response mention %d (0-based, in input order) has none, twinless response mention %d has one",
-			untyped-t.NumKey, typed-t.NumKey))
+			"da needs a type for every response mention without a key twin, or for none: response mention %d has none, response mention %d has one",
+			t.IDs[untyped], t.IDs[typed]))
 	}
 	return daUntyped, nil
 }

@@ -371,7 +371,8 @@ func TestDAMissingTypes(t *testing.T) {
 		want string
 	}{
 		{"key mention untyped", keyUntyped, fmt.Sprintf("key mention %d has none", keyUntyped.Key.Mentions[2])},
-		{"partial response types", partial, "twinless response mention 1 (0-based, in input order) has none, twinless response mention 0 has one"},
+		{"partial response types", partial, fmt.Sprintf("response mention %d has none, response mention %d has one",
+			partial.Response.Mentions[2], partial.Response.Mentions[1])},
 		{"no types", bare, "no mention types were given"},
 	}
 	for _, tt := range tests {
