@@ -22,7 +22,7 @@ SINGLETONS = ("keep", "exclude")
 #: Duplicate-mention policies: report with a warning, report silently, refuse.
 DUPLICATES = ("warn", "ignore", "raise")
 #: Metrics that need mention types; left out of the default set when no types are given.
-TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
+TYPED_METRICS = _lib.TYPED_METRICS
 
 
 class DuplicateMentionWarning(UserWarning):

@@ -9,7 +9,6 @@ module's otherwise.
 
 from __future__ import annotations
 
-import ctypes
 import os
 from typing import Any, NamedTuple
 
@@ -17,14 +16,6 @@ from . import _lib
 
 #: Formats the Go readers accept ("" or None: by extension, then by content).
 FORMATS = ("conll2012", "conllu", "jsonlines")
-#: Metrics whose counts are all zero when the files carry no mention types.
-_TYPED = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
-
-# First guesses of the output capacities; a larger corpus costs one more call.
-_ROWS = 1024
-_NAMES = 1 << 16
-_WARNINGS = 1 << 16
-_DUPS = 4096
 
 
 class FileCounts(NamedTuple):
@@ -89,58 +80,7 @@ def read_and_score(key_path: Any, response_path: Any, options: Any, format: str 
         raise ValueError(f"`format` must be None or one of {FORMATS}; got {format!r} instead.")
     key, resp = _path(key_path, "key_path"), _path(response_path, "response_path")
     fmt = (format or "").encode()
-    cdll = _lib.lib()
-    if not _lib.has_score_files():
-        raise ImportError(
-            f"corefscore: the shared library {_lib.library_path()} has no cs_score_files (it is older than "
-            "this package); rebuild it with `make build` or reinstall the package"
-        )
-    columns = _lib.columns()
-    ncol = len(columns)
-    rows, names_cap, warn_cap, dups_cap = _ROWS, _NAMES, _WARNINGS, _DUPS
-    n_docs, names_needed, n_dups, warn_needed = (ctypes.c_int64(0) for _ in range(4))
-    err = ctypes.create_string_buffer(4096)
-    for _attempt in range(3):
-        counts = (ctypes.c_double * (rows * ncol))()
-        names = ctypes.create_string_buffer(names_cap)
-        warns = ctypes.create_string_buffer(warn_cap)
-        dups = (ctypes.c_int64 * (dups_cap * _lib.DUPLICATE_FIELDS))()
-        status = cdll.cs_score_files(
-            key,
-            resp,
-            fmt,
-            ctypes.addressof(options),
-            ctypes.addressof(counts),
-            rows,
-            ctypes.addressof(n_docs),
-            ctypes.addressof(names),
-            names_cap,
-            ctypes.addressof(names_needed),
-            ctypes.addressof(dups),
-            dups_cap,
-            ctypes.addressof(n_dups),
-            ctypes.addressof(warns),
-            warn_cap,
-            ctypes.addressof(warn_needed),
-            ctypes.addressof(err),
-            len(err),
-        )
-        if status == _lib.CS_BUFFER_TOO_SMALL or (status == _lib.CS_OK and n_dups.value > dups_cap):
-            rows = max(rows, n_docs.value)
-            names_cap = max(names_cap, names_needed.value)
-            warn_cap = max(warn_cap, warn_needed.value)
-            dups_cap = max(dups_cap, n_dups.value)
-            continue
-        _lib._check(status, err)
-        break
-    else:  # pragma: no cover - the second call always fits
-        raise RuntimeError("corefscore: cs_score_files kept asking for larger buffers")
-    n = n_docs.value
-    doc_names = names.value.decode("utf-8", "replace").split("\n") if n else []
-    k = _lib.DUPLICATE_FIELDS
-    flat = dups[: n_dups.value * k]
-    records = [tuple(flat[i : i + k]) for i in range(0, len(flat), k)]
-    warnings = [w for w in warns.value.decode("utf-8", "replace").split("\n") if w]
+    doc_names, counts, columns, records, warnings = _lib.score_files(key, resp, fmt, options)
     return FileCounts(doc_names, counts, columns, records, warnings)  # type: ignore[arg-type]
 
 
@@ -157,7 +97,7 @@ def decode_mention(mention_id: int) -> Any:
 
 def has_types(fc: FileCounts) -> bool:
     """Whether the files gave mention types: some typed metric has a non-zero count."""
-    cols = [i for i, c in enumerate(fc.columns) if c.partition(".")[0] in _TYPED]
+    cols = [i for i, c in enumerate(fc.columns) if c.partition(".")[0] in _lib.TYPED_METRICS]
     n = len(fc.columns)
     counts = fc.counts
     for d in range(len(fc.names)):

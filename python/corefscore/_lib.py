@@ -40,6 +40,16 @@ CS_IO = 4
 #: Fields of one duplicate record (CS_DUPLICATE_FIELDS).
 DUPLICATE_FIELDS = 5
 
+#: Metrics that need mention types (their counts stay zero on untyped documents
+#: when every metric is selected implicitly).
+TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
+
+# First guesses of cs_score_files' output capacities; a larger corpus costs one more call.
+_FILE_ROWS = 1024
+_FILE_NAMES = 1 << 16
+_FILE_WARNINGS = 1 << 16
+_FILE_DUPS = 4096
+
 _ERR_LEN = 4096
 
 
@@ -439,3 +449,64 @@ def score_single(buf: array, nk: int, nr: int, options: Options) -> tuple[np.nda
             None,
         )
     return row.copy(), []
+
+
+def score_files(key: bytes, resp: bytes, fmt: bytes, options: Options) -> tuple:
+    """Call ``cs_score_files``, growing the output buffers until they fit.
+
+    Returns ``(document names, ctypes counts array, column names, duplicate
+    records, warnings)``. NumPy-free, so that the command line starts fast.
+    """
+    cdll = lib()
+    if not has_score_files():
+        raise ImportError(
+            f"corefscore: the shared library {library_path()} has no cs_score_files (it is older than "
+            "this package); rebuild it with `make build` or reinstall the package"
+        )
+    names_of_columns = columns()
+    ncol = len(names_of_columns)
+    rows, names_cap, warn_cap, dups_cap = _FILE_ROWS, _FILE_NAMES, _FILE_WARNINGS, _FILE_DUPS
+    n_docs, names_needed, n_dups, warn_needed = (ctypes.c_int64(0) for _ in range(4))
+    err = ctypes.create_string_buffer(4096)
+    for _attempt in range(3):
+        counts = (ctypes.c_double * (rows * ncol))()
+        names = ctypes.create_string_buffer(names_cap)
+        warns = ctypes.create_string_buffer(warn_cap)
+        dups = (ctypes.c_int64 * (dups_cap * DUPLICATE_FIELDS))()
+        status = cdll.cs_score_files(
+            key,
+            resp,
+            fmt,
+            ctypes.addressof(options),
+            ctypes.addressof(counts),
+            rows,
+            ctypes.addressof(n_docs),
+            ctypes.addressof(names),
+            names_cap,
+            ctypes.addressof(names_needed),
+            ctypes.addressof(dups),
+            dups_cap,
+            ctypes.addressof(n_dups),
+            ctypes.addressof(warns),
+            warn_cap,
+            ctypes.addressof(warn_needed),
+            ctypes.addressof(err),
+            len(err),
+        )
+        if status == CS_BUFFER_TOO_SMALL or (status == CS_OK and n_dups.value > dups_cap):
+            rows = max(rows, n_docs.value)
+            names_cap = max(names_cap, names_needed.value)
+            warn_cap = max(warn_cap, warn_needed.value)
+            dups_cap = max(dups_cap, n_dups.value)
+            continue
+        _check(status, err)
+        break
+    else:  # pragma: no cover - the second call always fits
+        raise RuntimeError("corefscore: cs_score_files kept asking for larger buffers")
+    n = n_docs.value
+    doc_names = names.value.decode("utf-8", "replace").split("\n") if n else []
+    k = DUPLICATE_FIELDS
+    flat = dups[: n_dups.value * k]
+    records = [tuple(flat[i : i + k]) for i in range(0, len(flat), k)]
+    warnings = [w for w in warns.value.decode("utf-8", "replace").split("\n") if w]
+    return doc_names, counts, names_of_columns, records, warnings
