@@ -319,3 +319,29 @@ func TestMaxWeightScatteredAgainstDense(t *testing.T) {
 		require.InDelta(t, denseTotal(n, n, edges), total, 1e-9, "trial %d", trial)
 	}
 }
+
+// FuzzMaxWeightDense decodes larger graphs (up to 40 × 40, few distinct
+// weights, so ties and the tight-subgraph phase matter) and compares the
+// total with the dense Kuhn-Munkres solver.
+func FuzzMaxWeightDense(f *testing.F) {
+	f.Add([]byte{30, 30, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	f.Add([]byte{39, 5, 0, 0, 1, 0, 1, 1, 1, 0, 1, 2, 2, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		nLeft, nRight := 1+int(data[0]%40), 1+int(data[1]%40)
+		var edges []Edge
+		for p := 2; p+2 < len(data); p += 3 {
+			edges = append(edges, Edge{
+				Left:   int32(int(data[p]) % nLeft),
+				Right:  int32(int(data[p+1]) % nRight),
+				Weight: float64(data[p+2]%5) / 2,
+			})
+		}
+		total, match, err := MaxWeight(nLeft, nRight, edges)
+		require.NoError(t, err)
+		checkMatching(t, nLeft, nRight, edges, total, match)
+		require.InDelta(t, denseTotal(nLeft, nRight, edges), total, 1e-9)
+	})
+}
