@@ -85,21 +85,24 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 	if t.HasTypes || t.NumMentions() == 0 {
 		return daTyped, nil
 	}
-	fail := func(err error) (daMode, error) {
-		if opt.Metrics == 0 {
-			return daSkip, nil
-		}
-		return daSkip, err
-	}
+	// The error is built only when it is returned: wrapping records a stack
+	// trace, which would dominate the cost of a small untyped document.
+	skipped := opt.Metrics == 0
 	if t.Types == nil {
 		if t.NumKey > 0 {
-			return fail(errors.Wrap(ErrMissingTypes, "da needs a type for every key mention: no mention types were given"))
+			if skipped {
+				return daSkip, nil
+			}
+			return daSkip, errors.Wrap(ErrMissingTypes, "da needs a type for every key mention: no mention types were given")
 		}
 		return daUntyped, nil // no key mention: nothing can correspond
 	}
 	for m := 0; m < t.NumKey; m++ {
 		if t.Types[m] == TypeUnknown {
-			return fail(errors.Wrapf(ErrMissingTypes, "da needs a type for every key mention: key mention %d has none", t.IDs[m]))
+			if skipped {
+				return daSkip, nil
+			}
+			return daSkip, errors.Wrapf(ErrMissingTypes, "da needs a type for every key mention: key mention %d has none", t.IDs[m])
 		}
 	}
 	typed, untyped := -1, -1
@@ -111,9 +114,12 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 		}
 	}
 	if typed >= 0 && untyped >= 0 {
-		return fail(errors.Wrapf(ErrMissingTypes,
+		if skipped {
+			return daSkip, nil
+		}
+		return daSkip, errors.Wrapf(ErrMissingTypes,
 			"da needs a type for every response mention without a key twin, or for none: response mention %d has none, response mention %d has one",
-			t.IDs[untyped], t.IDs[typed]))
+			t.IDs[untyped], t.IDs[typed])
 	}
 	return daUntyped, nil
 }
