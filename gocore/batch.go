@@ -95,8 +95,9 @@ func ScoreBatch(docs []Document, opt Options, counts []float64) ([]Duplicate, er
 	if workers > len(docs) {
 		workers = len(docs)
 	}
-	for i := range counts {
-		counts[i] = 0
+	clear(counts)
+	if workers <= 1 {
+		return scoreSequential(docs, &opt, counts)
 	}
 	errs := make([]error, len(docs))
 	dups := make([][]Duplicate, len(docs))
@@ -128,6 +129,21 @@ func ScoreBatch(docs []Document, opt Options, counts []float64) ([]Duplicate, er
 			return nil, &DocError{Doc: i, Name: docs[i].Name, Err: err}
 		}
 		all = append(all, dups[i]...)
+	}
+	return all, nil
+}
+
+// scoreSequential is ScoreBatch on the calling goroutine alone (one worker,
+// or a single document): no goroutine, no per-document error and duplicate
+// slices. Documents are scored in order and the first failure stops the
+// batch, which is the lowest-numbered one, as in the parallel path.
+func scoreSequential(docs []Document, opt *Options, counts []float64) ([]Duplicate, error) {
+	ncol := NumColumns()
+	var all []Duplicate
+	for i := range docs {
+		if err := scoreRecovering(&docs[i], i, opt, counts[i*ncol:(i+1)*ncol], &all); err != nil {
+			return nil, &DocError{Doc: i, Name: docs[i].Name, Err: err}
+		}
 	}
 	return all, nil
 }

@@ -38,9 +38,13 @@ func ceafeCounts(t *Table, _ *Options, out []float64) error {
 // dense |K| × |R| matrix. Cost: that of assign.MaxWeight on len(t.Cells)
 // edges.
 func alignedSimilarity(t *Table, phi func(Cell) float64) (float64, error) {
-	edges := make([]assign.Edge, len(t.Cells))
-	for i, c := range t.Cells {
-		edges[i] = assign.Edge{Left: c.K, Right: c.R, Weight: phi(c)}
+	var small [16]assign.Edge // a small document's edges stay on the stack
+	edges := small[:0]
+	if len(t.Cells) > len(small) {
+		edges = make([]assign.Edge, 0, len(t.Cells))
+	}
+	for _, c := range t.Cells {
+		edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: phi(c)})
 	}
 	total, _, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
 	return total, err

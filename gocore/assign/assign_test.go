@@ -345,3 +345,75 @@ func FuzzMaxWeightDense(f *testing.F) {
 		require.InDelta(t, denseTotal(nLeft, nRight, edges), total, 1e-9)
 	})
 }
+
+// solverOnly runs the sparse solver without MaxWeight's shortcut for graphs
+// that are already matchings.
+func solverOnly(nLeft, nRight int, edges []Edge) (float64, []int32) {
+	s := newSparseSolver(nLeft, nRight, edges)
+	s.solve()
+	total := 0.0
+	for _, w := range s.matchW {
+		total += w
+	}
+	return total, s.rowCol
+}
+
+// TestDisjointEdges checks MaxWeight's shortcut for graphs whose edges share
+// no vertex: it answers exactly when the positive edges come in strictly
+// increasing left order with distinct right vertices, and then gives the
+// solver's total bit for bit and the solver's assignment. Right vertices
+// beyond 256 exercise the heap-allocated bitset.
+func TestDisjointEdges(t *testing.T) {
+	tests := []struct {
+		name          string
+		nLeft, nRight int
+		edges         []Edge
+		ok            bool
+	}{
+		{"empty", 0, 0, nil, true},
+		{"no edges", 3, 2, nil, true},
+		{"one edge", 1, 1, []Edge{{0, 0, 2}}, true},
+		{"two disjoint", 2, 2, []Edge{{0, 1, 0.1}, {1, 0, 0.7}}, true},
+		{"skips a left vertex", 3, 3, []Edge{{0, 2, 1}, {2, 0, 3}}, true},
+		{"zero weight shares a vertex", 2, 2, []Edge{{0, 0, 1}, {0, 1, 0}, {1, 0, 0}}, true},
+		{"left degree two", 1, 2, []Edge{{0, 0, 1}, {0, 1, 2}}, false},
+		{"right degree two", 2, 1, []Edge{{0, 0, 1}, {1, 0, 2}}, false},
+		{"parallel edges", 1, 1, []Edge{{0, 0, 1}, {0, 0, 2}}, false},
+		{"left order decreasing", 2, 2, []Edge{{1, 1, 1}, {0, 0, 2}}, false},
+		{"right beyond 256", 2, 1000, []Edge{{0, 999, 1.5}, {1, 300, 2.5}}, true},
+		{"right beyond 256 shared", 2, 1000, []Edge{{0, 999, 1.5}, {1, 999, 2.5}}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			total, rowCol, ok := disjointEdges(tc.nLeft, tc.nRight, tc.edges)
+			require.Equal(t, tc.ok, ok)
+			wantTotal, wantRowCol := solverOnly(tc.nLeft, tc.nRight, tc.edges)
+			gotTotal, gotRowCol, err := MaxWeight(tc.nLeft, tc.nRight, tc.edges)
+			require.NoError(t, err)
+			assert.Equal(t, math.Float64bits(wantTotal), math.Float64bits(gotTotal), "total %v, solver %v", gotTotal, wantTotal)
+			assert.Equal(t, wantRowCol, gotRowCol)
+			if ok {
+				assert.Equal(t, math.Float64bits(wantTotal), math.Float64bits(total))
+				assert.Equal(t, wantRowCol, rowCol)
+			}
+		})
+	}
+	// Random matchings with continuous weights, whose float sums depend on
+	// order: the shortcut must add in the solver's order.
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := 0; trial < 200; trial++ {
+		nLeft, nRight := 1+rng.IntN(40), 1+rng.IntN(400)
+		perm := rng.Perm(nRight)
+		var edges []Edge
+		for l := 0; l < nLeft && l < nRight; l++ {
+			if rng.IntN(4) > 0 {
+				edges = append(edges, Edge{Left: int32(l), Right: int32(perm[l]), Weight: rng.Float64() * 10})
+			}
+		}
+		total, rowCol, ok := disjointEdges(nLeft, nRight, edges)
+		require.True(t, ok)
+		wantTotal, wantRowCol := solverOnly(nLeft, nRight, edges)
+		require.Equal(t, math.Float64bits(wantTotal), math.Float64bits(total), "trial %d", trial)
+		require.Equal(t, wantRowCol, rowCol, "trial %d", trial)
+	}
+}
