@@ -103,28 +103,10 @@ func skipSpace(b []byte) []byte {
 	return b
 }
 
-// splitColumns splits a token line into columns, reusing cols: at the tabs
-// (their positions in line, in order) when the line has some, as Perl's
-// split /\t/ does, trailing empty columns dropped; otherwise on runs of
-// spaces.
-func splitColumns(line []byte, tabs []int, cols [][]byte) [][]byte {
-	cols = cols[:0]
-	if len(tabs) > 0 {
-		prev := 0
-		for _, t := range tabs {
-			cols = append(cols, line[prev:t])
-			prev = t + 1
-		}
-		cols = append(cols, line[prev:])
-		for len(cols) > 0 && len(cols[len(cols)-1]) == 0 {
-			cols = cols[:len(cols)-1]
-		}
-		return cols
-	}
-	for _, f := range bytes.Fields(trimCR(line)) {
-		cols = append(cols, f)
-	}
-	return cols
+// spaceColumns splits a token line that has no tab into its columns, on
+// runs of white space (a trailing "\r" dropped), reusing cols.
+func spaceColumns(line []byte, cols [][]byte) [][]byte {
+	return append(cols[:0], bytes.Fields(trimCR(line))...)
 }
 
 // span is a mention as the reference stores it.
@@ -135,7 +117,8 @@ type conllDoc struct {
 	name      string
 	line      int
 	tokens    int32
-	index     map[string]int32 // entity id -> index (the reference's GetIndex)
+	index     map[string]int32 // entity id -> index (the reference's GetIndex), ids not in byNum
+	byNum     []int32          // canonical decimal id v -> index+1 (0: not seen), v < maxByNum
 	ids       []string         // entity id per index
 	open      [][]int32        // per entity, stack of open starts
 	ents      [][]span         // per entity, mentions in push order
@@ -145,7 +128,6 @@ type conllDoc struct {
 	neOpen    []int32
 	scratch   []byte
 	colBuf    [][]byte
-	tabs      []int
 	cur       cursor
 	clsBuf    []tokenClass
 	corefOpen int // number of open coreference mentions
@@ -154,6 +136,7 @@ type conllDoc struct {
 func (d *conllDoc) reset(name string, line int) {
 	d.name, d.line, d.tokens = name, line, 0
 	clear(d.index)
+	clear(d.byNum)
 	d.ids = d.ids[:0]
 	d.open = d.open[:0]
 	d.ents = d.ents[:0]
@@ -164,14 +147,53 @@ func (d *conllDoc) reset(name string, line int) {
 	d.corefOpen = 0
 }
 
+// maxByNum bounds the entity ids looked up by value rather than by string.
+const maxByNum = 1 << 16
+
+// canonicalNum returns the value of id when id is a canonical decimal below
+// maxByNum ("0", or digits without a leading zero), and -1 otherwise. Two
+// ids compare equal as strings exactly when they have the same canonical
+// value, or are both non-canonical and equal as strings, so the two lookups
+// of entity never disagree.
+func canonicalNum(id []byte) int {
+	if len(id) == 0 || len(id) > 5 || (id[0] == '0' && len(id) > 1) {
+		return -1
+	}
+	v := 0
+	for _, c := range id {
+		if !isDigit(c) {
+			return -1
+		}
+		v = v*10 + int(c-'0')
+	}
+	if v >= maxByNum {
+		return -1
+	}
+	return v
+}
+
 // entity returns the index of entity id, allocating one as GetIndex does.
+// Canonical small numbers (the usual ids) are looked up in a slice, others
+// in a map.
 func (d *conllDoc) entity(id []byte) int32 {
-	if e, ok := d.index[string(id)]; ok {
+	v := canonicalNum(id)
+	if v >= 0 {
+		if v < len(d.byNum) && d.byNum[v] > 0 {
+			return d.byNum[v] - 1
+		}
+	} else if e, ok := d.index[string(id)]; ok {
 		return e
 	}
 	e := int32(len(d.ids))
 	s := string(id)
-	d.index[s] = e
+	if v >= 0 {
+		if v >= len(d.byNum) {
+			d.byNum = append(d.byNum, make([]int32, v+1-len(d.byNum))...)
+		}
+		d.byNum[v] = e + 1
+	} else {
+		d.index[s] = e
+	}
 	d.ids = append(d.ids, s)
 	d.open = append(d.open, nil)
 	d.ents = append(d.ents, nil)
@@ -187,6 +209,9 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 	d := &conllDoc{index: make(map[string]int32)}
 	inDoc := false
 	l := newLines(data)
+	// nextHash is the offset of the first "#" at or after the current line
+	// (len(data) when none): a line holds a "#" when it starts before it.
+	nextHash := -1
 	for {
 		line, problem, ok := l.next()
 		if !ok {
@@ -218,8 +243,13 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 		if isBlank(line) {
 			continue
 		}
-		var hasHash bool
-		d.tabs, hasHash = scanLine(line, d.tabs[:0])
+		if nextHash < l.start {
+			nextHash = len(data)
+			if i := bytes.IndexByte(data[l.start:], '#'); i >= 0 {
+				nextHash = l.start + i
+			}
+		}
+		hasHash := nextHash < l.start+len(line)
 		if hasHash && isEndLine(line) {
 			doc, err := d.finish(path, l.num)
 			if err != nil {
@@ -245,54 +275,105 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 	return docs, nil
 }
 
-// token reads one token line.
+// token reads one token line. Its columns are separated by tabs, as
+// Perl's split /\t/ separates them (trailing empty columns dropped), or,
+// on a line with no tab, by runs of spaces. Only the columns the reader
+// uses are located: the POS column (index 4) when there are more than 5
+// columns, the named-entity column (index 10) when there are more than 11,
+// and the last one.
 func (d *conllDoc) token(line []byte, path string, num int) error {
-	if len(d.tabs) == 0 { // a line without tabs: columns separated by spaces
-		d.colBuf = splitColumns(line, nil, d.colBuf)
-		return d.columns(line, d.colBuf, nil, path, num)
+	e := len(line)
+	for e > 0 && line[e-1] == '\t' {
+		e--
 	}
-	return d.columns(line, nil, d.tabs, path, num)
+	var tabs [11]int
+	k := firstTabs(line[:e], &tabs)
+	if k == 0 && e == len(line) { // no tab: columns separated by spaces
+		d.colBuf = spaceColumns(line, d.colBuf)
+		cols := d.colBuf
+		n := len(cols)
+		var pos, ne, last []byte
+		if n > 5 {
+			pos = cols[4]
+		}
+		if n > 11 {
+			ne = cols[10]
+		}
+		if n > 0 {
+			last = cols[n-1]
+		}
+		return d.cells(pos, ne, last, path, num)
+	}
+	// k tabs found before e, up to 11: there are k+1 columns when k < 11,
+	// more than 11 otherwise.
+	var pos, ne []byte
+	if k >= 5 {
+		pos = line[tabs[3]+1 : tabs[4]]
+	}
+	if k >= 11 {
+		ne = line[tabs[9]+1 : tabs[10]]
+	}
+	return d.cells(pos, ne, line[bytes.LastIndexByte(line[:e], '\t')+1:e], path, num)
 }
 
-// columns reads the columns of one token line: either given as cols, or
-// as the positions of the tabs in line (the Perl split, trailing empty
-// columns dropped).
-func (d *conllDoc) columns(line []byte, cols [][]byte, tabs []int, path string, num int) error {
-	col := func(i int) []byte {
-		if tabs == nil {
-			return cols[i]
+// firstTabs stores in tabs the positions of the tabs of b numbered 3, 4, 9
+// and 10 from 0 (those that delimit the POS and named-entity columns; the
+// other entries are left alone) and returns how many tabs b has, counting
+// at most len(tabs). It reads eight bytes at a time and locates only the
+// tabs it stores.
+func firstTabs(b []byte, tabs *[11]int) int {
+	const want = 1<<3 | 1<<4 | 1<<9 | 1<<10 // the tab numbers stored
+	k := 0
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		t := zeroBytes(binary.LittleEndian.Uint64(b[i:]) ^ tabs8)
+		if t == 0 {
+			continue
 		}
-		start := 0
-		if i > 0 {
-			start = tabs[i-1] + 1
+		c := bits.OnesCount64(t)
+		if want>>k&(1<<c-1) == 0 { // none of tabs k .. k+c-1 is wanted
+			if k += c; k >= len(tabs) {
+				return len(tabs)
+			}
+			continue
 		}
-		if i < len(tabs) {
-			return line[start:tabs[i]]
+		for ; t != 0; t &= t - 1 {
+			tabs[k] = i + bits.TrailingZeros64(t)>>3
+			if k++; k == len(tabs) {
+				return k
+			}
 		}
-		return line[start:]
 	}
-	n := len(cols)
-	if tabs != nil {
-		n = len(tabs) + 1
-		for n > 0 && len(col(n-1)) == 0 {
-			n--
+	for ; i < len(b); i++ {
+		if b[i] == '\t' {
+			tabs[k] = i
+			if k++; k == len(tabs) {
+				return k
+			}
 		}
 	}
+	return k
+}
+
+// cells reads the cells of one token: its POS tag (nil when the line has
+// at most 5 columns), its named-entity cell (nil when at most 11) and its
+// last, coreference cell (nil when the line has no column).
+func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
 	tok := d.tokens
 	// Tags for mention types: POS when it is not the last column.
 	var cls tokenClass
-	if n > 5 {
-		cls = classifyPTB(col(4))
+	if pos != nil {
+		cls = classifyPTB(pos)
 		if cls != 0 {
 			d.hasPOS = true
 		}
 	}
 	d.classes = append(d.classes, cls)
-	if n > 11 {
-		d.neColumn(col(10), tok)
+	if ne != nil {
+		d.neColumn(ne, tok)
 	}
-	if n > 0 {
-		if err := d.coref(col(n-1), tok, path, num); err != nil {
+	if last != nil {
+		if err := d.coref(last, tok, path, num); err != nil {
 			return err
 		}
 	}
@@ -427,17 +508,115 @@ type itemSink interface {
 
 // coref reads the coreference cell of token tok.
 func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
-	if bytes.IndexByte(cell, '(') < 0 && bytes.IndexByte(cell, ')') < 0 {
+	if !hasBracket(cell) {
 		return nil // "_", "-", "" and the like
 	}
-	s := append(d.scratch[:0], cell...)
 	d.cur = cursor{tok: tok, path: path, num: num}
 	var err error
-	for pat := patDouble; pat <= patClose && err == nil; pat++ {
-		s, err = substitute(s, pat, d)
-	}
-	d.scratch = s
+	d.scratch, err = corefItems(cell, d.scratch, d)
 	return err
+}
+
+// hasBracket reports whether cell holds "(" or ")" (a byte loop: cells are
+// short).
+func hasBracket(cell []byte) bool {
+	for _, c := range cell {
+		if c == '(' || c == ')' {
+			return true
+		}
+	}
+	return false
+}
+
+// cutItem returns the text before the first "|" of s and the text after it
+// (nil when s has no "|"), with a byte loop: cells are short.
+func cutItem(s []byte) (item, rest []byte) {
+	for i, c := range s {
+		if c == '|' {
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, nil
+}
+
+// corefItems passes the items of a coreference cell to sink in the order of
+// the reference's substitutions (see substitute), using scratch (returned,
+// possibly grown) when it needs a copy of the cell.
+//
+// A cell made only of "|"-separated items "(N)", "(N" and "N)" (N a run of
+// digits; empty items allowed) takes a fast path: no removal can then join
+// two items, so the substitutions find the one-token items left to right,
+// then the openings, then the closings, which is what it emits, reading the
+// cell in place. Any other cell goes through the four substitutions on a
+// copy. Time is linear in len(cell) either way.
+func corefItems(cell, scratch []byte, sink itemSink) ([]byte, error) {
+	if simpleCell(cell) {
+		for _, pat := range [...]int{patSingle, patOpen, patClose} {
+			for rest := cell; len(rest) > 0; {
+				var item []byte
+				item, rest = cutItem(rest)
+				if len(item) == 0 || itemKind(item) != pat {
+					continue
+				}
+				id := item
+				if id[0] == '(' {
+					id = id[1:]
+				}
+				if id[len(id)-1] == ')' {
+					id = id[:len(id)-1]
+				}
+				if err := sink.item(pat, id); err != nil {
+					return scratch, err
+				}
+			}
+		}
+		return scratch, nil
+	}
+	s := append(scratch[:0], cell...)
+	var err error
+	for pat := patDouble; pat <= patClose && err == nil; pat++ {
+		s, err = substitute(s, pat, sink)
+	}
+	return s, err
+}
+
+// itemKind returns patSingle for "(N)", patOpen for "(N", patClose for "N)"
+// and -1 for anything else (N a non-empty run of digits).
+func itemKind(item []byte) int {
+	open := len(item) > 0 && item[0] == '('
+	closing := len(item) > 0 && item[len(item)-1] == ')'
+	i, j := 0, len(item)
+	if open {
+		i++
+	}
+	if closing {
+		j--
+	}
+	if i >= j || (!open && !closing) || digitsAt(item, i) != j {
+		return -1
+	}
+	switch {
+	case open && closing:
+		return patSingle
+	case open:
+		return patOpen
+	}
+	return patClose
+}
+
+// simpleCell reports whether every "|"-separated item of cell is empty or
+// one of "(N)", "(N", "N)".
+func simpleCell(cell []byte) bool {
+	for rest := cell; ; {
+		var item []byte
+		item, rest = cutItem(rest)
+		if len(item) > 0 && itemKind(item) < 0 {
+			return false
+		}
+		if rest == nil {
+			return true
+		}
+	}
 }
 
 // cursor is where the reader is, for item.
@@ -511,35 +690,10 @@ const (
 	ones  = 0x0101010101010101
 	low7  = 0x7f7f7f7f7f7f7f7f
 	tabs8 = '\t' * ones
-	hash8 = '#' * ones
 )
 
 // zeroBytes returns a word with the high bit set in exactly the bytes of y
 // that are zero (no false positives, unlike the shorter borrow trick).
 func zeroBytes(y uint64) uint64 {
 	return ^(((y & low7) + low7) | y | low7)
-}
-
-// scanLine appends to tabs the positions of the tabs in line and reports
-// whether line contains a "#", in one pass reading eight bytes at a time.
-func scanLine(line []byte, tabs []int) ([]int, bool) {
-	var hash uint64
-	i := 0
-	for ; i+8 <= len(line); i += 8 {
-		w := binary.LittleEndian.Uint64(line[i:])
-		hash |= zeroBytes(w ^ hash8)
-		for t := zeroBytes(w ^ tabs8); t != 0; t &= t - 1 {
-			tabs = append(tabs, i+bits.TrailingZeros64(t)>>3)
-		}
-	}
-	hasHash := hash != 0
-	for ; i < len(line); i++ {
-		switch line[i] {
-		case '\t':
-			tabs = append(tabs, i)
-		case '#':
-			hasHash = true
-		}
-	}
-	return tabs, hasHash
 }

@@ -1,6 +1,7 @@
 package conll
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -196,5 +197,74 @@ func TestMentionTypeOf(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, mentionTypeOf(tc.tags, tc.ne))
 		})
+	}
+}
+
+// TestEntityIdsCompareAsStrings checks that entity ids are told apart as the
+// reference's hash keys are (as strings), across the reader's two lookups:
+// small canonical numbers by value, other ids ("07", "00", ids of
+// maxByNum and above) by string.
+func TestEntityIdsCompareAsStrings(t *testing.T) {
+	big := strconv.Itoa(maxByNum)
+	tests := []struct {
+		name  string
+		cells []string // one token each
+		want  []string // Doc.Entities, in first-seen order
+		count []int    // mentions per entity
+	}{
+		{"leading zero differs", []string{"(7)", "(07)", "(7)|(007)"}, []string{"7", "07", "007"}, []int{2, 1, 1}},
+		{"zero and double zero", []string{"(0)|(00)", "(0", "0)"}, []string{"0", "00"}, []int{2, 1}},
+		{"largest slice id and first map id", []string{"(65535)|(" + big + ")", "(" + big + ")"}, []string{"65535", big}, []int{1, 2}},
+		{"long ids", []string{"(123456789012)", "(123456789012", "123456789012)"}, []string{"123456789012"}, []int{2}},
+		{"same entity through both paths", []string{"(00", "(0", "00)|0)"}, []string{"00", "0"}, []int{1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("#begin document d\n")
+			for _, c := range tt.cells {
+				b.WriteString("w\t" + c + "\n")
+			}
+			b.WriteString("#end document\n")
+			docs, err := Parse([]byte(b.String()), "ids.conll", FormatCoNLL2012)
+			require.NoError(t, err)
+			d := docs[0]
+			assert.Equal(t, tt.want, d.Entities)
+			got := make([]int, len(d.Entities))
+			for _, m := range d.Mentions {
+				got[m.Cluster]++
+			}
+			assert.Equal(t, tt.count, got)
+		})
+	}
+}
+
+// TestFirstTabs checks firstTabs against a byte-by-byte count on lines with
+// 0 to 20 tabs at seeded random places, lengths crossing the eight-byte
+// words.
+func TestFirstTabs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 2000; trial++ {
+		b := make([]byte, rng.IntN(90))
+		for i := range b {
+			b[i] = 'a'
+			if rng.IntN(4) == 0 {
+				b[i] = '\t'
+			}
+		}
+		var want []int
+		for i, c := range b {
+			if c == '\t' {
+				want = append(want, i)
+			}
+		}
+		var tabs [11]int
+		k := firstTabs(b, &tabs)
+		require.Equal(t, min(len(want), 11), k, "line %q", b)
+		for _, j := range []int{3, 4, 9, 10} {
+			if j < k {
+				require.Equal(t, want[j], tabs[j], "tab %d of %q", j, b)
+			}
+		}
 	}
 }

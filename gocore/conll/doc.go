@@ -123,6 +123,7 @@ func parseErr(path string, line int, doc, format string, args ...any) error {
 type lines struct {
 	data    []byte
 	pos     int
+	start   int // offset in data of the line last returned
 	num     int // number of the line last returned, 1-based
 	hasNUL  bool
 	badUTF8 bool
@@ -144,6 +145,7 @@ func (l *lines) next() (line []byte, problem string, ok bool) {
 		return nil, "", false
 	}
 	rest := l.data[l.pos:]
+	l.start = l.pos
 	i := bytes.IndexByte(rest, '\n')
 	if i < 0 {
 		line = rest

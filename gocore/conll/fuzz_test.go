@@ -53,15 +53,27 @@ func ourItems(cell string) [4][]string {
 	return out
 }
 
-// FuzzCorefColumn checks the fast in-place substitution against the regular
-// expression oracle on arbitrary coreference cells.
+// cellItems runs corefItems, the reader's entry point (fast path for
+// "|"-separated simple items, substitute otherwise).
+func cellItems(cell string) [4][]string {
+	var out recorder
+	_, _ = corefItems([]byte(cell), nil, &out)
+	return out
+}
+
+// FuzzCorefColumn checks the fast in-place substitution, and the reader's
+// fast path for simple cells, against the regular expression oracle on
+// arbitrary coreference cells.
 func FuzzCorefColumn(f *testing.F) {
 	for _, s := range []string{"(1(2", "((3)2)", "(07)|(7)", "(12+3)|(4+5)", "5)(6)", "(8|(9)",
-		"((1)2)3)", "(1(2)3)", "((12+3)4)", "1(2)3)", "((((1)))))", "(1+(2)3)"} {
+		"((1)2)3)", "(1(2)3)", "((12+3)4)", "1(2)3)", "((((1)))))", "(1+(2)3)",
+		"(3)|(3|3)", "4)|(5)|(4", "(0|1)|(2)||", "|(7)", "(07|7)|(7)", "2)|(1)", "()|(1)", "(|1)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cell string) {
-		require.Equal(t, perlItems(cell), ourItems(cell), "cell %q", cell)
+		want := perlItems(cell)
+		require.Equal(t, want, ourItems(cell), "substitute, cell %q", cell)
+		require.Equal(t, want, cellItems(cell), "corefItems, cell %q", cell)
 	})
 }
 
