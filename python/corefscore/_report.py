@@ -230,23 +230,39 @@ class Report:
         self.index = {name: i for i, name in enumerate(columns)}
         self.key_repeats = list(key_repeats) if key_repeats is not None else [0] * len(rows)
         self.blanc_rule = blanc_rule
+        # Totals of the whole corpus per column prefix, and identification lines per
+        # document: ``all`` prints each five times.
+        self._totals: dict[str, list[float]] = {}
+        self._ident: dict[int, list[str]] = {}
 
     def _counts(self, row: Sequence[float], prefix: str) -> list[float]:
         return [float(row[self.index[prefix + c]]) for c in RP]
 
     def _sum(self, rows: Sequence[int], prefix: str) -> list[float]:
-        # Accumulated document by document, as the reference does.
-        total = [0.0, 0.0, 0.0, 0.0]
-        for i in rows:
-            for j, v in enumerate(self._counts(self.rows[i], prefix)):
-                total[j] += v
+        # Accumulated document by document, as the reference does (the same
+        # additions in the same order, whichever way the loops are nested).
+        every = len(rows) == len(self.rows)  # rows is sorted and distinct: every document
+        if every and prefix in self._totals:
+            return list(self._totals[prefix])
+        total = []
+        for c in RP:
+            col = self.index[prefix + c]
+            t = 0.0
+            for i in rows:
+                t += float(self.rows[i][col])
+            total.append(t)
+        if every:
+            self._totals[prefix] = list(total)
         return total
 
     def _identification(self, i: int) -> list[str]:
         if i < 0:  # a document the key lacks: the reference scores it as empty
             return identification_lines(0, 0, 0)
-        exact, key, _, response = self._counts(self.rows[i], "mentions.")
-        return identification_lines(key, response, exact, self.key_repeats[i])
+        lines = self._ident.get(i)
+        if lines is None:
+            exact, key, _, response = self._counts(self.rows[i], "mentions.")
+            lines = self._ident[i] = identification_lines(key, response, exact, self.key_repeats[i])
+        return lines
 
     def metric(self, metric: str, mode: str | None = None) -> list[str]:
         """The lines the reference prints for one metric.
