@@ -68,22 +68,36 @@ def _floats(text: str, n: int, name: str) -> tuple[float, ...]:
     return values
 
 
+#: Values of the engine options when none is given (argparse's defaults and the drop-in fast path's).
+ENGINE_DEFAULTS: dict[str, Any] = {
+    "json": False,
+    "format": None,
+    "singletons": "keep",
+    "duplicates": "warn",
+    "blanc_rule": "key",
+    "workers": None,
+    "link_weights": None,
+    "da_weights": None,
+    "da_greedy": False,
+}
+
+
 def _engine_options(p: Any) -> None:
     """Options shared by every form: input format and the engine's policies."""
     g = p.add_argument_group("scoring options")
+    g.set_defaults(**ENGINE_DEFAULTS)
     g.add_argument("--json", action="store_true", help="print one JSON object (Result.to_dict()) on stdout")
     g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines"), help="input format (default: guessed)")
-    g.add_argument("--singletons", choices=("keep", "exclude"), default="keep", help="one-mention clusters")
+    g.add_argument("--singletons", choices=("keep", "exclude"), help="one-mention clusters (default keep)")
     g.add_argument(
         "--duplicates",
         choices=("warn", "raise"),
-        default="warn",
-        help="a mention repeated on one side: score its first occurrence and warn, or refuse (exit 2)",
+        help="a mention repeated on one side: score its first occurrence and warn (default), or refuse (exit 2)",
     )
     g.add_argument(
-        "--blanc-rule", choices=("key", "either"), default="key", help="BLANC's rule for a side without links"
+        "--blanc-rule", choices=("key", "either"), help="BLANC's rule for a side without links (default key)"
     )
-    g.add_argument("--workers", type=int, default=None, help="engine threads (default: one per CPU)")
+    g.add_argument("--workers", type=int, help="engine threads (default: one per CPU)")
     g.add_argument("--link-weights", metavar="NAM,NOM,PRO,SING", help="weights of the linguistically aware metrics")
     g.add_argument(
         "--da-weights", metavar="A,B,C", help="DA similarity weights: names, nominals, pronouns (default 0.6,0.3,0.1)"
@@ -107,6 +121,28 @@ def _parser(prog: str, description: str) -> Any:
 
 def _parse(parser: Any, argv: list[str]) -> Any:
     return parser.parse_args(argv)
+
+
+class _Args:
+    """The parsed arguments of the plain drop-in form (what argparse's Namespace would hold)."""
+
+    def __init__(self, **values: Any) -> None:
+        self.__dict__.update(values)
+
+
+def _plain_dropin(argv: list[str]) -> _Args | None:
+    """``METRIC KEY RESPONSE [none|DOCNAME]`` without any option, parsed without argparse.
+
+    Returns None for anything else (options, ``-h``, a wrong number of
+    arguments), which argparse then parses and, if need be, refuses. The
+    drop-in form is what scripts call thousands of times: importing and
+    building an argparse parser is a measurable part of its start-up.
+    """
+    if not 3 <= len(argv) <= 4 or any(a.startswith("-") for a in argv):
+        return None
+    return _Args(
+        metric=argv[0], key=argv[1], response=argv[2], name=argv[3] if len(argv) == 4 else None, **ENGINE_DEFAULTS
+    )
 
 
 def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
@@ -174,16 +210,18 @@ def _dump_json(obj: Any) -> None:
 def _dropin(argv: list[str]) -> int:
     from . import _files, _lib, _report
 
-    parser = _parser(
-        "corefscore",
-        "Score a response against a key and print what the CoNLL reference scorer v8.01 prints.",
-    )
-    parser.add_argument("metric", help="muc, bcub, ceafm, ceafe, blanc, all, or another corefscore metric")
-    parser.add_argument("key")
-    parser.add_argument("response")
-    parser.add_argument("name", nargs="?", default=None, help='"none" (totals only) or a document name')
-    _engine_options(parser)
-    args = _parse(parser, argv)
+    args = _plain_dropin(argv)
+    if args is None:
+        parser = _parser(
+            "corefscore",
+            "Score a response against a key and print what the CoNLL reference scorer v8.01 prints.",
+        )
+        parser.add_argument("metric", help="muc, bcub, ceafm, ceafe, blanc, all, or another corefscore metric")
+        parser.add_argument("key")
+        parser.add_argument("response")
+        parser.add_argument("name", nargs="?", default=None, help='"none" (totals only) or a document name')
+        _engine_options(parser)
+        args = _parse(parser, argv)
     metric = args.metric.lower()
     known = _known_metrics()
     if metric != "all" and metric not in known:
