@@ -196,6 +196,21 @@ def _score_files(key: str, response: str, **kwargs: Any) -> Any:
     return fn(key, response, **kwargs)
 
 
+def _no_blas_threads() -> None:
+    """Ask OpenBLAS for one thread, unless the user chose, before a command that does no matrix product imports NumPy.
+
+    Starting OpenBLAS's thread pool is more than half of what ``import
+    numpy`` costs beyond the interpreter on a small machine (about 80 ms of
+    CPU on the 2-CPU benchmark machine, ``bench/cli.md``); the table of
+    scores, macro averages and the JSON output only sum and divide. Commands that resample (``--ci``,
+    ``compare``) keep the default.
+    """
+    import os
+
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def _dump_json(obj: Any) -> None:
     import json
 
@@ -229,6 +244,7 @@ def _dropin(argv: list[str]) -> int:
     wanted = list(REFERENCE_METRICS) if metric == "all" else [metric]
     kwargs = _score_kwargs(args, ["mentions", *wanted])
     if args.json:
+        _no_blas_threads()
         result = _score_files(args.key, args.response, **kwargs)
         _warn(result.warnings)
         if args.name not in (None, "none"):
@@ -370,6 +386,8 @@ def _cmd_score(argv: list[str]) -> int:
     _engine_options(parser)
     args = _parse(parser, argv)
     metrics = _metric_list(args.metrics)
+    if not args.ci:
+        _no_blas_threads()
     result = _score_files(args.key, args.response, **_score_kwargs(args, metrics))
     _warn(result.warnings)
     intervals = macro = None
