@@ -95,9 +95,13 @@ def decode_mention(mention_id: int) -> Any:
     return (mention_id >> 32, mention_id & 0xFFFFFFFF)
 
 
+def _typed_columns(columns: tuple[str, ...]) -> list[int]:
+    return [i for i, c in enumerate(columns) if c.partition(".")[0] in _lib.TYPED_METRICS]
+
+
 def has_types(fc: FileCounts) -> bool:
     """Whether the files gave mention types: some typed metric has a non-zero count."""
-    cols = [i for i, c in enumerate(fc.columns) if c.partition(".")[0] in _lib.TYPED_METRICS]
+    cols = _typed_columns(fc.columns)
     n = len(fc.columns)
     counts = fc.counts
     for d in range(len(fc.names)):
@@ -157,7 +161,7 @@ def score_files(
         matrix,
         fc.columns,
         fc.names,
-        settings.metrics(has_types(fc)),
+        settings.metrics(bool(matrix[:, _typed_columns(fc.columns)].any())),  # has_types(fc), vectorised
         blanc_rule=settings.blanc_rule,
         duplicates=dups,
         warnings=fc.warnings + lines,
