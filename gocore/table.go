@@ -57,25 +57,25 @@ type sideIndex struct {
 // once (a radix sort, or nothing when they come in order), which finds the
 // repeats here and the twins across sides in NewTable by a merge. Cost:
 // O(n) for n mentions, a few sequential passes.
-func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate) (*sideIndex, error) {
+func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, sl *slab) (sideIndex, error) {
 	n := len(s.Mentions)
 	if len(s.Clusters) != n {
-		return nil, invalidf("%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
+		return sideIndex{}, invalidf("%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
 	}
 	if s.Types != nil && len(s.Types) != n {
-		return nil, invalidf("%s has %d mention ids but %d mention types", kind, n, len(s.Types))
+		return sideIndex{}, invalidf("%s has %d mention ids but %d mention types", kind, n, len(s.Types))
 	}
 	for i, c := range s.Clusters {
 		if c < 0 {
-			return nil, invalidf("%s mention %d has negative cluster id %d", kind, s.Mentions[i], c)
+			return sideIndex{}, invalidf("%s mention %d has negative cluster id %d", kind, s.Mentions[i], c)
 		}
 	}
 	for i, ty := range s.Types {
 		if ty < TypeUnknown || ty > TypePronoun {
-			return nil, invalidf("%s mention %d has mention type %d, not one of 0..3", kind, s.Mentions[i], ty)
+			return sideIndex{}, invalidf("%s mention %d has mention type %d, not one of 0..3", kind, s.Mentions[i], ty)
 		}
 	}
-	order := sortedOrder(s.Mentions)
+	order := sl.sortedOrder(s.Mentions)
 	// Within a run of equal ids the first position is the kept occurrence;
 	// first[p] is that position for a repeat p, and -1 for a kept p.
 	var first []int32
@@ -95,15 +95,15 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate) 
 		}
 		first[p] = head
 	}
-	out := &sideIndex{}
+	var out sideIndex
 	if first == nil {
 		out.ids = s.Mentions
 		out.byID = order
 		out.types = s.Types
-		out.clusters, out.labels, out.sizes = denseClusters(s.Clusters)
+		out.clusters, out.labels, out.sizes = sl.denseClusters(s.Clusters)
 	} else {
 		if err := reportDuplicates(s, kind, doc, opt, first, dups); err != nil {
-			return nil, err
+			return sideIndex{}, err
 		}
 		newPos := make([]int32, n)
 		labels := make([]int64, 0, n)
@@ -124,7 +124,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate) 
 				out.byID = append(out.byID, newPos[p])
 			}
 		}
-		out.clusters, out.labels, out.sizes = denseClusters(labels)
+		out.clusters, out.labels, out.sizes = sl.denseClusters(labels)
 	}
 	if opt.Singletons == SingletonsExclude {
 		out.dropSingletons()
@@ -155,53 +155,65 @@ func reportDuplicates(s Side, kind SideKind, doc int, opt *Options, first []int3
 // the size of each cluster. Labels below 4n + 1024 are looked up in an array;
 // others are sorted. Cost: O(n).
 func denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int32) {
+	return (*slab)(nil).denseClusters(labels)
+}
+
+// denseClusters is denseClusters with its arrays taken from sl.
+func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int32) {
 	n := len(labels)
-	dense = make([]int32, n)
+	dense = sl.int32s(n)
 	var maxLabel int64
 	for _, c := range labels {
 		maxLabel = max(maxLabel, c)
 	}
+	k := int32(0) // clusters numbered so far
 	if maxLabel < int64(4*n+1024) {
-		index := make([]int32, maxLabel+1)
+		index := sl.int32s(int(maxLabel) + 1)
 		for i := range index {
 			index[i] = -1
 		}
 		for p, c := range labels {
 			d := index[c]
 			if d < 0 {
-				d = int32(len(byIndex))
+				d = k
 				index[c] = d
-				byIndex = append(byIndex, c)
-				sizes = append(sizes, 0)
+				k++
 			}
 			dense[p] = d
-			sizes[d]++
 		}
-		return dense, byIndex, sizes
-	}
-	// Sorted runs of equal labels get provisional numbers, which are then
-	// renumbered in order of first appearance.
-	order := sortedOrder(labels)
-	run := int32(-1)
-	for k, p := range order {
-		if k == 0 || labels[p] != labels[order[k-1]] {
-			run++
+	} else {
+		// Sorted runs of equal labels get provisional numbers, which are then
+		// renumbered in order of first appearance.
+		order := sl.sortedOrder(labels)
+		run := int32(-1)
+		for i, p := range order {
+			if i == 0 || labels[p] != labels[order[i-1]] {
+				run++
+			}
+			dense[p] = run
 		}
-		dense[p] = run
-	}
-	renumber := make([]int32, run+1)
-	for i := range renumber {
-		renumber[i] = -1
-	}
-	for p, r := range dense {
-		d := renumber[r]
-		if d < 0 {
-			d = int32(len(byIndex))
-			renumber[r] = d
-			byIndex = append(byIndex, labels[p])
-			sizes = append(sizes, 0)
+		renumber := sl.int32s(int(run) + 1)
+		for i := range renumber {
+			renumber[i] = -1
 		}
-		dense[p] = d
+		for p, r := range dense {
+			d := renumber[r]
+			if d < 0 {
+				d = k
+				renumber[r] = d
+				k++
+			}
+			dense[p] = d
+		}
+	}
+	if k == 0 {
+		return dense, nil, nil
+	}
+	byIndex, sizes = sl.int64s(int(k)), sl.int32s(int(k))
+	for p, d := range dense {
+		if sizes[d] == 0 {
+			byIndex[d] = labels[p]
+		}
 		sizes[d]++
 	}
 	return dense, byIndex, sizes
@@ -254,19 +266,23 @@ func (s *sideIndex) dropSingletons() {
 // to dups (or refused, per opt.Duplicates); doc is the document's index, used
 // in those reports. The input is never modified. Cost: O(n) for n mentions.
 func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, error) {
-	key, err := buildSide(d.Key, KeySide, doc, opt, dups)
+	var sl *slab
+	if n := len(d.Key.Mentions) + len(d.Response.Mentions); n <= slabMentions {
+		sl = newSlab(n)
+	}
+	key, err := buildSide(d.Key, KeySide, doc, opt, dups, sl)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups)
+	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups, sl)
 	if err != nil {
 		return nil, err
 	}
 	nk, nr := len(key.ids), len(resp.ids)
 	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}
-	t.IDs = make([]int64, nk, nk+nr)
-	t.KeyOf = make([]int32, nk, nk+nr)
-	t.RespOf = make([]int32, nk, nk+nr)
+	t.IDs = sl.int64s(nk + nr)[:nk]
+	t.KeyOf = sl.int32s(nk + nr)[:nk]
+	t.RespOf = sl.int32s(nk + nr)[:nk]
 	copy(t.IDs, key.ids)
 	copy(t.KeyOf, key.clusters)
 	for i := range t.RespOf {
@@ -274,7 +290,7 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 	}
 	// Twins: merge the two id orders. respPos is the union index of each
 	// response mention, -1 until known.
-	respPos := make([]int32, nr)
+	respPos := sl.int32s(nr)
 	for i := range respPos {
 		respPos[i] = -1
 	}
@@ -300,8 +316,8 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 			t.RespOf = append(t.RespOf, resp.clusters[rp])
 		}
 	}
-	t.fillTypes(key, resp, respPos)
-	t.Cells = buildCells(t.KeyOf[:nk], t.RespOf[:nk], len(key.sizes), len(resp.sizes))
+	t.fillTypes(&key, &resp, respPos)
+	t.Cells = sl.buildCells(t.KeyOf[:nk], t.RespOf[:nk], len(key.sizes), len(resp.sizes))
 	return t, nil
 }
 
@@ -333,23 +349,27 @@ func (t *Table) fillTypes(key, resp *sideIndex, respPos []int32) {
 
 // buildCells counts the contingency table from the key mentions, grouped by
 // key cluster with a counting sort and counted with a scratch array indexed
-// by response cluster: linear time, no map.
-func buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters int) []Cell {
-	start := make([]int32, nKeyClusters+1)
+// by response cluster: linear time, no map. Its arrays come from sl.
+func (sl *slab) buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters int) []Cell {
+	start := sl.int32s(nKeyClusters + 1)
 	for _, k := range keyOf {
 		start[k+1]++
 	}
 	for k := 0; k < nKeyClusters; k++ {
 		start[k+1] += start[k]
 	}
-	fill := append([]int32(nil), start[:nKeyClusters]...)
-	byKey := make([]int32, len(keyOf)) // response cluster of each key mention, grouped by key cluster
+	fill := sl.int32s(nKeyClusters)
+	copy(fill, start)
+	byKey := sl.int32s(len(keyOf)) // response cluster of each key mention, grouped by key cluster
 	for m, k := range keyOf {
 		byKey[fill[k]] = respOf[m]
 		fill[k]++
 	}
-	count := make([]int32, nRespClusters)
+	count := sl.int32s(nRespClusters)
 	var cells []Cell
+	if sl != nil { // a small document: at most one cell per key mention
+		cells = make([]Cell, 0, len(keyOf))
+	}
 	for k := 0; k < nKeyClusters; k++ {
 		members := byKey[start[k]:start[k+1]]
 		first := len(cells)
@@ -376,9 +396,12 @@ func buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters int) []Cell {
 // n/4 buckets, so that the rest of the work happens in cache. Cost: O(n) for
 // keys spread over their range (each key moves about twice); at worst one
 // pass per 2 to 8 bits in which the keys differ.
-func sortedOrder(keys []int64) []int32 {
+func sortedOrder(keys []int64) []int32 { return (*slab)(nil).sortedOrder(keys) }
+
+// sortedOrder is sortedOrder with the order taken from sl.
+func (sl *slab) sortedOrder(keys []int64) []int32 {
 	n := len(keys)
-	order := make([]int32, n)
+	order := sl.int32s(n)
 	sorted := true
 	for i := range order {
 		order[i] = int32(i)
@@ -468,3 +491,45 @@ type keyPos struct {
 }
 
 func (a keyPos) less(b keyPos) bool { return a.u < b.u || (a.u == b.u && a.pos < b.pos) }
+
+// slabMentions is the largest document (key plus response mentions, repeats
+// included) whose table arrays are carved from one slab.
+const slabMentions = 1024
+
+// slab hands out the int32 and int64 arrays of one small document's table
+// from two allocations instead of a dozen: for a document of a few mentions
+// the allocations, not the counting, were most of the cost of NewTable. A
+// nil *slab, used for large documents, allocates each array on its own.
+// Every array it returns is zeroed, owned by its caller and capped at its
+// length, so an append never runs into a neighbour.
+type slab struct {
+	i32 []int32
+	i64 []int64
+}
+
+// newSlab returns a slab sized for a document of n mentions (both sides):
+// enough for the arrays of buildSide, NewTable and buildCells when cluster
+// labels are small; an array that does not fit is allocated on its own.
+func newSlab(n int) *slab {
+	return &slab{i32: make([]int32, 8*n+64), i64: make([]int64, 2*n)}
+}
+
+// int32s returns a zeroed []int32 of length and capacity n.
+func (sl *slab) int32s(n int) []int32 {
+	if sl == nil || n > len(sl.i32) {
+		return make([]int32, n)
+	}
+	out := sl.i32[:n:n]
+	sl.i32 = sl.i32[n:]
+	return out
+}
+
+// int64s returns a zeroed []int64 of length and capacity n.
+func (sl *slab) int64s(n int) []int64 {
+	if sl == nil || n > len(sl.i64) {
+		return make([]int64, n)
+	}
+	out := sl.i64[:n:n]
+	sl.i64 = sl.i64[n:]
+	return out
+}
