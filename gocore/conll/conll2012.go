@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
+
+	"github.com/pkg/errors"
 )
 
 // ReadCoNLL2012 reads a CoNLL-2011/2012 file as the CoNLL reference scorer
@@ -43,14 +45,11 @@ import (
 // a closing bracket with no opening, a mention still open at "#end
 // document", a document with no "#end document", a "#begin document" inside
 // a document, a token line outside any document, a repeated document name,
-// a NUL byte, invalid UTF-8, a file with no document. The whole input is
-// read into memory; parsing is linear in its size.
+// a NUL byte, invalid UTF-8, a file with no document. The input is read
+// through a buffer of about a megabyte (it grows to the longest line) and
+// parsed as it comes; time is linear in its size.
 func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
-	data, err := readAll(r, path)
-	if err != nil {
-		return nil, err
-	}
-	return parseCoNLL2012(data, path)
+	return readCoNLL2012Stream(r, path)
 }
 
 var (
@@ -204,41 +203,118 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
-	var docs []Doc
-	seen := make(map[string]int)
-	d := &conllDoc{index: make(map[string]int32)}
-	inDoc := false
+	p := newConllParser(path)
+	if err := p.feed(data); err != nil {
+		return nil, err
+	}
+	return p.end()
+}
+
+// readChunk is the initial size of the buffer through which
+// readCoNLL2012Stream reads a file (it grows to hold the longest line).
+const readChunk = 1 << 20
+
+// readCoNLL2012Stream parses a CoNLL-2012 file as parseCoNLL2012 parses it
+// whole, but reads it through a buffer of about readChunk bytes, parsing
+// every run of complete lines as it comes: the reader never holds the whole
+// file, and the bytes it parses are still in the processor's cache. Memory
+// is O(readChunk + longest line) beyond the documents.
+func readCoNLL2012Stream(r io.Reader, path string) ([]Doc, error) {
+	return readCoNLL2012Chunked(r, path, readChunk)
+}
+
+// readCoNLL2012Chunked is readCoNLL2012Stream with an initial buffer of size
+// bytes (at least 1).
+func readCoNLL2012Chunked(r io.Reader, path string, size int) ([]Doc, error) {
+	p := newConllParser(path)
+	buf := make([]byte, max(size, 1))
+	n := 0 // bytes of buf holding input not yet parsed
+	blank := true
+	for {
+		k, err := r.Read(buf[n:])
+		n += k
+		eof := err == io.EOF
+		if err != nil && !eof {
+			return nil, errors.Wrapf(err, "conll: reading %s", path)
+		}
+		end := n // parse everything at the end of the input
+		if !eof {
+			end = bytes.LastIndexByte(buf[:n], '\n') + 1
+		}
+		if end > 0 {
+			chunk := buf[:end]
+			if blank && !isBlank(chunk) {
+				blank = false
+			}
+			if err := p.feed(chunk); err != nil {
+				return nil, err
+			}
+			n = copy(buf, buf[end:n])
+		}
+		if eof {
+			break
+		}
+		if n == len(buf) { // a line longer than the buffer
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+	}
+	if blank {
+		return nil, checkEmpty(nil, path)
+	}
+	return p.end()
+}
+
+// conllParser is the state of a CoNLL-2012 read between runs of lines.
+type conllParser struct {
+	path  string
+	docs  []Doc
+	seen  map[string]int // document name -> line of its begin line
+	d     *conllDoc
+	inDoc bool
+	num   int // lines read so far
+}
+
+func newConllParser(path string) *conllParser {
+	return &conllParser{path: path, seen: make(map[string]int), d: &conllDoc{index: make(map[string]int32)}}
+}
+
+// feed parses data, which holds whole lines (only the last run of a file may
+// end without a newline). Documents may span runs.
+func (p *conllParser) feed(data []byte) error {
+	path, d := p.path, p.d
 	l := newLines(data)
+	l.num = p.num
+	defer func() { p.num = l.num }()
 	// nextHash is the offset of the first "#" at or after the current line
 	// (len(data) when none): a line holds a "#" when it starts before it.
 	nextHash := -1
 	for {
 		line, problem, ok := l.next()
 		if !ok {
-			break
+			return nil
 		}
 		name := ""
-		if inDoc {
+		if p.inDoc {
 			name = d.name
 		}
 		if problem != "" {
-			return nil, parseErr(path, l.num, name, "%s", problem)
+			return parseErr(path, l.num, name, "%s", problem)
 		}
-		if !inDoc {
+		if !p.inDoc {
 			if isBeginLine(trimCR(line)) {
 				n := beginName(line)
-				if first, dup := seen[n]; dup {
-					return nil, parseErr(path, l.num, n, "document name repeated (first at line %d)", first)
+				if first, dup := p.seen[n]; dup {
+					return parseErr(path, l.num, n, "document name repeated (first at line %d)", first)
 				}
-				seen[n] = l.num
+				p.seen[n] = l.num
 				d.reset(n, l.num)
-				inDoc = true
+				p.inDoc = true
 				continue
 			}
 			if isBlank(line) || line[0] == '#' {
 				continue
 			}
-			return nil, parseErr(path, l.num, "", "token line outside a document (no \"#begin document\" before it)")
+			return parseErr(path, l.num, "", "token line outside a document (no \"#begin document\" before it)")
 		}
 		if isBlank(line) {
 			continue
@@ -253,26 +329,30 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 		if hasHash && isEndLine(line) {
 			doc, err := d.finish(path, l.num)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			docs = append(docs, doc)
-			inDoc = false
+			p.docs = append(p.docs, doc)
+			p.inDoc = false
 			continue
 		}
 		if hasHash && isBeginLine(trimCR(line)) {
-			return nil, parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
+			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
 		if err := d.token(line, path, l.num); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if inDoc {
-		return nil, parseErr(path, l.num, d.name, "document never ends: \"#end document\" missing (document begins at line %d)", d.line)
+}
+
+// end checks the state at the end of the file and returns the documents.
+func (p *conllParser) end() ([]Doc, error) {
+	if p.inDoc {
+		return nil, parseErr(p.path, p.num, p.d.name, "document never ends: \"#end document\" missing (document begins at line %d)", p.d.line)
 	}
-	if len(docs) == 0 {
-		return nil, parseErr(path, l.num, "", "no \"#begin document\" line: not a CoNLL-2012 file")
+	if len(p.docs) == 0 {
+		return nil, parseErr(p.path, p.num, "", "no \"#begin document\" line: not a CoNLL-2012 file")
 	}
-	return docs, nil
+	return p.docs, nil
 }
 
 // token reads one token line. Its columns are separated by tabs, as

@@ -1,10 +1,15 @@
 package conll
 
 import (
+	"bytes"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/stretchr/testify/assert"
@@ -264,6 +269,65 @@ func TestFirstTabs(t *testing.T) {
 		for _, j := range []int{3, 4, 9, 10} {
 			if j < k {
 				require.Equal(t, want[j], tabs[j], "tab %d of %q", j, b)
+			}
+		}
+	}
+}
+
+// TestReadCoNLL2012StreamMatchesWhole checks that reading a file through a
+// small buffer, with short reads, gives what parsing it whole gives: the
+// same documents, or the same error (message, line and document), for the
+// reference test files, hand-made edge cases (no final newline, CRLF, blank
+// files, errors at chunk edges) and a LitBank file.
+func TestReadCoNLL2012StreamMatchesWhole(t *testing.T) {
+	inputs := map[string][]byte{
+		"no final newline":   []byte("#begin document d\nw\t(1)\n#end document"),
+		"crlf":               []byte("#begin document d\r\nw\t(1\r\nw\t1)\r\n#end document\r\n"),
+		"blank":              []byte(" \n\t\n\n"),
+		"empty":              {},
+		"never ends":         []byte("#begin document d\nw\t(1)\n\n"),
+		"unbalanced at end":  []byte("#begin document d\nw\t(1\n#end document\n"),
+		"token outside":      []byte("w\t(1)\n"),
+		"repeated name":      []byte("#begin document d\nw\t_\n#end document\n#begin document d\nw\t_\n#end document\n"),
+		"NUL":                []byte("#begin document d\nw\t_\x00\n#end document\n"),
+		"bad UTF-8":          []byte("#begin document d\nw\xff\t_\n#end document\n"),
+		"hash in token line": []byte("#begin document d\n#\t(1)\nw # end document\n"),
+		"long line":          []byte("#begin document d\nw\t" + strings.Repeat("(1)|", 300) + "(2)\n#end document\n"),
+	}
+	for _, sub := range []string{"reference-testcases", "litbank"} {
+		dir := dataDir(t, sub)
+		files, err := filepath.Glob(filepath.Join(dir, "*"))
+		require.NoError(t, err)
+		n := 0
+		for _, f := range files {
+			if st, err := os.Stat(f); err != nil || st.IsDir() || n >= 12 {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			if !bytes.Contains(data, []byte("#begin document")) {
+				continue
+			}
+			inputs[sub+"/"+filepath.Base(f)] = data
+			n++
+		}
+	}
+	for name, data := range inputs {
+		want, wantErr := Parse(data, "x.conll", FormatCoNLL2012)
+		for _, size := range []int{1, 3, 16, 100, 4096} {
+			for _, short := range []bool{false, true} {
+				var r io.Reader = bytes.NewReader(data)
+				if short {
+					r = iotest.HalfReader(r)
+				}
+				got, err := readCoNLL2012Chunked(r, "x.conll", size)
+				if wantErr != nil {
+					require.Error(t, err, "%s, buffer %d", name, size)
+					assert.Equal(t, wantErr.Error(), err.Error(), "%s, buffer %d", name, size)
+					continue
+				}
+				require.NoError(t, err, "%s, buffer %d", name, size)
+				require.Equal(t, want, got, "%s, buffer %d", name, size)
 			}
 		}
 	}

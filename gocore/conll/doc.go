@@ -198,8 +198,18 @@ func checkEmpty(data []byte, path string) error {
 // (.conll, .gold_conll, .auto_conll, .v4_gold_conll, .key, .response and
 // others ending in "conll" → CoNLL-2012; .conllu → CoNLL-U; .jsonl,
 // .jsonlines, .json → jsonlines) and otherwise from the content (see
-// SniffFormat). The file is read whole.
+// SniffFormat). A file known to be CoNLL-2012 from format or its name is
+// parsed as it is read (ReadCoNLL2012); other files are read whole first.
 func Read(path, format string) ([]Doc, error) {
+	if f, err := resolveFormat(nil, path, format); err == nil && f == FormatCoNLL2012 {
+		// Known without the content (from format or the name): read it as it comes.
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, errors.Wrapf(err, "conll: reading %s", path)
+		}
+		defer file.Close()
+		return readCoNLL2012Stream(file, path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, errors.Wrapf(err, "conll: reading %s", path)
