@@ -13,9 +13,18 @@ warm-up run):
 
 - ``python -m corefscore all KEY RESPONSE none`` (the drop-in form);
 - ``python -m corefscore score KEY RESPONSE`` (the table of every metric);
-- floors: ``python -c pass``, ``python -c "import corefscore"``;
+- floors: ``python -c pass``, ``python -c "import corefscore"``,
+  ``python -c "import numpy"``;
+- the drop-in form and ``python -c pass`` again with ``python -S`` (no
+  ``site``: what the process costs without the environment's ``.pth``
+  start-up hooks; the drop-in form needs nothing from site-packages);
 - ``perl scorer.pl all KEY RESPONSE none`` when perl and the reference scorer
   exist (``--perl-runs`` runs; it is slow).
+
+The child processes cache bytecode as an installed package does: the
+environment variable ``PYTHONDONTWRITEBYTECODE`` is dropped for them and
+``PYTHONPYCACHEPREFIX`` points at a temporary directory (otherwise every
+run would compile the package's modules again).
 
 In-process, the Go call alone (read both files, pair, score) is timed too.
 
@@ -145,6 +154,9 @@ def main() -> None:
     args = ap.parse_args()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([args.package_dir, env.get("PYTHONPATH", "")])
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    pycache = tempfile.TemporaryDirectory(prefix="cli_bench_pycache_")
+    env["PYTHONPYCACHEPREFIX"] = pycache.name
     py = sys.executable
     lines = [
         "# corefscore command-line benchmark",
@@ -152,17 +164,20 @@ def main() -> None:
         *facts(),
         f"- runs: median of {args.runs} after 1 warm-up",
         f"- package: {args.package_dir}",
+        f"- bytecode cached in {pycache.name} (PYTHONPYCACHEPREFIX; PYTHONDONTWRITEBYTECODE dropped)",
         "",
     ]
     floor = statistics.median(wall([py, "-c", "pass"], env, args.runs))
     imp = statistics.median(wall([py, "-c", "import corefscore"], env, args.runs))
     imp_np = statistics.median(wall([py, "-c", "import numpy"], env, args.runs))
+    floor_s = statistics.median(wall([py, "-S", "-c", "pass"], env, args.runs))
     lines += [
         "| floor | median wall (ms) | median CPU (ms) |",
         "|---|---:|---:|",
         f"| `python -c pass` | {1000 * floor:.0f} | {_cpu([py, '-c', 'pass'])} |",
         f"| `python -c 'import numpy'` | {1000 * imp_np:.0f} | {_cpu([py, '-c', 'import numpy'])} |",
         f"| `python -c 'import corefscore'` | {1000 * imp:.0f} | {_cpu([py, '-c', 'import corefscore'])} |",
+        f"| `python -S -c pass` | {1000 * floor_s:.0f} | {_cpu([py, '-S', '-c', 'pass'])} |",
         "",
         "| corpus | command | median wall (ms) | min wall (ms) | median CPU (ms) "
         "| Go read+score in-process (ms) | Perl wall (s) | Perl / ours |",
@@ -177,21 +192,25 @@ def main() -> None:
                 perl_s = statistics.median(
                     wall(["perl", args.perl, "all", str(key), str(resp), "none"], env, args.perl_runs, warmup=0)
                 )
-            for label, argv in (
-                ("all KEY RESP none", ["all", str(key), str(resp), "none"]),
-                ("score KEY RESP", ["score", str(key), str(resp)]),
+            for label, flags, argv in (
+                ("all KEY RESP none", [], ["all", str(key), str(resp), "none"]),
+                ("all KEY RESP none` with `python -S", ["-S"], ["all", str(key), str(resp), "none"]),
+                ("score KEY RESP", [], ["score", str(key), str(resp)]),
             ):
-                t = wall([py, "-m", "corefscore", *argv], env, args.runs)
+                cmd = [py, *flags, "-m", "corefscore", *argv]
+                t = wall(cmd, env, args.runs)
                 med = statistics.median(t)
-                ratio = f"{perl_s / med:.0f}x" if perl_s is not None and label.startswith("all") else ""
-                perl_cell = f"{perl_s:.1f}" if perl_s is not None and label.startswith("all") else ""
+                first = label == "all KEY RESP none"
+                ratio = f"{perl_s / med:.0f}x" if perl_s is not None and first else ""
+                perl_cell = f"{perl_s:.1f}" if perl_s is not None and first else ""
                 lines.append(
                     f"| {corpus} | `corefscore {label}` | {1000 * med:.0f} | {1000 * min(t):.0f} | "
-                    f"{_cpu([py, '-m', 'corefscore', *argv])} | {1000 * go:.0f} | {perl_cell} | {ratio} |"
+                    f"{_cpu(cmd)} | {1000 * go:.0f} | {perl_cell} | {ratio} |"
                 )
             sizes = f"{key.stat().st_size / 1e6:.1f} MB + {resp.stat().st_size / 1e6:.1f} MB"
             lines.append(f"| {corpus} | (file sizes: {sizes}) | | | | | | |")
     lines.append(f"- load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    pycache.cleanup()
     print("\n".join(lines))
 
 
