@@ -126,7 +126,7 @@ def main() -> None:
     calls.append(
         (
             "engine call alone, one-cluster document",
-            *_per_call(lambda: _lib.score_single(buf, nk, nr, settings.struct), 5000, 7),
+            *_per_call(lambda: _lib.score_single(buf, nk, nr, settings.struct_arg), 5000, 7),
         )
     )
 

@@ -102,6 +102,9 @@ func sideSlice(s flatSide, d int) gocore.Side {
 	return side
 }
 
+// numMetrics is the number of metrics, read once: options runs on every call.
+var numMetrics = len(gocore.MetricNames())
+
 // options converts the C options; link and DA weights are checked by the
 // metrics that use them.
 func options(metrics uint64, singletons, duplicates, workers, daGreedy int32, link [4]float64, da [3]float64) (gocore.Options, error) {
@@ -111,7 +114,7 @@ func options(metrics uint64, singletons, duplicates, workers, daGreedy int32, li
 	if duplicates != 0 && duplicates != 1 {
 		return gocore.Options{}, errors.Wrapf(gocore.ErrInvalidInput, "capi: duplicates must be 0 (keep first) or 1 (error); got %d", duplicates)
 	}
-	if n := len(gocore.MetricNames()); metrics>>uint(n) != 0 {
+	if n := numMetrics; metrics>>uint(n) != 0 {
 		return gocore.Options{}, errors.Wrapf(gocore.ErrInvalidInput, "capi: metrics mask %#x has bits beyond the %d metrics", metrics, n)
 	}
 	return gocore.Options{

@@ -44,7 +44,7 @@ def metric_names() -> tuple[str, ...]:
 class _Settings:
     """Validated options of one scoring call, with the cs_options struct built once."""
 
-    __slots__ = ("blanc_rule", "duplicates", "explicit", "options", "struct")
+    __slots__ = ("blanc_rule", "duplicates", "explicit", "options", "struct", "struct_arg", "untyped")
 
     def __init__(
         self,
@@ -82,6 +82,7 @@ class _Settings:
         link = _weights(link_weights, 4, "link_weights")
         da = _weights(da_weights, 3, "da_weights")
         self.explicit = metrics
+        self.untyped = tuple(m for m in known if m not in TYPED_METRICS)
         self.duplicates = duplicates
         self.blanc_rule = blanc_rule
         self.struct = _lib.make_options(
@@ -93,6 +94,7 @@ class _Settings:
             link_weights=link,
             da_weights=da,
         )
+        self.struct_arg = _lib.options_arg(self.struct)
         # Read-only: the settings are cached and shared by every Result made with them.
         self.options = types.MappingProxyType(
             {
@@ -109,15 +111,9 @@ class _Settings:
         """The metrics a Result reports."""
         if self.explicit is not None:
             return self.explicit
-        known = _lib.metric_names()
         if has_types:
-            return known
-        return _untyped(known)
-
-
-@functools.lru_cache(maxsize=8)
-def _untyped(known: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(m for m in known if m not in TYPED_METRICS)
+            return _lib.metric_names()
+        return self.untyped
 
 
 def _weights(w: Any, n: int, name: str) -> tuple[float, ...] | None:
@@ -236,7 +232,7 @@ def _engine(
 
 def _engine_single(buf: Any, nk: int, nr: int, settings: _Settings, decoder: Decoder) -> tuple:
     try:
-        return _lib.score_single(buf, nk, nr, settings.struct)
+        return _lib.score_single(buf, nk, nr, settings.struct_arg)
     except CorefScoreInputError as exc:
         raise _in_callers_terms(exc, [decoder]) from None
 

@@ -598,13 +598,12 @@ def _span_side_fast(clusters: Any) -> tuple[list[int], list[int]] | None:
     return ids, cids
 
 
-def single_doc(key: Any, response: Any) -> tuple[array, int, int, Decoder]:
-    """The fast path for one document of list input: one ``array("q")`` for both sides.
+def single_doc(key: Any, response: Any) -> tuple[list[int], int, int, Decoder]:
+    """The fast path for one document of list input: both sides in one list.
 
-    Returns the buffer ``[0, nk, 0, nr, key ids, key clusters, response ids,
-    response clusters]`` that :func:`corefscore._lib.score_single` reads,
-    the two lengths and the decoder.
+    Returns ``[key ids, key clusters, response ids, response clusters]`` as
+    one list, which :func:`corefscore._lib.score_single` reads, the two
+    lengths and the decoder.
     """
     kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
-    nk, nr = len(kid), len(rid)
-    return array("q", [0, nk, 0, nr, *kid, *kcl, *rid, *rcl]), nk, nr, dec
+    return [*kid, *kcl, *rid, *rcl], len(kid), len(rid), dec

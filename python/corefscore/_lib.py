@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import importlib.resources
 import os
+import struct
 import threading
 from array import array
 from typing import TYPE_CHECKING, Any
@@ -85,6 +86,7 @@ class Side(ctypes.Structure):
 
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
+_score_single_fn: Any = None
 _columns: tuple[str, ...] | None = None
 _metrics: tuple[str, ...] | None = None
 
@@ -179,6 +181,14 @@ def _load(path: str, expected: int) -> ctypes.CDLL:
             f"Python package needs version {expected}; rebuild the library or reinstall the package"
         )
     _declare(cdll)
+    global _score_single_fn
+    # A second handle on cs_score_batch without argtypes, for the per-call
+    # path: every argument is then a prebuilt ctypes object (c_int64,
+    # c_void_p or None), which ctypes passes without a Python-level
+    # conversion; with argtypes, converting 13 Python ints costs about 2 us.
+    fn = cdll["cs_score_batch"]
+    fn.restype = ctypes.c_int32
+    _score_single_fn = fn
     return cdll
 
 
@@ -202,9 +212,9 @@ def lib() -> ctypes.CDLL:
 
 def _reset() -> None:
     """Forget the loaded library and cached names (tests only)."""
-    global _lib, _columns, _metrics
+    global _lib, _columns, _metrics, _score_single_fn
     with _lock:
-        _lib, _columns, _metrics = None, None, None
+        _lib, _columns, _metrics, _score_single_fn = None, None, None, None
 
 
 def columns() -> tuple[str, ...]:
@@ -298,6 +308,14 @@ def make_options(
     return opt
 
 
+def options_arg(options: Options) -> ctypes.c_void_p:
+    """The address of an options struct as the argument :func:`score_single` takes.
+
+    The caller keeps ``options`` alive as long as it uses the result.
+    """
+    return ctypes.c_void_p(ctypes.addressof(options))
+
+
 def _side(offsets: Any, mentions: Any, clusters: Any, types: Any) -> Side:
     return Side(_addr(offsets), _addr(mentions), _addr(clusters), _addr(types), len(mentions))
 
@@ -313,24 +331,55 @@ class _Scratch(threading.local):
         self.dups_cap = 256
         self.dups = (ctypes.c_int64 * (self.dups_cap * DUPLICATE_FIELDS))()
         self.dups_addr = ctypes.addressof(self.dups)
-        self.single_key = Side()
-        self.single_resp = Side()
-        self.single_key_addr = ctypes.addressof(self.single_key)
-        self.single_resp_addr = ctypes.addressof(self.single_resp)
         self.row: np.ndarray | None = None
+        self.single: array | None = None
+        self.single_cap = 0
+        self.single_base = 0
+        self.single_args: list[Any] = []
 
-    def make_row(self, ncol: int) -> np.ndarray:
-        """The per-thread counts row of one document, shape (1, ncol)."""
+    def make_single(self, words: int) -> None:
+        """(Re)allocate the one-document buffer (``words`` int64 at least) and the prebuilt arguments.
+
+        The buffer holds, at fixed places, both ``cs_side`` structs (words
+        0-4 and 5-9: four pointers and a length, the C layout of
+        ``cs_side``), both offsets arrays (words 10-11 and 12-13) and, from
+        word 14, the mention and cluster ids; so one copy per call fills
+        every input of ``cs_score_batch``. The arguments other than the
+        options are ctypes objects built once, so the call converts nothing.
+        """
         import numpy as np
 
-        self.row_buf = (ctypes.c_double * ncol)()
-        self.row_addr = ctypes.addressof(self.row_buf)
-        self.row_len = ncol
-        self.row = np.frombuffer(self.row_buf, dtype=np.float64).reshape(1, ncol)
-        return self.row
+        ncol = len(_columns) if _columns is not None else len(columns())
+        if self.row is None:
+            self.row_buf = (ctypes.c_double * ncol)()
+            self.row = np.frombuffer(self.row_buf, dtype=np.float64).reshape(1, ncol)
+        cap = max(words, 256, 2 * self.single_cap)
+        self.single = array("q", bytes(8 * cap))
+        self.single_cap = cap
+        base = self.single_base = self.single.buffer_info()[0]
+        vp, i64 = ctypes.c_void_p, ctypes.c_int64
+        self.single_args = [
+            i64(1),  # n_docs
+            vp(base),  # key side (words 0-4)
+            vp(base + 40),  # response side (words 5-9)
+            None,  # names
+            i64(0),  # names_len
+            None,  # options: set per call
+            vp(ctypes.addressof(self.row_buf)),
+            i64(ncol),
+            vp(self.dups_addr),
+            i64(self.dups_cap),
+            vp(self.n_dups_addr),
+            vp(self.err_addr),
+            i64(_ERR_LEN),
+        ]
 
 
 _scratch = _Scratch()
+
+#: Packers of the one-document buffer by its length in words: ``Struct.pack_into``
+#: converts a list of ints faster than ``array("q", list)`` does.
+_packers: dict[int, struct.Struct] = {}
 
 
 def _call(n_docs: int, kside: Side, rside: Side, options: Options, names: bytes | None) -> tuple[np.ndarray, list]:
@@ -404,51 +453,70 @@ def score_batch(
     return _call(n_docs, _side(*key), _side(*response), options, names)
 
 
-def score_single(buf: array, nk: int, nr: int, options: Options) -> tuple[np.ndarray, list]:
-    """Score one document packed in one ``array("q")`` (the per-call fast path).
+def score_single(ids: list[int], nk: int, nr: int, options: ctypes.c_void_p | Options) -> tuple[np.ndarray, list]:
+    """Score one document without types (the per-call fast path).
 
-    ``buf`` holds ``[0, nk, 0, nr, key ids, key clusters, response ids,
-    response clusters]``: both sides' offsets and arrays in one buffer, so one
-    address serves every pointer. The sides and the counts row are per-thread
-    scratch structures; the counts are copied out.
+    Parameters
+    ----------
+    ids : list of int
+        ``[key ids, key clusters, response ids, response clusters]`` in one
+        list, ``nk`` key and ``nr`` response mentions (see
+        :func:`corefscore._convert.single_doc`).
+    nk, nr : int
+        The number of key and response mentions.
+    options : ctypes.c_void_p or Options
+        The address of the options struct (:func:`options_arg`, the fast
+        form) or the struct itself.
+
+    Returns
+    -------
+    counts : ndarray of shape (1, n_columns)
+        A copy of the per-thread counts row.
+    duplicates : list of tuple
+        As in :func:`score_batch`.
+
+    Notes
+    -----
+    One ``Struct.pack_into`` into the per-thread buffer fills both sides and
+    both offsets arrays (see :meth:`_Scratch.make_single`); the call passes
+    prebuilt ctypes objects.
     """
+    fn = _score_single_fn
+    if fn is None:
+        lib()
+        fn = _score_single_fn
     sc = _scratch
-    base = buf.buffer_info()[0]
-    k, r = sc.single_key, sc.single_resp
-    k.offsets, k.mentions, k.clusters, k.length = base, base + 32, base + 32 + 8 * nk, nk
-    r0 = base + 32 + 16 * nk
-    r.offsets, r.mentions, r.clusters, r.length = base + 16, r0, r0 + 8 * nr, nr
-    cdll = _lib if _lib is not None else lib()
-    row = sc.row
-    if row is None:
-        row = sc.make_row(len(columns()))
-    status = cdll.cs_score_batch(
-        1,
-        sc.single_key_addr,
-        sc.single_resp_addr,
-        None,
-        0,
-        ctypes.addressof(options),
-        sc.row_addr,
-        sc.row_len,
-        sc.dups_addr,
-        sc.dups_cap,
-        sc.n_dups_addr,
-        sc.err_addr,
-        _ERR_LEN,
-    )
+    words = 14 + 2 * (nk + nr)
+    if words > sc.single_cap:
+        sc.make_single(words)
+    b = sc.single_base
+    m = b + 112
+    r = m + 16 * nk
+    st = _packers.get(words)
+    if st is None:
+        if len(_packers) >= 256:
+            _packers.clear()
+        st = _packers[words] = struct.Struct(f"{words}q")
+    # cs_side {offsets, mentions, clusters, types, length} for each side, then the offsets.
+    st.pack_into(sc.single, 0, b + 80, m, m + 8 * nk, 0, nk, b + 96, r, r + 8 * nr, 0, nr, 0, nk, 0, nr, *ids)
+    if type(options) is not ctypes.c_void_p:  # the struct itself would be passed by value
+        options = options_arg(options)
+    args = sc.single_args
+    args[5] = options
+    status = fn(*args)
     if status:
         _check(status, sc.err)
     if sc.n_dups.value:
         # Repeated mentions: take the general path, which collects their records.
         return _call(
-            1,
-            Side(base, base + 32, base + 32 + 8 * nk, None, nk),
-            Side(base + 16, r0, r0 + 8 * nr, None, nr),
-            options,
-            None,
+            1, Side(b + 80, m, m + 8 * nk, None, nk), Side(b + 96, r, r + 8 * nr, None, nr), options_of(options), None
         )
-    return row.copy(), []
+    return sc.row.copy(), []
+
+
+def options_of(arg: ctypes.c_void_p) -> Options:
+    """The options struct at the address :func:`options_arg` made."""
+    return Options.from_address(arg.value)
 
 
 def score_files(key: bytes, resp: bytes, fmt: bytes, options: Options) -> tuple:
