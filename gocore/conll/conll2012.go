@@ -194,9 +194,20 @@ func (d *conllDoc) entity(id []byte) int32 {
 		d.index[s] = e
 	}
 	d.ids = append(d.ids, s)
-	d.open = append(d.open, nil)
-	d.ents = append(d.ents, nil)
+	d.open = extend(d.open)
+	d.ents = extend(d.ents)
 	return e
+}
+
+// extend appends an empty slice to ss, reusing the storage of one that an
+// earlier document left beyond len(ss) (reset truncates ss, keeping it).
+func extend[T any](ss [][]T) [][]T {
+	if n := len(ss); n < cap(ss) {
+		ss = ss[:n+1]
+		ss[n] = ss[n][:0]
+		return ss
+	}
+	return append(ss, nil)
 }
 
 func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
