@@ -337,7 +337,7 @@ func daCounts(t *Table, opt *Options, out []float64) error {
 	if mode == daSkip {
 		return err
 	}
-	tc := newTypeCounts(t)
+	tc := t.cachedTypeCounts()
 	sims := daSimilarities(t, tc, w, mode)
 	keyTo, respTo, err := daCorrespondence(t, sims, opt.DAGreedy)
 	if err != nil {

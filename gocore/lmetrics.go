@@ -273,7 +273,7 @@ func typesUsable(t *Table, opt *Options) (ok bool, err error) {
 // Linear in the number of mentions.
 func newLWeights(t *Table, w [4]float64) *lweights {
 	lw := newLinkWeighter(w)
-	tc := newTypeCounts(t)
+	tc := t.cachedTypeCounts()
 	out := &lweights{
 		wc: make([]float64, len(t.Cells)),
 		wk: make([]float64, len(t.KeySize)),
@@ -408,7 +408,25 @@ func prepareL(t *Table, opt *Options) (*lweights, error) {
 	if !ok {
 		return nil, err
 	}
-	return newLWeights(t, w), nil
+	return t.cachedLWeights(w), nil
+}
+
+// cachedTypeCounts returns newTypeCounts(t), computed once per table: the
+// four L-metrics and DA all read the same counts. Read-only for callers.
+func (t *Table) cachedTypeCounts() *typeCounts {
+	if t.tc == nil {
+		t.tc = newTypeCounts(t)
+	}
+	return t.tc
+}
+
+// cachedLWeights returns newLWeights(t, w), computed once per table and link
+// weights: LMUC, LB3, LCEAF_m and LCEAF_e share it. Read-only for callers.
+func (t *Table) cachedLWeights(w [4]float64) *lweights {
+	if t.lw == nil || t.lwFor != w {
+		t.lw, t.lwFor = newLWeights(t, w), w
+	}
+	return t.lw
 }
 
 // lmucCounts scores LMUC (Chen & Ng 2013, eqs. 2-4 with 8, 9, 11):

@@ -36,6 +36,13 @@ type Table struct {
 	NumResp  int           // mentions on the response side
 	NumBoth  int           // mentions on both sides
 	HasTypes bool          // every mention has a known type
+
+	// Computed on first use and shared by the typed metrics of one
+	// document (the four L-metrics and DA): see cachedTypeCounts and
+	// cachedLWeights. A Table is scored by one goroutine at a time.
+	tc    *typeCounts
+	lw    *lweights
+	lwFor [4]float64 // the link weights lw was computed with
 }
 
 // NumMentions returns the number of distinct mentions on either side.
