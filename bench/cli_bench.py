@@ -152,6 +152,8 @@ def main() -> None:
         help="directory holding the corefscore package the processes import (default: the repository's)",
     )
     args = ap.parse_args()
+    # The in-process timing and the fixtures use the package under test too.
+    sys.path.insert(0, args.package_dir)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([args.package_dir, env.get("PYTHONPATH", "")])
     env.pop("PYTHONDONTWRITEBYTECODE", None)
