@@ -122,11 +122,11 @@ def main() -> None:
     )
     scorer = corefscore.Scorer()
     calls.append(("Scorer.update(one-cluster document)", *_per_call(lambda: scorer.update(doc, doc), 5000, 7)))
-    buf, nk, nr, _ = _convert.single_doc(doc, doc)
+    kid, kcl, rid, rcl, _ = _convert.single_doc(doc, doc)
     calls.append(
         (
             "engine call alone, one-cluster document",
-            *_per_call(lambda: _lib.score_single(buf, nk, nr, settings.struct_arg), 5000, 7),
+            *_per_call(lambda: _lib.score_single(kid, kcl, rid, rcl, settings.struct_arg), 5000, 7),
         )
     )
 

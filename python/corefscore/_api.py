@@ -230,9 +230,11 @@ def _engine(
         raise _in_callers_terms(exc, decoders) from None
 
 
-def _engine_single(buf: Any, nk: int, nr: int, settings: _Settings, decoder: Decoder) -> tuple:
+def _engine_single(key: Any, response: Any, settings: _Settings) -> tuple:
+    """Convert and score one document of list input: counts, duplicate records, decoder."""
+    kid, kcl, rid, rcl, decoder = single_doc(key, response)
     try:
-        return _lib.score_single(buf, nk, nr, settings.struct_arg)
+        return (*_lib.score_single(kid, kcl, rid, rcl, settings.struct_arg), decoder)
     except CorefScoreInputError as exc:
         raise _in_callers_terms(exc, [decoder]) from None
 
@@ -309,8 +311,7 @@ def score(
     """
     settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
     if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
-        buf, nk, nr, dec = single_doc(key, response)
-        counts, recs = _engine_single(buf, nk, nr, settings, dec)
+        counts, recs, dec = _engine_single(key, response, settings)
         decoders = [dec]
         has_types = False
     else:
@@ -689,8 +690,7 @@ class Scorer:
         else:
             label = str(self.n_documents) if name is None else str(name)
             if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
-                buf, nk, nr, dec = single_doc(key, response)
-                counts, recs = _engine_single(buf, nk, nr, s, dec)
+                counts, recs, dec = _engine_single(key, response, s)
                 decoders = [dec]
                 has_types = False
             else:

@@ -598,12 +598,15 @@ def _span_side_fast(clusters: Any) -> tuple[list[int], list[int]] | None:
     return ids, cids
 
 
-def single_doc(key: Any, response: Any) -> tuple[list[int], int, int, Decoder]:
-    """The fast path for one document of list input: both sides in one list.
+def single_doc(key: Any, response: Any) -> tuple[list[int], list[int], list[int], list[int], Decoder]:
+    """The fast path for one document of list input.
 
-    Returns ``[key ids, key clusters, response ids, response clusters]`` as
-    one list, which :func:`corefscore._lib.score_single` reads, the two
-    lengths and the decoder.
+    Returns key ids, key cluster ids, response ids, response cluster ids (as
+    lists, which :func:`corefscore._lib.score_single` packs) and the decoder.
     """
-    kid, kcl, rid, rcl, dec = doc_from_lists(key, response, "0")
-    return [*kid, *kcl, *rid, *rcl], len(kid), len(rid), dec
+    k = _span_side_fast(key)
+    if k is not None:
+        r = _span_side_fast(response)
+        if r is not None:
+            return k[0], k[1], r[0], r[1], _SPAN_DECODER
+    return doc_from_lists(key, response, "0")

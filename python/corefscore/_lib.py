@@ -453,17 +453,17 @@ def score_batch(
     return _call(n_docs, _side(*key), _side(*response), options, names)
 
 
-def score_single(ids: list[int], nk: int, nr: int, options: ctypes.c_void_p | Options) -> tuple[np.ndarray, list]:
+def score_single(
+    kid: list[int], kcl: list[int], rid: list[int], rcl: list[int], options: ctypes.c_void_p | Options
+) -> tuple[np.ndarray, list]:
     """Score one document without types (the per-call fast path).
 
     Parameters
     ----------
-    ids : list of int
-        ``[key ids, key clusters, response ids, response clusters]`` in one
-        list, ``nk`` key and ``nr`` response mentions (see
-        :func:`corefscore._convert.single_doc`).
-    nk, nr : int
-        The number of key and response mentions.
+    kid, kcl, rid, rcl : list of int
+        Key mention ids and cluster ids, response mention ids and cluster
+        ids (see :func:`corefscore._convert.single_doc`); the two lists of a
+        side have the same length (the caller's guarantee).
     options : ctypes.c_void_p or Options
         The address of the options struct (:func:`options_arg`, the fast
         form) or the struct itself.
@@ -486,6 +486,7 @@ def score_single(ids: list[int], nk: int, nr: int, options: ctypes.c_void_p | Op
         lib()
         fn = _score_single_fn
     sc = _scratch
+    nk, nr = len(kid), len(rid)
     words = 14 + 2 * (nk + nr)
     if words > sc.single_cap:
         sc.make_single(words)
@@ -498,7 +499,9 @@ def score_single(ids: list[int], nk: int, nr: int, options: ctypes.c_void_p | Op
             _packers.clear()
         st = _packers[words] = struct.Struct(f"{words}q")
     # cs_side {offsets, mentions, clusters, types, length} for each side, then the offsets.
-    st.pack_into(sc.single, 0, b + 80, m, m + 8 * nk, 0, nk, b + 96, r, r + 8 * nr, 0, nr, 0, nk, 0, nr, *ids)
+    st.pack_into(
+        sc.single, 0, b + 80, m, m + 8 * nk, 0, nk, b + 96, r, r + 8 * nr, 0, nr, 0, nk, 0, nr, *kid, *kcl, *rid, *rcl
+    )
     if type(options) is not ctypes.c_void_p:  # the struct itself would be passed by value
         options = options_arg(options)
     args = sc.single_args
