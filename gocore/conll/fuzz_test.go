@@ -1,9 +1,11 @@
 package conll
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"testing"
+	"testing/iotest"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/stretchr/testify/require"
@@ -111,9 +113,15 @@ func FuzzReadCoNLL2012(f *testing.F) {
 	f.Add([]byte("#begin document (t)\r\nw\t(12+3)|((3)2)\r\n#end document\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := parseCoNLL2012(data, "fuzz.conll")
+		// Reading through a small buffer gives the same documents or error.
+		streamed, streamErr := readCoNLL2012Chunked(iotest.HalfReader(bytes.NewReader(data)), "fuzz.conll", 7)
 		if err != nil {
+			require.Error(t, streamErr)
+			require.Equal(t, err.Error(), streamErr.Error())
 			return
 		}
+		require.NoError(t, streamErr)
+		require.Equal(t, docs, streamed)
 		checkDocs(t, docs)
 	})
 }
