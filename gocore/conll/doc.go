@@ -117,9 +117,9 @@ func parseErr(path string, line int, doc, format string, args ...any) error {
 	return &ParseError{Path: path, Line: line, Doc: doc, Msg: fmt.Sprintf(format, args...)}
 }
 
-// lines iterates over the lines of a file held in memory, counting them and
-// checking each for NUL bytes and invalid UTF-8 only when the whole file has
-// some (a single pass over clean files).
+// lines iterates over the lines of data held in memory (a whole file, or a
+// run of whole lines of one), counting them and checking each for NUL bytes
+// and invalid UTF-8 only when data has some (a single pass over clean data).
 type lines struct {
 	data    []byte
 	pos     int
