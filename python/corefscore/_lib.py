@@ -377,6 +377,10 @@ class _Scratch(threading.local):
 
 _scratch = _Scratch()
 
+#: Whether ``cs_side`` is five 8-byte words (four pointers and an int64), the
+#: layout :meth:`_Scratch.make_single` writes; true on every 64-bit platform.
+_PACKED_SIDES = ctypes.sizeof(ctypes.c_void_p) == 8 and ctypes.sizeof(Side) == 40
+
 #: Packers of the one-document buffer by its length in words: ``Struct.pack_into``
 #: converts a list of ints faster than ``array("q", list)`` does.
 _packers: dict[int, struct.Struct] = {}
@@ -485,8 +489,14 @@ def score_single(
     if fn is None:
         lib()
         fn = _score_single_fn
-    sc = _scratch
     nk, nr = len(kid), len(rid)
+    if not _PACKED_SIDES:  # cs_side is not five 8-byte words here: the general path
+        buf = array("q", [0, nk, 0, nr, *kid, *kcl, *rid, *rcl])
+        a = buf.buffer_info()[0]
+        r0 = a + 32 + 16 * nk
+        opt = options if type(options) is Options else options_of(options)
+        return _call(1, Side(a, a + 32, a + 32 + 8 * nk, None, nk), Side(a + 16, r0, r0 + 8 * nr, None, nr), opt, None)
+    sc = _scratch
     words = 14 + 2 * (nk + nr)
     if words > sc.single_cap:
         sc.make_single(words)
