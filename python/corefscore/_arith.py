@@ -45,9 +45,7 @@ def f1(recall: np.ndarray, precision: np.ndarray) -> np.ndarray:
 
 def _rp(counts: np.ndarray, idx: dict[str, int], prefix: str = "") -> dict[str, np.ndarray]:
     recall = ratio(counts[..., idx[prefix + "recall_num"]], counts[..., idx[prefix + "recall_den"]])
-    precision = ratio(
-        counts[..., idx[prefix + "precision_num"]], counts[..., idx[prefix + "precision_den"]]
-    )
+    precision = ratio(counts[..., idx[prefix + "precision_num"]], counts[..., idx[prefix + "precision_den"]])
     return {"recall": recall, "precision": precision, "f1": f1(recall, precision)}
 
 
@@ -66,12 +64,8 @@ def _blanc(counts: np.ndarray, idx: dict[str, int], rule: str) -> dict[str, np.n
         has_c = counts[..., idx["coref.recall_den"]] != 0
         has_n = counts[..., idx["noncoref.recall_den"]] != 0
     elif rule == "either":
-        has_c = (counts[..., idx["coref.recall_den"]] != 0) | (
-            counts[..., idx["coref.precision_den"]] != 0
-        )
-        has_n = (counts[..., idx["noncoref.recall_den"]] != 0) | (
-            counts[..., idx["noncoref.precision_den"]] != 0
-        )
+        has_c = (counts[..., idx["coref.recall_den"]] != 0) | (counts[..., idx["coref.precision_den"]] != 0)
+        has_n = (counts[..., idx["noncoref.recall_den"]] != 0) | (counts[..., idx["noncoref.precision_den"]] != 0)
     else:
         raise ValueError(f"`blanc_rule` must be one of {BLANC_RULES}; got {rule!r} instead.")
     halves = has_c.astype(np.float64) + has_n.astype(np.float64)

@@ -13,14 +13,17 @@ Python threads can score concurrently.
 from __future__ import annotations
 
 import ctypes
-import importlib.resources
 import os
 import struct
 import threading
 from array import array
-from typing import TYPE_CHECKING, Any
+
+# typing costs ~20 ms of import time that the command line need not pay.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # NumPy is imported where it is used: the drop-in CLI path never needs it
+    from typing import Any
+
     import numpy as np
 
 #: The ABI version this module is written for (CS_ABI_VERSION in corefscore.h).
@@ -96,6 +99,11 @@ def library_path() -> str:
     override = os.environ.get(LIBRARY_ENV)
     if override:
         return override
+    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY_NAME)
+    if os.path.exists(beside):  # the usual install; importlib.resources costs ~20 ms to import
+        return beside
+    import importlib.resources  # zip and other non-file installs
+
     return str(importlib.resources.files("corefscore").joinpath(LIBRARY_NAME))
 
 
