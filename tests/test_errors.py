@@ -176,3 +176,9 @@ def test_unknown_metric_in_result_lookup():
     r = corefscore.score(KEY, KEY, metrics="muc")
     with pytest.raises(KeyError, match=r"`metric` must be one of the scored metrics \['muc'\]; got 'bcub'"):
         r["bcub"]
+
+
+@pytest.mark.parametrize("empty", [[], {}, ()])
+def test_score_corpus_refuses_an_empty_corpus(empty):
+    with pytest.raises(ValueError, match="at least one document"):
+        corefscore.score_corpus(empty, empty)

@@ -489,6 +489,9 @@ def score_corpus(
     """
     settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
     pairs, doc_names, warns, named = _pair(key_docs, response_docs, names)
+    if not pairs:
+        # An empty corpus has no score; zeros would hide an empty validation split.
+        raise ValueError("`key_docs` must hold at least one document; got an empty collection instead.")
     types = _doc_types(mention_types, key_docs, len(pairs))
     counts, dups, lines, has_types = _score_pairs(pairs, doc_names, named, settings, 2, types)
     return Result(
