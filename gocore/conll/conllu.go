@@ -20,14 +20,17 @@ import (
 //     ("26.1") are not words and their MISC is ignored;
 //   - coreference is the MISC attribute Entity=: "(ID-attrs..." opens a
 //     mention of entity ID on this word, "ID)" closes the most recently
-//     opened mention of ID, "(ID-attrs...)" is a one-word mention; only the
-//     id (up to the first "-") matters. A discontinuous mention is written
+//     opened mention of ID, "(ID-attrs...)" is a one-word mention; the id
+//     is up to the first "-"; of the attributes only the head one is read,
+//     when a "# global.Entity = ..." line declares "head" (CorefUD) or
+//     "minspan" (GUM) among them (see headWord). A discontinuous mention is written
 //     in parts "(ID[k/n]-..." ... "ID[k/n])": the mention is the set of the
 //     words of its n parts, complete when part n closes.
 //
 // Mentions are emitted grouped by entity, entities in order of first
-// opening, mentions of an entity in closing order. UPOS (column 4) and XPOS
-// (column 5) give the mention types (see mentionTypeOf).
+// opening, mentions of an entity in closing order. UPOS (column 4), XPOS
+// (column 5), HEAD (column 7) and the head attribute give the mention types
+// (see mentionTypeOf and headWord).
 //
 // Errors (*ParseError): a closing bracket with no opening, a mention still
 // open at the end of its document, a malformed Entity value, a word line
@@ -45,6 +48,7 @@ func ReadCoNLLU(r io.Reader, path string) ([]Doc, error) {
 type udOpen struct {
 	start int32
 	line  int
+	head  string // value of the declared head attribute ("" if none)
 }
 
 // udPartial is a discontinuous mention whose parts are being read.
@@ -54,6 +58,7 @@ type udPartial struct {
 	parts  int // parts closed so far
 	words  []int32
 	line   int
+	head   string // head attribute of part 1
 }
 
 // conlluDoc is the state of the document being read.
@@ -67,6 +72,8 @@ type conlluDoc struct {
 	nOpen    int
 	partials []*udPartial
 	ents     [][]Mention
+	specs    [][]string // parallel to ents: each mention's head attribute value
+	attr     headAttr   // which Entity attribute gives the head (from "# global.Entity")
 	classes  []tokenClass
 	hasTags  bool
 	heads    []int32 // per word, document index of its dependency head, -1 for the root or none
@@ -85,6 +92,7 @@ func (d *conlluDoc) entity(id string) int32 {
 	d.index[id] = e
 	d.ids = append(d.ids, id)
 	d.ents = append(d.ents, nil)
+	d.specs = append(d.specs, nil)
 	return e
 }
 
@@ -96,6 +104,7 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 	seen := make(map[string]int)
 	var d *conlluDoc
 	newdocs := 0
+	var attr headAttr
 	l := newLines(data)
 	cols := make([][]byte, 0, 10)
 	start := func(name string, line int) error {
@@ -111,6 +120,7 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 		}
 		seen[name] = line
 		d = newConlluDoc(name, line)
+		d.attr = attr
 		return nil
 	}
 	for {
@@ -131,6 +141,13 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 		}
 		if line[0] == '#' {
 			rest := bytes.TrimLeft(line[1:], " \t")
+			if after, ok := bytes.CutPrefix(rest, []byte("global.Entity")); ok {
+				attr = parseEntityDecl(after)
+				if d != nil {
+					d.attr = attr
+				}
+				continue
+			}
 			if after, ok := bytes.CutPrefix(rest, []byte("newdoc")); ok {
 				newdocs++
 				n := newdocName(after)
@@ -249,8 +266,9 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 				return parseErr(path, num, d.name, "Entity=%s: opening bracket without an entity id", v)
 			}
 			single := j < len(v) && v[j] == ')'
+			head := d.attr.value(content)
 			if single {
-				if err := d.closeMention(string(id), w, w, path, num, v); err != nil {
+				if err := d.closeMention(string(id), w, w, head, path, num, v); err != nil {
 					return err
 				}
 				j++
@@ -261,7 +279,7 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 					return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 				}
 				d.entity(base) // entities are numbered in order of first opening
-				d.open[sid] = append(d.open[sid], udOpen{start: w, line: num})
+				d.open[sid] = append(d.open[sid], udOpen{start: w, line: num, head: head})
 				d.nOpen++
 			}
 			i = j
@@ -283,7 +301,7 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 			o := st[len(st)-1]
 			d.open[sid] = st[:len(st)-1]
 			d.nOpen--
-			if err := d.closeMention(sid, o.start, w, path, num, v); err != nil {
+			if err := d.closeMention(sid, o.start, w, o.head, path, num, v); err != nil {
 				return err
 			}
 			i += j + 1
@@ -321,8 +339,9 @@ func errMalformedPart(id string) error {
 	return partError("malformed discontinuous part " + strconv.Quote(id) + ", want ID[k/n]")
 }
 
-// closeMention records the span [start, end] of the (part of a) mention id.
-func (d *conlluDoc) closeMention(id string, start, end int32, path string, num int, v []byte) error {
+// closeMention records the span [start, end] of the (part of a) mention id
+// and the value head of its head attribute ("" if none).
+func (d *conlluDoc) closeMention(id string, start, end int32, head string, path string, num int, v []byte) error {
 	base, k, n, err := splitPart(id)
 	if err != nil {
 		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
@@ -330,12 +349,13 @@ func (d *conlluDoc) closeMention(id string, start, end int32, path string, num i
 	if n <= 1 {
 		e := d.entity(base)
 		d.ents[e] = append(d.ents[e], Mention{Start: start, End: end, Cluster: int64(e)})
+		d.specs[e] = append(d.specs[e], head)
 		return nil
 	}
 	e := d.entity(base)
 	var p *udPartial
 	if k == 1 {
-		p = &udPartial{entity: e, total: n, line: num}
+		p = &udPartial{entity: e, total: n, line: num, head: head}
 		d.partials = append(d.partials, p)
 	} else {
 		for i := len(d.partials) - 1; i >= 0; i-- {
@@ -363,6 +383,7 @@ func (d *conlluDoc) closeMention(id string, start, end int32, path string, num i
 		}
 	}
 	d.ents[e] = append(d.ents[e], wordSetMention(p.words, int64(e)))
+	d.specs[e] = append(d.specs[e], p.head)
 	return nil
 }
 
@@ -408,25 +429,12 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		classes = d.classes
 	}
 	var scratch []tokenClass
-	for _, ms := range d.ents {
-		for _, m := range ms {
-			m.Type, scratch = spanType(&m, classes, d.properHead(&m), scratch)
+	for e, ms := range d.ents {
+		for i, m := range ms {
+			h := headWord(&m, d.attr.minspan, d.specs[e][i], d.heads)
+			m.Type, scratch = spanType(&m, classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], scratch)
 			doc.Mentions = append(doc.Mentions, m)
 		}
 	}
 	return doc, nil
-}
-
-// properHead reports whether the dependency head of a contiguous mention (its
-// first word whose head lies outside the mention) has UPOS PROPN.
-func (d *conlluDoc) properHead(m *Mention) bool {
-	if m.Words != nil || int(m.End) >= len(d.heads) {
-		return false
-	}
-	for w := m.Start; w <= m.End; w++ {
-		if h := d.heads[w]; h < m.Start || h > m.End {
-			return d.propn[w]
-		}
-	}
-	return false
 }

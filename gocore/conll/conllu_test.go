@@ -99,3 +99,103 @@ func TestPairDiscontinuous(t *testing.T) {
 	assert.NotEqual(t, k[0], k[2])
 	assert.Nil(t, docs[0].Key.Types, "no known type: no types array")
 }
+
+// TestParseEntityDecl checks which Entity attribute a "# global.Entity"
+// line declares as the head.
+func TestParseEntityDecl(t *testing.T) {
+	tests := []struct {
+		name, rest string
+		want       headAttr
+	}{
+		{"CorefUD", " = eid-etype-head-other", headAttr{field: 2}},
+		{"GUM", " = GRP-etype-infstat-salience-centering-minspan-link-identity", headAttr{field: 5, minspan: true}},
+		{"head wins over minspan", " = eid-minspan-head", headAttr{field: 2}},
+		{"neither", " = eid-etype-other", headAttr{}},
+		{"id field is never the head", " = head-etype", headAttr{}},
+		{"no equals sign", " eid-etype-head", headAttr{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, parseEntityDecl([]byte(tc.rest)))
+		})
+	}
+}
+
+// TestHeadAttrValue checks that the declared field is cut out of an opening
+// bracket's content.
+func TestHeadAttrValue(t *testing.T) {
+	gum := headAttr{field: 5, minspan: true}
+	assert.Equal(t, "1,3", gum.value([]byte("12-person-giv:act-nnnnn-cf14-1,3-sgl-Johann_II_Bernoulli")))
+	assert.Equal(t, "5", gum.value([]byte("116-abstract-new-nnnnnl-cf26-5")))
+	assert.Equal(t, "", gum.value([]byte("12-person-new")), "fewer fields than declared")
+	assert.Equal(t, "", headAttr{}.value([]byte("12-person-1")), "nothing declared")
+	assert.Equal(t, "2", headAttr{field: 2}.value([]byte("e1-person-2-new")))
+}
+
+// TestHeadWord checks the head rule on mentions whose words hang from
+// outside in several places. deps: 0 "born" (root), 1 "8" <- 0, 2 "February"
+// <- 1, 3 "1700" <- 1, 4 "in" <- 5, 5 "Basel" <- 0.
+func TestHeadWord(t *testing.T) {
+	deps := []int32{-1, 0, 1, 1, 5, 0}
+	span := func(s, e int32) *Mention { return &Mention{Start: s, End: e} }
+	tests := []struct {
+		name    string
+		m       *Mention
+		minspan bool
+		spec    string
+		want    int32
+	}{
+		{"no attribute: first word governed from outside", span(2, 3), false, "", 2},
+		{"minspan picks its word governed from outside", span(2, 3), true, "2", 3},
+		{"minspan: first of its words governed from outside", span(1, 5), true, "2,1,5", 1},
+		{"minspan: none governed from outside, first of them", span(0, 5), true, "3,2", 2},
+		{"head is taken as given", span(2, 3), false, "2", 3},
+		{"head must be one position", span(2, 3), false, "1,2", 2},
+		{"position past the mention is ignored", span(2, 3), true, "3", 2},
+		{"malformed spec is ignored", span(2, 3), true, "x", 2},
+		{"zero position is ignored", span(2, 3), true, "0", 2},
+		{"whole sentence: the root", span(0, 5), false, "", 0},
+		{"discontinuous, head by position", &Mention{Start: 1, End: 5, Words: []int32{1, 2, 5}}, false, "3", 5},
+		{"discontinuous, word 2's head 1 is inside", &Mention{Start: 1, End: 5, Words: []int32{1, 2, 5}}, false, "", 1},
+		{"head index past deps is not outside", span(6, 7), false, "", -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, tc.spec, deps))
+		})
+	}
+}
+
+// TestReadCoNLLUDeclaredHead reads "8 February 1700" with the inner mention
+// "February 1700": both its words hang from "8", so without a declared head
+// attribute the first, "February" (PROPN), is its head and it is a name;
+// with GUM's minspan declared as "2" its head is "1700" and it is nominal
+// (as the gum-pos NE column has it).
+func TestReadCoNLLUDeclaredHead(t *testing.T) {
+	words := udLine("1", "born", "VERB", "VBN", "0", "_") +
+		udLine("2", "8", "NUM", "CD", "1", "Entity=(3-time-new-nnnnn-cf5-1-sgl") +
+		udLine("3", "February", "PROPN", "NNP", "2", "Entity=(4-time-new-nnnnn-cf6-2-sgl") +
+		udLine("4", "1700", "NUM", "CD", "2", "Entity=(5-time-new-nnnnn-cf7-1-sgl)4)3)")
+	tests := []struct {
+		name, header string
+		want         gocore.MentionType
+	}{
+		{"GUM minspan", "# global.Entity = GRP-etype-infstat-salience-centering-minspan-link-identity\n", gocore.TypeNominal},
+		{"no declaration", "", gocore.TypeName},
+		{"declaration without a head attribute", "# global.Entity = eid-etype-a-b-c-d\n", gocore.TypeName},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			docs, err := ReadCoNLLU(strings.NewReader(tc.header+"# newdoc id = d\n"+words), "d.conllu")
+			require.NoError(t, err)
+			require.Len(t, docs, 1)
+			var got gocore.MentionType = -1
+			for _, m := range docs[0].Mentions {
+				if m.Start == 2 && m.End == 3 {
+					got = m.Type
+				}
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}

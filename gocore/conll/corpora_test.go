@@ -92,14 +92,16 @@ func TestSelfScoreAllSingletons(t *testing.T) {
 
 // TestTypesAgreeAcrossFormats compares the mention types derived from
 // gum-pos (PTB tags in column 5, NE brackets in column 11) and from
-// gum-conllu (UPOS/XPOS and dependency heads) on the same documents and
-// spans. Both carry the same XPOS tags, so pronouns and the simple head
-// rule agree by construction; "named entity" is the NE bracket on one side
-// and a PROPN dependency head on the other. Per the data README the brackets
-// were made from PROPN heads too, but from the head inside GUM's minspan and
-// keeping only the outermost of nested mentions, so the two can differ on a
-// few nested or multi-headed mentions: the bar is 99.5% (measured: 99.82%,
-// 84 of 46,875 spans differ, all name/nominal).
+// gum-conllu (UPOS/XPOS, dependency heads and the minspan attribute) on the
+// same documents and spans. Both carry the same XPOS tags, so pronouns and
+// the simple head rule agree by construction; "named entity" is the NE
+// bracket on one side and a PROPN head (the minspan word governed from
+// outside the mention, see headWord) on the other, the rule by which the data
+// README says the brackets were made. The brackets keep only the outermost of
+// nested such mentions, so a nested PROPN-headed mention can still differ
+// (name in CoNLL-U, nominal in CoNLL-2012 when the simple head rule misses
+// its proper noun). Measured: 46,855 of 46,875 spans agree (99.957%), the 20
+// others all nominal/name (the dependency rule without minspan: 84).
 func TestTypesAgreeAcrossFormats(t *testing.T) {
 	pos := readCorpus(t, "gum-pos", "*.conll")
 	ud := readCorpus(t, "gum-conllu", "*.conllu")
@@ -136,7 +138,7 @@ func TestTypesAgreeAcrossFormats(t *testing.T) {
 	t.Logf("types agree on %d of %d spans (%.4f%%); %d spans unmatched; (gum-pos, gum-conllu) counts: %v",
 		same, same+differ, 100*rate, unmatched, confusion)
 	assert.Zero(t, unmatched, "the README says the two folders have the same spans")
-	assert.GreaterOrEqual(t, rate, 0.995)
+	assert.GreaterOrEqual(t, rate, 0.9995)
 	assert.Zero(t, confusion[[2]gocore.MentionType{gocore.TypePronoun, gocore.TypeNominal}]+
 		confusion[[2]gocore.MentionType{gocore.TypeNominal, gocore.TypePronoun}], "pronouns come from the same XPOS")
 }

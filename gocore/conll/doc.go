@@ -26,7 +26,8 @@
 // Mention types (name, nominal, pronoun) come from the files' tags by one
 // rule for every format (see mentionTypeOf in types.go): a one-token PRP,
 // PRP$, WP or WP$ is a pronoun; a named entity (an NE-column span of a
-// CoNLL-2012 file, a mention whose dependency head is PROPN in CoNLL-U) or a
+// CoNLL-2012 file, a CoNLL-U mention whose head word, as the file's declared
+// head or minspan attribute or else its dependency tree gives it, is PROPN) or a
 // mention whose simple head (last token before the first preposition,
 // conjunction, wh-word, comma or colon, skipping a possessive ending or
 // punctuation) is NNP/NNPS is a name; anything else tagged is nominal.

@@ -1,6 +1,13 @@
 package conll
 
-import "github.com/corefscore/corefscore/gocore"
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/corefscore/corefscore/gocore"
+)
 
 // tokenClass is what the mention-type rule needs to know about a token's
 // part-of-speech tag, as a bit set. The zero value means "no tag".
@@ -69,9 +76,8 @@ func classifyUD(upos, xpos []byte) tokenClass {
 //
 // For CoNLL-2012, namedEntity means that the span is exactly a bracketed span
 // of the named-entity column; for CoNLL-U, which has no such column, that the
-// mention's dependency head (its first word whose HEAD lies outside the
-// mention) has UPOS PROPN, the rule by which the shared gum-pos NE column was
-// made from the same GUM trees.
+// mention's head word (see headWord) has UPOS PROPN, the rule by which the
+// shared gum-pos NE column was made from the same GUM trees.
 //
 // The head is found without a parse: the head region is the mention up to,
 // not including, its first token after the first that is tagged IN, TO, CC,
@@ -110,6 +116,129 @@ func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
 		return gocore.TypeName
 	}
 	return gocore.TypeNominal
+}
+
+// headAttr says which attribute of a CoNLL-U Entity= value gives a
+// mention's head, as declared by the file's "# global.Entity = ..." line.
+// The zero value means none.
+type headAttr struct {
+	field   int  // index among the "-"-separated fields of "(ID-a1-a2..." (0 is the id); 0: none
+	minspan bool // GUM's minspan (a list of positions), not CorefUD's head (one position)
+}
+
+// parseEntityDecl reads the rest of a "# global.Entity = A0-A1-..." line
+// (after "global.Entity"): the attribute named "head" (CorefUD's usual
+// eid-etype-head-other) or, failing that, "minspan" (GUM's
+// GRP-etype-infstat-salience-centering-minspan-link-identity). Anything else
+// gives the zero headAttr. Time is linear in the line.
+func parseEntityDecl(after []byte) headAttr {
+	rest, ok := bytes.CutPrefix(bytes.TrimSpace(after), []byte("="))
+	if !ok {
+		return headAttr{}
+	}
+	var a headAttr
+	for i, name := range bytes.Split(bytes.TrimSpace(rest), []byte{'-'}) {
+		switch {
+		case i == 0:
+		case string(name) == "head":
+			return headAttr{field: i}
+		case string(name) == "minspan" && a.field == 0:
+			a = headAttr{field: i, minspan: true}
+		}
+	}
+	return a
+}
+
+// value returns the head attribute of an opening bracket's content
+// "ID-a1-a2..." ("" when there is none or no attribute is declared).
+func (a headAttr) value(content []byte) string {
+	if a.field == 0 {
+		return ""
+	}
+	for i := 0; i < a.field; i++ {
+		k := bytes.IndexByte(content, '-')
+		if k < 0 {
+			return ""
+		}
+		content = content[k+1:]
+	}
+	if k := bytes.IndexByte(content, '-'); k >= 0 {
+		content = content[:k]
+	}
+	return string(content)
+}
+
+// headWord returns the document index of the head word of a CoNLL-U
+// mention, or -1 when it has none. deps[w] is the document index of word w's
+// dependency head (-1 for a root). The word is chosen by the first rule that
+// applies:
+//
+//	head     (CorefUD, spec "k"): the mention's k-th word (1-based)
+//	minspan  (GUM, spec "k1,k2,..."): the first of those words whose
+//	         dependency head lies outside the mention, else the first of them
+//	none     the mention's first word whose dependency head lies outside it
+//
+// A spec that is empty, not a list of positive integers, or points past
+// the mention's length is ignored (the last rule applies). The attributes
+// matter where a mention has several words governed from outside it
+// ("February 1700" whose two words both hang off "8"; "technical skills in
+// DH" inside a coordination): the annotators' head wins over word order.
+// Time is O(n log n) in the mention's length n (O(n) when contiguous).
+func headWord(m *Mention, minspan bool, spec string, deps []int32) int32 {
+	n := int(m.End-m.Start) + 1
+	if m.Words != nil {
+		n = len(m.Words)
+	}
+	at := func(k int) int32 { // k-th word, 0-based
+		if m.Words != nil {
+			return m.Words[k]
+		}
+		return m.Start + int32(k)
+	}
+	inside := func(w int32) bool {
+		if m.Words != nil {
+			_, ok := slices.BinarySearch(m.Words, w)
+			return ok
+		}
+		return w >= m.Start && w <= m.End
+	}
+	outside := func(w int32) bool {
+		return int(w) < len(deps) && w >= 0 && !inside(deps[w])
+	}
+	if ks, ok := positions(spec, n, !minspan); ok {
+		for _, k := range ks {
+			if outside(at(k)) {
+				return at(k)
+			}
+		}
+		return at(ks[0])
+	}
+	for k := range n {
+		if outside(at(k)) {
+			return at(k)
+		}
+	}
+	return -1
+}
+
+// positions parses a comma-separated list of 1-based positions in a mention
+// of n words into 0-based ones; ok is false when spec is empty, malformed, out
+// of range, or (one) holds more than one position.
+func positions(spec string, n int, one bool) (ks []int, ok bool) {
+	if spec == "" {
+		return nil, false
+	}
+	for f := range strings.SplitSeq(spec, ",") {
+		k, err := strconv.Atoi(f)
+		if err != nil || k < 1 || k > n {
+			return nil, false
+		}
+		ks = append(ks, k-1)
+	}
+	if one && len(ks) != 1 {
+		return nil, false
+	}
+	return ks, true
 }
 
 // spanType returns the type of mention m given the document's token classes
