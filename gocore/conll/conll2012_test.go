@@ -197,6 +197,19 @@ func TestMentionTypeOf(t *testing.T) {
 		{"UD PROPN without XPOS", []tokenClass{classifyUD([]byte("PROPN"), []byte("_"))}, false, gocore.TypeName},
 		{"UD PRON without XPOS", []tokenClass{classifyUD([]byte("PRON"), []byte("_"))}, false, gocore.TypePronoun},
 		{"UD XPOS wins", []tokenClass{classifyUD([]byte("VERB"), []byte("NNP"))}, false, gocore.TypeName},
+		{"number after a name", tag("NNP", "NNP", "CD"), false, gocore.TypeName},
+		{"date, region ends at the comma", tag("NNP", "CD", ",", "CD"), false, gocore.TypeName},
+		{"hyphenated number after a name", tag("NNP", "HYPH", "CD"), false, gocore.TypeName},
+		{"foreign words after a name", tag("NNP", "FW", "FW"), false, gocore.TypeName},
+		{"ordinal after a name", tag("NNP", "JJ"), false, gocore.TypeName},
+		{"number after a common noun", tag("DT", "NN", "CD"), false, gocore.TypeNominal},
+		{"number alone", tag("DT", "CD"), false, gocore.TypeNominal},
+		{"clause ending in a pronoun", tag("NNP", "MD", "VB", "PRP"), false, gocore.TypeNominal},
+		{"clause ending in numbers", tag("NNP", "VBG", "CD", "SYM", "CD"), false, gocore.TypeNominal},
+		{"a possessor is not the head", tag("NNP", "POS", "JJ"), false, gocore.TypeNominal},
+		{"currency sign is the head", tag("NNP", "$", "CD", "CD"), false, gocore.TypeNominal},
+		{"UD NUM after PROPN without XPOS", []tokenClass{classifyUD([]byte("PROPN"), []byte("_")), classifyUD([]byte("NUM"), []byte("_"))}, false, gocore.TypeName},
+		{"UD NUM after NOUN without XPOS", []tokenClass{classifyUD([]byte("NOUN"), []byte("_")), classifyUD([]byte("NUM"), []byte("_"))}, false, gocore.TypeNominal},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -166,36 +166,37 @@ func TestHeadWord(t *testing.T) {
 	}
 }
 
-// TestReadCoNLLUDeclaredHead reads "8 February 1700" with the inner mention
-// "February 1700": both its words hang from "8", so without a declared head
-// attribute the first, "February" (PROPN), is its head and it is a name;
-// with GUM's minspan declared as "2" its head is "1700" and it is nominal
-// (as the gum-pos NE column has it).
+// TestReadCoNLLUDeclaredHead reads "saw Paris today" with the mention
+// "Paris today", both of whose words hang from "saw": without a declared
+// head attribute the first, "Paris" (PROPN), is its head and it is a name;
+// with the head attribute (GUM's minspan or CorefUD's head) pointing at
+// "today" it is nominal (the simple head rule also finds "today").
 func TestReadCoNLLUDeclaredHead(t *testing.T) {
-	words := udLine("1", "born", "VERB", "VBN", "0", "_") +
-		udLine("2", "8", "NUM", "CD", "1", "Entity=(3-time-new-nnnnn-cf5-1-sgl") +
-		udLine("3", "February", "PROPN", "NNP", "2", "Entity=(4-time-new-nnnnn-cf6-2-sgl") +
-		udLine("4", "1700", "NUM", "CD", "2", "Entity=(5-time-new-nnnnn-cf7-1-sgl)4)3)")
+	const gum = "# global.Entity = GRP-etype-infstat-salience-centering-minspan-link-identity\n"
+	const corefud = "# global.Entity = eid-etype-head-other\n"
 	tests := []struct {
-		name, header string
-		want         gocore.MentionType
+		name, header, attrs string
+		want                gocore.MentionType
 	}{
-		{"GUM minspan", "# global.Entity = GRP-etype-infstat-salience-centering-minspan-link-identity\n", gocore.TypeNominal},
-		{"no declaration", "", gocore.TypeName},
-		{"declaration without a head attribute", "# global.Entity = eid-etype-a-b-c-d\n", gocore.TypeName},
+		{"GUM minspan at today", gum, "time-new-nnnnn-cf7-2-sgl", gocore.TypeNominal},
+		{"GUM minspan at Paris", gum, "time-new-nnnnn-cf7-1-sgl", gocore.TypeName},
+		{"GUM minspan at both, first governed from outside", gum, "time-new-nnnnn-cf7-2,1-sgl", gocore.TypeNominal},
+		{"CorefUD head at today", corefud, "time-2-x", gocore.TypeNominal},
+		{"CorefUD head past the mention", corefud, "time-3-x", gocore.TypeName},
+		{"no declaration", "", "time-new-nnnnn-cf7-2-sgl", gocore.TypeName},
+		{"declaration without a head attribute", "# global.Entity = eid-etype-a-b-c-d\n", "time-new-nnnnn-cf7-2-sgl", gocore.TypeName},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			docs, err := ReadCoNLLU(strings.NewReader(tc.header+"# newdoc id = d\n"+words), "d.conllu")
+			data := tc.header + "# newdoc id = d\n" +
+				udLine("1", "saw", "VERB", "VBD", "0", "_") +
+				udLine("2", "Paris", "PROPN", "NNP", "1", "Entity=(5-"+tc.attrs) +
+				udLine("3", "today", "NOUN", "NN", "1", "Entity=5)")
+			docs, err := ReadCoNLLU(strings.NewReader(data), "d.conllu")
 			require.NoError(t, err)
 			require.Len(t, docs, 1)
-			var got gocore.MentionType = -1
-			for _, m := range docs[0].Mentions {
-				if m.Start == 2 && m.End == 3 {
-					got = m.Type
-				}
-			}
-			assert.Equal(t, tc.want, got)
+			require.Len(t, docs[0].Mentions, 1)
+			assert.Equal(t, tc.want, docs[0].Mentions[0].Type)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package conll
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,10 +99,15 @@ func TestSelfScoreAllSingletons(t *testing.T) {
 // bracket on one side and a PROPN head (the minspan word governed from
 // outside the mention, see headWord) on the other, the rule by which the data
 // README says the brackets were made. The brackets keep only the outermost of
-// nested such mentions, so a nested PROPN-headed mention can still differ
-// (name in CoNLL-U, nominal in CoNLL-2012 when the simple head rule misses
-// its proper noun). Measured: 46,855 of 46,875 spans agree (99.957%), the 20
-// others all nominal/name (the dependency rule without minspan: 84).
+// nested such mentions, so a nested PROPN-headed mention can still differ:
+// name in CoNLL-U, nominal in CoNLL-2012 when the simple head rule misses
+// its proper noun. Measured: 46,872 of 46,875 spans agree (99.994%; with the
+// first word governed from outside as the head and no number-skipping in the
+// simple head rule: 46,791, 84 differ). The 3 others are such nested
+// mentions whose simple head region ends at a comma or a conjunction before
+// the proper noun: "the Cemetery , Vienna" (GUM_essay_fear), "the , uh ,
+// Faculty of Fine Arts of Dhaka University" (GUM_podcast_bangladesh), "the
+// Food and Drink Festival" (GUM_voyage_york); the test allows no more.
 func TestTypesAgreeAcrossFormats(t *testing.T) {
 	pos := readCorpus(t, "gum-pos", "*.conll")
 	ud := readCorpus(t, "gum-conllu", "*.conllu")
@@ -110,6 +116,7 @@ func TestTypesAgreeAcrossFormats(t *testing.T) {
 		byName[ud[i].Name] = &ud[i]
 	}
 	same, differ, unmatched := 0, 0, 0
+	var differing []string
 	confusion := map[[2]gocore.MentionType]int{}
 	for _, d := range pos {
 		// "(GUM_academic_art); part 000" in CoNLL-2012 is "GUM_academic_art" in CoNLL-U.
@@ -131,14 +138,20 @@ func TestTypesAgreeAcrossFormats(t *testing.T) {
 				same++
 			} else {
 				differ++
+				differing = append(differing, fmt.Sprintf("%s [%d, %d] gum-pos %d, gum-conllu %d", name, m.Start, m.End, m.Type, ty))
 			}
 		}
 	}
 	rate := float64(same) / float64(same+differ)
 	t.Logf("types agree on %d of %d spans (%.4f%%); %d spans unmatched; (gum-pos, gum-conllu) counts: %v",
 		same, same+differ, 100*rate, unmatched, confusion)
+	for _, s := range differing {
+		t.Logf("differs: %s", s)
+	}
 	assert.Zero(t, unmatched, "the README says the two folders have the same spans")
-	assert.GreaterOrEqual(t, rate, 0.9995)
+	assert.LessOrEqual(t, differ, 3, "differing spans")
+	assert.Equal(t, differ, confusion[[2]gocore.MentionType{gocore.TypeNominal, gocore.TypeName}],
+		"only nested PROPN-headed mentions, without a bracket of their own in gum-pos, may differ")
 	assert.Zero(t, confusion[[2]gocore.MentionType{gocore.TypePronoun, gocore.TypeNominal}]+
 		confusion[[2]gocore.MentionType{gocore.TypeNominal, gocore.TypePronoun}], "pronouns come from the same XPOS")
 }

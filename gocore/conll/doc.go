@@ -30,7 +30,8 @@
 // head or minspan attribute or else its dependency tree gives it, is PROPN) or a
 // mention whose simple head (last token before the first preposition,
 // conjunction, wh-word, comma or colon, skipping a possessive ending or
-// punctuation) is NNP/NNPS is a name; anything else tagged is nominal.
+// punctuation, and a noun's trailing numbers, foreign words and adjectives)
+// is NNP/NNPS is a name; anything else tagged is nominal.
 // Without tags (no POS column, jsonlines) types are gocore.TypeUnknown.
 //
 // Every error about a file is a *ParseError naming the file, the line and,

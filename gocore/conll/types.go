@@ -19,6 +19,9 @@ const (
 	classPronoun                        // personal, possessive or wh- pronoun: PTB PRP, PRP$, WP, WP$
 	classStop                           // ends the head region: IN, TO, CC, WDT, WP, WP$, WRB, ",", ":", -LRB-
 	classSkip                           // never a head: POS, punctuation
+	classNoun                           // common or proper noun: NN, NNS, NNP, NNPS (UPOS NOUN, PROPN)
+	classTrail                          // may follow a noun head in a noun phrase: CD, FW, JJ, SYM (UPOS NUM, X, ADJ, SYM)
+	classBarrier                        // never crossed in search of a noun head: POS, $
 )
 
 // classifyPTB returns the class of a Penn Treebank tag ("_" and "-" and ""
@@ -28,22 +31,29 @@ func classifyPTB(tag []byte) tokenClass {
 	case "", "_", "-":
 		return 0
 	case "NNP", "NNPS":
-		return classKnown | classProper
+		return classKnown | classProper | classNoun
+	case "NN", "NNS":
+		return classKnown | classNoun
 	case "PRP", "PRP$":
 		return classKnown | classPronoun
 	case "WP", "WP$":
 		return classKnown | classPronoun | classStop
 	case "IN", "TO", "CC", "WDT", "WRB", ",", ":", "-LRB-":
 		return classKnown | classStop
-	case "POS", ".", "``", "''", "-RRB-", "HYPH", "NFP", "$", "#":
+	case "CD", "FW", "JJ", "SYM":
+		return classKnown | classTrail
+	case "POS", "$":
+		return classKnown | classSkip | classBarrier
+	case ".", "``", "''", "-RRB-", "HYPH", "NFP", "#":
 		return classKnown | classSkip
 	}
 	return classKnown
 }
 
 // classifyUD returns the class of a CoNLL-U word: its XPOS when it has one
-// (read as a Penn Treebank tag), otherwise its UPOS (PROPN proper; PRON
-// pronoun; ADP, SCONJ, CCONJ stop; PUNCT, PART skip).
+// (read as a Penn Treebank tag), otherwise its UPOS (PROPN proper noun; NOUN
+// noun; PRON pronoun; ADP, SCONJ, CCONJ stop; PUNCT, PART skip; NUM, X, ADJ,
+// SYM may trail a noun head).
 func classifyUD(upos, xpos []byte) tokenClass {
 	if c := classifyPTB(xpos); c != 0 {
 		return c
@@ -52,13 +62,17 @@ func classifyUD(upos, xpos []byte) tokenClass {
 	case "", "_":
 		return 0
 	case "PROPN":
-		return classKnown | classProper
+		return classKnown | classProper | classNoun
+	case "NOUN":
+		return classKnown | classNoun
 	case "PRON":
 		return classKnown | classPronoun
 	case "ADP", "SCONJ", "CCONJ":
 		return classKnown | classStop
 	case "PUNCT", "PART":
 		return classKnown | classSkip
+	case "NUM", "X", "ADJ", "SYM":
+		return classKnown | classTrail
 	}
 	return classKnown
 }
@@ -84,8 +98,14 @@ func classifyUD(upos, xpos []byte) tokenClass {
 // WDT, WP, WP$, WRB, "," ":" or -LRB- (so "the president of France" has head
 // "president", "Bank of America" has head "Bank", "the man who saw Paris"
 // has head "man"); the head is the last token of that region that is not a
-// possessive ending or punctuation ("John 's" has head "John"). Time is
-// linear in the mention's length.
+// possessive ending or punctuation ("John 's" has head "John"), except that
+// a noun (NN, NNS, NNP, NNPS) followed up to that token only by numbers,
+// foreign words, adjectives, symbols and punctuation (not a possessive
+// ending or a currency sign) is the head, as in Collins's (1999) noun-phrase rule ("Internet
+// Explorer 6", "August 2011", "STS - 135", "Lewis et al.", "May 30th" have
+// heads "Explorer", "August", "STS", "Lewis", "May"; "Cara will do it",
+// "England winning 2 - 1", "King Alphonso 's deaf and mute son" and
+// "US $ 10 billion" keep "it", "1", "deaf" and "billion"). Time is linear in the mention's length.
 func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
 	if len(classes) == 0 {
 		return gocore.TypeUnknown
@@ -111,6 +131,13 @@ func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
 	h := end - 1
 	for h > 0 && classes[h]&classSkip != 0 {
 		h--
+	}
+	n := h
+	for n > 0 && classes[n]&(classSkip|classTrail) != 0 && classes[n]&classBarrier == 0 {
+		n--
+	}
+	if classes[n]&classNoun != 0 {
+		h = n
 	}
 	if classes[h]&classProper != 0 {
 		return gocore.TypeName
