@@ -48,7 +48,7 @@ func ReadCoNLLU(r io.Reader, path string) ([]Doc, error) {
 type udOpen struct {
 	start int32
 	line  int
-	head  string // value of the declared head attribute ("" if none)
+	head  []byte // value of the declared head attribute (nil if none), within the file's bytes
 }
 
 // udPartial is a discontinuous mention whose parts are being read.
@@ -58,7 +58,7 @@ type udPartial struct {
 	parts  int // parts closed so far
 	words  []int32
 	line   int
-	head   string // head attribute of part 1
+	head   []byte // head attribute of part 1
 }
 
 // conlluDoc is the state of the document being read.
@@ -72,10 +72,9 @@ type conlluDoc struct {
 	nOpen    int
 	partials []*udPartial
 	ents     [][]Mention
-	specs    [][]string // parallel to ents: each mention's head attribute value
-	attr     headAttr   // which Entity attribute gives the head (from "# global.Entity")
-	classes  []tokenClass
-	hasTags  bool
+	attr     headAttr     // which Entity attribute gives the head (from "# global.Entity")
+	classes  []tokenClass // per word; a word without tags has class 0, so a mention with one is untyped
+	scratch  []tokenClass
 	heads    []int32 // per word, document index of its dependency head, -1 for the root or none
 	propn    []bool  // per word, UPOS is PROPN
 }
@@ -92,7 +91,6 @@ func (d *conlluDoc) entity(id string) int32 {
 	d.index[id] = e
 	d.ids = append(d.ids, id)
 	d.ents = append(d.ents, nil)
-	d.specs = append(d.specs, nil)
 	return e
 }
 
@@ -221,11 +219,7 @@ var entityKey = []byte("Entity=")
 func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	w := d.words
 	d.words++
-	cls := classifyUD(cols[3], cols[4])
-	if cls != 0 {
-		d.hasTags = true
-	}
-	d.classes = append(d.classes, cls)
+	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
 	head := int32(-1)
 	if h, err := strconv.Atoi(string(cols[6])); err == nil && h > 0 {
 		id, _ := strconv.Atoi(string(cols[0]))
@@ -340,16 +334,17 @@ func errMalformedPart(id string) error {
 }
 
 // closeMention records the span [start, end] of the (part of a) mention id
-// and the value head of its head attribute ("" if none).
-func (d *conlluDoc) closeMention(id string, start, end int32, head string, path string, num int, v []byte) error {
+// and the value head of its head attribute (nil if none).
+func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path string, num int, v []byte) error {
 	base, k, n, err := splitPart(id)
 	if err != nil {
 		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 	}
 	if n <= 1 {
 		e := d.entity(base)
-		d.ents[e] = append(d.ents[e], Mention{Start: start, End: end, Cluster: int64(e)})
-		d.specs[e] = append(d.specs[e], head)
+		m := Mention{Start: start, End: end, Cluster: int64(e)}
+		d.setType(&m, head)
+		d.ents[e] = append(d.ents[e], m)
 		return nil
 	}
 	e := d.entity(base)
@@ -382,9 +377,19 @@ func (d *conlluDoc) closeMention(id string, start, end int32, head string, path 
 			break
 		}
 	}
-	d.ents[e] = append(d.ents[e], wordSetMention(p.words, int64(e)))
-	d.specs[e] = append(d.specs[e], p.head)
+	m := wordSetMention(p.words, int64(e))
+	d.setType(&m, p.head)
+	d.ents[e] = append(d.ents[e], m)
 	return nil
+}
+
+// setType sets the type of mention m, just closed, whose head attribute has
+// the value head (nil if none): every word of m has been read, with its tags
+// and the position of its dependency head, which is all that headWord and
+// mentionTypeOf look at.
+func (d *conlluDoc) setType(m *Mention, head []byte) {
+	h := headWord(m, d.attr.minspan, head, d.heads)
+	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch)
 }
 
 // wordSetMention builds a mention from a set of words: sorted and unique, a
@@ -424,17 +429,8 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		total += len(ms)
 	}
 	doc.Mentions = make([]Mention, 0, total)
-	var classes []tokenClass
-	if d.hasTags {
-		classes = d.classes
-	}
-	var scratch []tokenClass
-	for e, ms := range d.ents {
-		for i, m := range ms {
-			h := headWord(&m, d.attr.minspan, d.specs[e][i], d.heads)
-			m.Type, scratch = spanType(&m, classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], scratch)
-			doc.Mentions = append(doc.Mentions, m)
-		}
+	for _, ms := range d.ents {
+		doc.Mentions = append(doc.Mentions, ms...)
 	}
 	return doc, nil
 }

@@ -125,11 +125,11 @@ func TestParseEntityDecl(t *testing.T) {
 // bracket's content.
 func TestHeadAttrValue(t *testing.T) {
 	gum := headAttr{field: 5, minspan: true}
-	assert.Equal(t, "1,3", gum.value([]byte("12-person-giv:act-nnnnn-cf14-1,3-sgl-Johann_II_Bernoulli")))
-	assert.Equal(t, "5", gum.value([]byte("116-abstract-new-nnnnnl-cf26-5")))
-	assert.Equal(t, "", gum.value([]byte("12-person-new")), "fewer fields than declared")
-	assert.Equal(t, "", headAttr{}.value([]byte("12-person-1")), "nothing declared")
-	assert.Equal(t, "2", headAttr{field: 2}.value([]byte("e1-person-2-new")))
+	assert.Equal(t, "1,3", string(gum.value([]byte("12-person-giv:act-nnnnn-cf14-1,3-sgl-Johann_II_Bernoulli"))))
+	assert.Equal(t, "5", string(gum.value([]byte("116-abstract-new-nnnnnl-cf26-5"))))
+	assert.Nil(t, gum.value([]byte("12-person-new")), "fewer fields than declared")
+	assert.Nil(t, headAttr{}.value([]byte("12-person-1")), "nothing declared")
+	assert.Equal(t, "2", string(headAttr{field: 2}.value([]byte("e1-person-2-new"))))
 }
 
 // TestHeadWord checks the head rule on mentions whose words hang from
@@ -154,6 +154,10 @@ func TestHeadWord(t *testing.T) {
 		{"position past the mention is ignored", span(2, 3), true, "3", 2},
 		{"malformed spec is ignored", span(2, 3), true, "x", 2},
 		{"zero position is ignored", span(2, 3), true, "0", 2},
+		{"empty item is ignored", span(2, 3), true, "2,,1", 2},
+		{"trailing comma is ignored", span(2, 3), true, "2,", 2},
+		{"sign is ignored", span(2, 3), true, "+2", 2},
+		{"huge position is ignored", span(2, 3), true, "99999999999999999999", 2},
 		{"whole sentence: the root", span(0, 5), false, "", 0},
 		{"discontinuous, head by position", &Mention{Start: 1, End: 5, Words: []int32{1, 2, 5}}, false, "3", 5},
 		{"discontinuous, word 2's head 1 is inside", &Mention{Start: 1, End: 5, Words: []int32{1, 2, 5}}, false, "", 1},
@@ -161,7 +165,7 @@ func TestHeadWord(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, tc.spec, deps))
+			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, []byte(tc.spec), deps))
 		})
 	}
 }

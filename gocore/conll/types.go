@@ -3,8 +3,6 @@ package conll
 import (
 	"bytes"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/corefscore/corefscore/gocore"
 )
@@ -177,22 +175,23 @@ func parseEntityDecl(after []byte) headAttr {
 }
 
 // value returns the head attribute of an opening bracket's content
-// "ID-a1-a2..." ("" when there is none or no attribute is declared).
-func (a headAttr) value(content []byte) string {
+// "ID-a1-a2..." (nil when there is none or no attribute is declared), a
+// sub-slice of content: no copy is made.
+func (a headAttr) value(content []byte) []byte {
 	if a.field == 0 {
-		return ""
+		return nil
 	}
 	for i := 0; i < a.field; i++ {
 		k := bytes.IndexByte(content, '-')
 		if k < 0 {
-			return ""
+			return nil
 		}
 		content = content[k+1:]
 	}
 	if k := bytes.IndexByte(content, '-'); k >= 0 {
 		content = content[:k]
 	}
-	return string(content)
+	return content
 }
 
 // headWord returns the document index of the head word of a CoNLL-U
@@ -210,8 +209,9 @@ func (a headAttr) value(content []byte) string {
 // matter where a mention has several words governed from outside it
 // ("February 1700" whose two words both hang off "8"; "technical skills in
 // DH" inside a coordination): the annotators' head wins over word order.
-// Time is O(n log n) in the mention's length n (O(n) when contiguous).
-func headWord(m *Mention, minspan bool, spec string, deps []int32) int32 {
+// Time is O(n log n) in the mention's length n (O(n) when contiguous) plus
+// linear in the spec; nothing is allocated.
+func headWord(m *Mention, minspan bool, spec []byte, deps []int32) int32 {
 	n := int(m.End-m.Start) + 1
 	if m.Words != nil {
 		n = len(m.Words)
@@ -232,13 +232,15 @@ func headWord(m *Mention, minspan bool, spec string, deps []int32) int32 {
 	outside := func(w int32) bool {
 		return int(w) < len(deps) && w >= 0 && !inside(deps[w])
 	}
-	if ks, ok := positions(spec, n, !minspan); ok {
-		for _, k := range ks {
+	if first, ok := validPositions(spec, n, !minspan); ok {
+		for rest := spec; len(rest) > 0; {
+			var k int
+			k, rest, _ = nextPosition(rest)
 			if outside(at(k)) {
 				return at(k)
 			}
 		}
-		return at(ks[0])
+		return at(first)
 	}
 	for k := range n {
 		if outside(at(k)) {
@@ -248,24 +250,52 @@ func headWord(m *Mention, minspan bool, spec string, deps []int32) int32 {
 	return -1
 }
 
-// positions parses a comma-separated list of 1-based positions in a mention
-// of n words into 0-based ones; ok is false when spec is empty, malformed, out
-// of range, or (one) holds more than one position.
-func positions(spec string, n int, one bool) (ks []int, ok bool) {
-	if spec == "" {
-		return nil, false
+// validPositions reports whether spec is a comma-separated list of 1-based
+// positions in a mention of n words (exactly one position when one is set),
+// and returns the first of them, 0-based. An empty spec is not valid.
+func validPositions(spec []byte, n int, one bool) (first int, ok bool) {
+	if len(spec) == 0 {
+		return 0, false
 	}
-	for f := range strings.SplitSeq(spec, ",") {
-		k, err := strconv.Atoi(f)
-		if err != nil || k < 1 || k > n {
-			return nil, false
+	count := 0
+	for rest := spec; len(rest) > 0 || count == 0; count++ {
+		var k int
+		k, rest, ok = nextPosition(rest)
+		if !ok || k >= n {
+			return 0, false
 		}
-		ks = append(ks, k-1)
+		if count == 0 {
+			first = k
+		}
 	}
-	if one && len(ks) != 1 {
-		return nil, false
+	if one && count != 1 {
+		return 0, false
 	}
-	return ks, true
+	return first, true
+}
+
+// nextPosition parses the 1-based position at the start of a comma-separated
+// list and returns it 0-based with the rest of the list after its comma; ok
+// is false for an empty, non-numeric, zero or overlong item, or a trailing
+// comma.
+func nextPosition(spec []byte) (k int, rest []byte, ok bool) {
+	item := spec
+	if c := bytes.IndexByte(spec, ','); c >= 0 {
+		item, rest = spec[:c], spec[c+1:]
+		if len(rest) == 0 {
+			return 0, nil, false
+		}
+	}
+	if len(item) == 0 || len(item) > 9 || digitsAt(item, 0) != len(item) {
+		return 0, nil, false
+	}
+	for _, b := range item {
+		k = 10*k + int(b-'0')
+	}
+	if k < 1 {
+		return 0, nil, false
+	}
+	return k - 1, rest, true
 }
 
 // spanType returns the type of mention m given the document's token classes
