@@ -99,9 +99,9 @@ func classifyUD(upos, xpos []byte) tokenClass {
 // possessive ending or punctuation ("John 's" has head "John"), except that
 // a noun (NN, NNS, NNP, NNPS) followed up to that token only by numbers,
 // foreign words, adjectives, symbols and punctuation (not a possessive
-// ending or a currency sign) is the head, as in Collins's (1999) noun-phrase rule ("Internet
-// Explorer 6", "August 2011", "STS - 135", "Lewis et al.", "May 30th" have
-// heads "Explorer", "August", "STS", "Lewis", "May"; "Cara will do it",
+// ending or a currency sign) is the head, as in Collins's (1999)
+// noun-phrase rule ("Internet Explorer 6", "August 2011", "STS - 135",
+// "Lewis et al.", "May 30th" have heads "Explorer", "August", "STS", "Lewis", "May"; "Cara will do it",
 // "England winning 2 - 1", "King Alphonso 's deaf and mute son" and
 // "US $ 10 billion" keep "it", "1", "deaf" and "billion"). Time is linear in the mention's length.
 func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
