@@ -101,9 +101,10 @@ func classifyUD(upos, xpos []byte) tokenClass {
 // foreign words, adjectives, symbols and punctuation (not a possessive
 // ending or a currency sign) is the head, as in Collins's (1999)
 // noun-phrase rule ("Internet Explorer 6", "August 2011", "STS - 135",
-// "Lewis et al.", "May 30th" have heads "Explorer", "August", "STS", "Lewis", "May"; "Cara will do it",
-// "England winning 2 - 1", "King Alphonso 's deaf and mute son" and
-// "US $ 10 billion" keep "it", "1", "deaf" and "billion"). Time is linear in the mention's length.
+// "Lewis et al.", "May 30th" have heads "Explorer", "August", "STS",
+// "Lewis", "May"; "Cara will do it", "England winning 2 - 1", "King
+// Alphonso 's deaf and mute son" and "US $ 10 billion" keep "it", "1",
+// "deaf" and "billion"). Time is linear in the mention's length.
 func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
 	if len(classes) == 0 {
 		return gocore.TypeUnknown
