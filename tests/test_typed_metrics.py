@@ -886,8 +886,9 @@ def test_gum_typed_metrics_from_both_formats(tmp_path):
     NE columns kept, so twinless response mentions are typed too). Asking for
     the typed metrics by name fails on any untyped mention, so getting scores
     at all shows that both readers typed every mention. The two formats derive
-    names differently (an NE bracket against a PROPN dependency head;
-    gocore/conll/corpora_test.go measures the spans where they disagree), so
+    names from different evidence (an NE bracket or a POS head against the
+    file's declared head; gocore/conll/corpora_test.go measures the 3 spans
+    where they disagree), so
     the corpus scores may differ slightly, but not by a point.
     """
     from corefscore._perturb import perturb_conll_file
