@@ -443,17 +443,8 @@ func lmucCounts(t *Table, opt *Options, out []float64) error {
 	if lw == nil {
 		return err
 	}
-	var common, key, resp float64
-	for _, w := range lw.wc {
-		common += w
-	}
-	for _, w := range lw.wk {
-		key += w
-	}
-	for _, w := range lw.ws {
-		resp += w
-	}
-	writeRP(out, common, key, common, resp)
+	common := sum(lw.wc)
+	writeRP(out, common, sum(lw.wk), common, sum(lw.ws))
 	return nil
 }
 
@@ -501,14 +492,7 @@ func lceafmCounts(t *Table, opt *Options, out []float64) error {
 	if err != nil {
 		return err
 	}
-	var key, resp float64
-	for _, w := range lw.wk {
-		key += w
-	}
-	for _, w := range lw.ws {
-		resp += w
-	}
-	writeRP(out, sim, key, sim, resp)
+	writeRP(out, sim, sum(lw.wk), sim, sum(lw.ws))
 	return nil
 }
 
@@ -546,4 +530,13 @@ func alignCells(t *Table, phi func(ci int, c Cell) float64) (float64, error) {
 	}
 	total, _, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
 	return total, err
+}
+
+// sum returns Σ xs, added in order.
+func sum(xs []float64) float64 {
+	var total float64
+	for _, x := range xs {
+		total += x
+	}
+	return total
 }

@@ -165,6 +165,27 @@ func denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int3
 	return (*slab)(nil).denseClusters(labels)
 }
 
+// numberInOrder writes to dense[p] the number of ids[p] in order of first
+// appearance (0, 1, ...), using index (one slot per possible id, each below
+// len(index)) as scratch, and returns how many distinct ids there are. dense
+// may be ids itself. Cost: O(len(ids) + len(index)).
+func numberInOrder[T int32 | int64](ids []T, index []int32, dense []int32) int32 {
+	for i := range index {
+		index[i] = -1
+	}
+	k := int32(0)
+	for p, id := range ids {
+		d := index[id]
+		if d < 0 {
+			d = k
+			index[id] = d
+			k++
+		}
+		dense[p] = d
+	}
+	return k
+}
+
 // denseClusters is denseClusters with its arrays taken from sl.
 func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int32) {
 	n := len(labels)
@@ -173,21 +194,9 @@ func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, s
 	for _, c := range labels {
 		maxLabel = max(maxLabel, c)
 	}
-	k := int32(0) // clusters numbered so far
+	var k int32 // clusters numbered
 	if maxLabel < int64(4*n+1024) {
-		index := sl.int32s(int(maxLabel) + 1)
-		for i := range index {
-			index[i] = -1
-		}
-		for p, c := range labels {
-			d := index[c]
-			if d < 0 {
-				d = k
-				index[c] = d
-				k++
-			}
-			dense[p] = d
-		}
+		k = numberInOrder(labels, sl.int32s(int(maxLabel)+1), dense)
 	} else {
 		// Sorted runs of equal labels get provisional numbers, which are then
 		// renumbered in order of first appearance.
@@ -199,19 +208,7 @@ func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, s
 			}
 			dense[p] = run
 		}
-		renumber := sl.int32s(int(run) + 1)
-		for i := range renumber {
-			renumber[i] = -1
-		}
-		for p, r := range dense {
-			d := renumber[r]
-			if d < 0 {
-				d = k
-				renumber[r] = d
-				k++
-			}
-			dense[p] = d
-		}
+		k = numberInOrder(dense, sl.int32s(int(run)+1), dense)
 	}
 	if k == 0 {
 		return dense, nil, nil

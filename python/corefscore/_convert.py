@@ -380,6 +380,17 @@ class ArraySide:
             return f"ArraySide.from_labels({self.clusters!r}{extra})"
         return f"ArraySide({self.mentions!r}, {self.clusters!r}, types={self.types!r})"
 
+    def _types(self, n: int, per: str, side: str, doc: str) -> np.ndarray | None:
+        """The type codes as an int array with one entry per ``per`` (n of them), or None."""
+        if self.types is None:
+            return None
+        types = _int_array(self.types, "types", side, doc, (1,))
+        if types.shape[0] != n:
+            raise ValueError(
+                f"{_where(side, doc)} types must have one entry per {per} ({n}); got {types.shape[0]} instead."
+            )
+        return types
+
     def convert(self, side: str, doc: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Decoder]:
         """Arrays checked for type and shape only: ``(mentions, clusters, types, decoder)``.
 
@@ -395,14 +406,8 @@ class ArraySide:
                     f"{_where(side, doc)} labels must be cluster ids >= 0 or -1 (absent); "
                     f"got {int(labels.min())} instead."
                 )
-            types = None
-            if self.types is not None:
-                types = _int_array(self.types, "types", side, doc, (1,))
-                if types.shape[0] != labels.shape[0]:
-                    raise ValueError(
-                        f"{_where(side, doc)} types must have one entry per label ({labels.shape[0]}); "
-                        f"got {types.shape[0]} instead."
-                    )
+            types = self._types(labels.shape[0], "label", side, doc)
+            if types is not None:
                 types = types[present]
             return np.flatnonzero(present), labels[present], types, _INT_DECODER
         ms = _int_array(self.mentions, "mentions", side, doc, (1, 2))
@@ -416,14 +421,7 @@ class ArraySide:
                 f"{_where(side, doc)} clusters must have one entry per mention ({ms.shape[0]}); "
                 f"got {cs.shape[0]} instead."
             )
-        types = None
-        if self.types is not None:
-            types = _int_array(self.types, "types", side, doc, (1,))
-            if types.shape[0] != ms.shape[0]:
-                raise ValueError(
-                    f"{_where(side, doc)} types must have one entry per mention ({ms.shape[0]}); "
-                    f"got {types.shape[0]} instead."
-                )
+        types = self._types(ms.shape[0], "mention", side, doc)
         return ms, cs, types, (_SPAN_DECODER if ms.ndim == 2 else _INT_DECODER)
 
 
