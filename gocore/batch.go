@@ -43,9 +43,6 @@ func ScoreDocument(d *Document, doc int, opt *Options, row []float64, dups *[]Du
 		if !opt.Metrics.Has(i) {
 			continue
 		}
-		if m.needsTypes && !t.HasTypes {
-			return errors.Wrapf(ErrMissingTypes, "metric %s needs a type for every mention: %s", m.name, t.firstUntyped(d))
-		}
 		if err := m.compute(t, opt, row[columnStart[i]:columnStart[i+1]]); err != nil {
 			return errors.Wrapf(err, "metric %s", m.name)
 		}

@@ -11,7 +11,7 @@ var rpColumns = []string{"recall_num", "recall_den", "precision_num", "precision
 type metricDef struct {
 	name       string
 	columns    []string // column suffixes; the full name is name + "." + suffix
-	needsTypes bool     // the metric needs a known type for every mention
+	readsTypes bool     // the metric reads mention types (readers may skip them otherwise)
 	compute    func(t *Table, opt *Options, out []float64) error
 }
 
@@ -30,11 +30,11 @@ var registry = []metricDef{
 	// The linguistically aware metrics and DA check mention types themselves
 	// (typesUsable, daModeOf): they are skipped, not refused, on untyped
 	// documents when every metric is selected implicitly.
-	{name: "lmuc", columns: rpColumns, compute: lmucCounts},
-	{name: "lbcub", columns: rpColumns, compute: lbcubCounts},
-	{name: "lceafm", columns: rpColumns, compute: lceafmCounts},
-	{name: "lceafe", columns: rpColumns, compute: lceafeCounts},
-	{name: "da", columns: daColumns, compute: daCounts},
+	{name: "lmuc", columns: rpColumns, readsTypes: true, compute: lmucCounts},
+	{name: "lbcub", columns: rpColumns, readsTypes: true, compute: lbcubCounts},
+	{name: "lceafm", columns: rpColumns, readsTypes: true, compute: lceafmCounts},
+	{name: "lceafe", columns: rpColumns, readsTypes: true, compute: lceafeCounts},
+	{name: "da", columns: daColumns, readsTypes: true, compute: daCounts},
 }
 
 // MetricSet is a set of metrics, one bit per registry entry in order. The
@@ -43,6 +43,18 @@ type MetricSet uint64
 
 // Has reports whether metric i (its registry position) is in the set.
 func (s MetricSet) Has(i int) bool { return s == 0 || s&(1<<uint(i)) != 0 }
+
+// ReadsTypes reports whether a metric of the set reads mention types: a
+// reader can leave types unknown (and skip the columns they come from) when
+// it does not.
+func (s MetricSet) ReadsTypes() bool {
+	for i, m := range registry {
+		if m.readsTypes && s.Has(i) {
+			return true
+		}
+	}
+	return false
+}
 
 // MetricNames returns the metric names in registry order.
 func MetricNames() []string {

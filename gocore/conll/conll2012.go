@@ -49,7 +49,7 @@ import (
 // through a buffer of about a megabyte (it grows to the longest line) and
 // parsed as it comes; time is linear in its size.
 func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
-	return readCoNLL2012Stream(r, path)
+	return readCoNLL2012Stream(r, path, true)
 }
 
 var (
@@ -123,6 +123,7 @@ type conllDoc struct {
 	ents      [][]span         // per entity, mentions in push order
 	classes   []tokenClass     // per token, when the file has a POS column
 	hasPOS    bool
+	types     bool // read the POS and named-entity columns
 	ne        map[int64]struct{}
 	neOpen    []int32
 	scratch   []byte
@@ -214,7 +215,7 @@ func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
-	p := newConllParser(path)
+	p := newConllParser(path, true)
 	if err := p.feed(data); err != nil {
 		return nil, err
 	}
@@ -229,15 +230,17 @@ const readChunk = 1 << 20
 // whole, but reads it through a buffer of about readChunk bytes, parsing
 // every run of complete lines as it comes: the reader never holds the whole
 // file, and the bytes it parses are still in the processor's cache. Memory
-// is O(readChunk + longest line) beyond the documents.
-func readCoNLL2012Stream(r io.Reader, path string) ([]Doc, error) {
-	return readCoNLL2012Chunked(r, path, readChunk)
+// is O(readChunk + longest line) beyond the documents. Without types, the
+// POS and named-entity columns are not read and every mention's type is
+// gocore.TypeUnknown.
+func readCoNLL2012Stream(r io.Reader, path string, types bool) ([]Doc, error) {
+	return readCoNLL2012Chunked(r, path, readChunk, types)
 }
 
 // readCoNLL2012Chunked is readCoNLL2012Stream with an initial buffer of size
 // bytes (at least 1).
-func readCoNLL2012Chunked(r io.Reader, path string, size int) ([]Doc, error) {
-	p := newConllParser(path)
+func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc, error) {
+	p := newConllParser(path, types)
 	buf := make([]byte, max(size, 1))
 	n := 0 // bytes of buf holding input not yet parsed
 	blank := true
@@ -285,8 +288,9 @@ type conllParser struct {
 	num   int // lines read so far
 }
 
-func newConllParser(path string) *conllParser {
-	return &conllParser{path: path, seen: make(map[string]int), d: &conllDoc{index: make(map[string]int32)}}
+// newConllParser starts a read; types says whether mention types are read.
+func newConllParser(path string, types bool) *conllParser {
+	return &conllParser{path: path, seen: make(map[string]int), d: &conllDoc{index: make(map[string]int32), types: types}}
 }
 
 // feed parses data, which holds whole lines (only the last run of a file may
@@ -371,11 +375,16 @@ func (p *conllParser) end() ([]Doc, error) {
 // on a line with no tab, by runs of spaces. Only the columns the reader
 // uses are located: the POS column (index 4) when there are more than 5
 // columns, the named-entity column (index 10) when there are more than 11,
-// and the last one.
+// and the last one; without types, only the last one.
 func (d *conllDoc) token(line []byte, path string, num int) error {
 	e := len(line)
 	for e > 0 && line[e-1] == '\t' {
 		e--
+	}
+	if !d.types {
+		if i := bytes.LastIndexByte(line[:e], '\t'); i >= 0 || e < len(line) {
+			return d.cells(nil, nil, line[i+1:e], path, num)
+		}
 	}
 	var tabs [11]int
 	k := firstTabs(line[:e], &tabs)
@@ -384,10 +393,10 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 		cols := d.colBuf
 		n := len(cols)
 		var pos, ne, last []byte
-		if n > 5 {
+		if n > 5 && d.types {
 			pos = cols[4]
 		}
-		if n > 11 {
+		if n > 11 && d.types {
 			ne = cols[10]
 		}
 		if n > 0 {

@@ -333,7 +333,7 @@ func TestReadCoNLL2012StreamMatchesWhole(t *testing.T) {
 				if short {
 					r = iotest.HalfReader(r)
 				}
-				got, err := readCoNLL2012Chunked(r, "x.conll", size)
+				got, err := readCoNLL2012Chunked(r, "x.conll", size, true)
 				if wantErr != nil {
 					require.Error(t, err, "%s, buffer %d", name, size)
 					assert.Equal(t, wantErr.Error(), err.Error(), "%s, buffer %d", name, size)

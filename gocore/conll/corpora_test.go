@@ -184,3 +184,19 @@ func TestCrossFormatGUM(t *testing.T) {
 	}
 	assert.Equal(t, []string{"(GUM_news_questionnaire); part 000"}, imperfect)
 }
+
+// TestReadWithoutTypes reads real files with and without mention types (what
+// ScoreFiles does when no metric reads types): the documents must be the
+// same but for the types, also on files with POS and named-entity columns.
+func TestReadWithoutTypes(t *testing.T) {
+	for _, sub := range []string{"gum-pos", "litbank"} {
+		files, err := filepath.Glob(filepath.Join(dataDir(t, sub), "*.conll"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files)
+		for _, f := range files[:20] {
+			typed, err := readPath(f, "", true)
+			untyped, untypedErr := readPath(f, "", false)
+			requireSameUntyped(t, typed, err, untyped, untypedErr)
+		}
+	}
+}

@@ -203,6 +203,14 @@ func checkEmpty(data []byte, path string) error {
 // SniffFormat). A file known to be CoNLL-2012 from format or its name is
 // parsed as it is read (ReadCoNLL2012); other files are read whole first.
 func Read(path, format string) ([]Doc, error) {
+	return readPath(path, format, true)
+}
+
+// readFile is Read; without types, a CoNLL-2012 file's POS and named-entity
+// columns are not read (mention types stay gocore.TypeUnknown), which makes
+// the read about a third faster. CoNLL-U and jsonlines files are read whole
+// either way.
+func readPath(path, format string, types bool) ([]Doc, error) {
 	if f, err := resolveFormat(nil, path, format); err == nil && f == FormatCoNLL2012 {
 		// Known without the content (from format or the name): read it as it comes.
 		file, err := os.Open(path)
@@ -210,7 +218,7 @@ func Read(path, format string) ([]Doc, error) {
 			return nil, errors.Wrapf(err, "conll: reading %s", path)
 		}
 		defer file.Close()
-		return readCoNLL2012Stream(file, path)
+		return readCoNLL2012Stream(file, path, types)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -106,7 +106,8 @@ func checkDocs(t *testing.T, docs []Doc) {
 
 // FuzzReadCoNLL2012 feeds arbitrary bytes to the CoNLL-2012 reader: it must
 // return documents or an error, never panic, and what it returns must be
-// consistent.
+// consistent. Reading without types must give the same documents, or the
+// same error, with every type unknown.
 func FuzzReadCoNLL2012(f *testing.F) {
 	f.Add([]byte("#begin document (d); part 000\nw\t(1(2\nw\t2)\n\nw\t1)|(3)\n#end document\n"))
 	f.Add([]byte("#begin document x\nd 0 0 The DT * - - - - (P* (1\nd 0 1 cat NNP * - - - - *) 1)\n#end document"))
@@ -114,7 +115,9 @@ func FuzzReadCoNLL2012(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := parseCoNLL2012(data, "fuzz.conll")
 		// Reading through a small buffer gives the same documents or error.
-		streamed, streamErr := readCoNLL2012Chunked(iotest.HalfReader(bytes.NewReader(data)), "fuzz.conll", 7)
+		streamed, streamErr := readCoNLL2012Chunked(iotest.HalfReader(bytes.NewReader(data)), "fuzz.conll", 7, true)
+		untyped, untypedErr := readCoNLL2012Chunked(bytes.NewReader(data), "fuzz.conll", 5, false)
+		requireSameUntyped(t, docs, err, untyped, untypedErr)
 		if err != nil {
 			require.Error(t, streamErr)
 			require.Equal(t, err.Error(), streamErr.Error())
@@ -124,6 +127,27 @@ func FuzzReadCoNLL2012(f *testing.F) {
 		require.Equal(t, docs, streamed)
 		checkDocs(t, docs)
 	})
+}
+
+// requireSameUntyped checks that untyped holds docs with every mention type
+// unknown, or the same error.
+func requireSameUntyped(t *testing.T, docs []Doc, err error, untyped []Doc, untypedErr error) {
+	t.Helper()
+	if err != nil {
+		require.Error(t, untypedErr)
+		require.Equal(t, err.Error(), untypedErr.Error())
+		return
+	}
+	require.NoError(t, untypedErr)
+	require.Len(t, untyped, len(docs))
+	for i := range docs {
+		want := docs[i]
+		want.Mentions = append([]Mention(nil), want.Mentions...)
+		for j := range want.Mentions {
+			want.Mentions[j].Type = gocore.TypeUnknown
+		}
+		require.Equal(t, want, untyped[i])
+	}
 }
 
 // FuzzReadCoNLLU feeds arbitrary bytes to the CoNLL-U reader.

@@ -171,7 +171,9 @@ func (in *interner) side(d *Doc) gocore.Side {
 // repeated mentions the engine found (Doc indexes names), and the warnings
 // of Pair. The two files are parsed concurrently.
 func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
-	// The two files are read concurrently.
+	// The two files are read concurrently, with mention types only when a
+	// metric reads them.
+	types := opt.Metrics.ReadsTypes()
 	var resp []Doc
 	var respErr error
 	done := make(chan struct{})
@@ -182,9 +184,9 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 				respErr = errors.Errorf("conll: internal error reading %s: %v", respPath, r)
 			}
 		}()
-		resp, respErr = Read(respPath, format)
+		resp, respErr = readPath(respPath, format, types)
 	}()
-	key, err := Read(keyPath, format)
+	key, err := readPath(keyPath, format, types)
 	<-done
 	if err != nil {
 		return nil, nil, nil, nil, err
