@@ -99,5 +99,7 @@ def _readme() -> dict[str, str]:
 setup(
     **_readme(),
     ext_modules=[GoExtension("corefscore.libcorefscore", "./capi")],
+    # A plain script, not a console-script entry point: see its docstring.
+    scripts=["python/scripts/corefscore"],
     cmdclass=COMMANDS,
 )

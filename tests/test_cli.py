@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -636,6 +637,40 @@ def test_drop_in_imports_no_numpy_pandas_or_matplotlib():
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip().split("\n")[-1] == "0 []"
     assert "====== TOTALS =======" in proc.stdout
+
+
+def _imported_modules(*argv: str) -> tuple[set[str], subprocess.CompletedProcess]:
+    """The modules a fresh ``python -X importtime ARGV`` imports, and the finished process."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv], capture_output=True, text=True, timeout=120, check=False
+    )
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    return names, proc
+
+
+def test_installed_command_runs_the_drop_in_form_and_imports_little():
+    # The installed `corefscore` script (pip points its first line at this
+    # interpreter) prints what `python -m corefscore` prints, and imports
+    # nothing heavy beyond what the interpreter's own start-up imports
+    # (site and any .pth hooks of the environment): no re (which pip's
+    # console-script wrapper would import), no NumPy, typing or threading.
+    script = Path(sysconfig.get_path("scripts")) / "corefscore"
+    assert script.is_file(), f"{script} missing: install the package first (make install)"
+    assert script.read_text(encoding="utf-8").startswith("#!"), "pip rewrites the first line to the interpreter"
+    argv = ["all", str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"), "none"]
+    baseline, _ = _imported_modules("-c", "pass")
+    used, proc = _imported_modules(str(script), *argv)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == run_process(*argv).stdout
+    assert "====== TOTALS =======" in proc.stdout
+    added = used - baseline
+    assert "corefscore.cli" in added
+    heavy = {"re", "numpy", "typing", "threading", "argparse", "json"}
+    assert not added & heavy, sorted(added & heavy)
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,12 @@ def test_build_without_a_c_compiler_says_so(tmp_path):
 def test_metadata():
     meta = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert meta["dependencies"] == ["numpy>=1.21"]
-    assert meta["scripts"] == {"corefscore": "corefscore.cli:main"}
+    # The command is a plain script (pip rewrites its "#!python" line), not a
+    # console-script entry point, whose wrapper would import re at start-up.
+    assert "scripts" not in meta
+    script = REPO / "python" / "scripts" / "corefscore"
+    assert script.read_text(encoding="utf-8").startswith("#!python\n")
+    assert 'scripts=["python/scripts/corefscore"]' in (REPO / "setup.py").read_text()
+    assert "include python/scripts/corefscore" in (REPO / "MANIFEST.in").read_text()
     assert {"test", "notebook"} <= set(meta["optional-dependencies"])
     assert {"pandas", "matplotlib"} <= set(meta["optional-dependencies"]["notebook"])

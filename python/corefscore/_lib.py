@@ -15,8 +15,16 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
-import threading
+
+# The command line needs a lock and thread-local buffers but not the rest of
+# threading, whose imports (functools, collections...) cost ~5 ms of start-up.
+from _thread import allocate_lock
 from array import array
+
+try:
+    from _thread import _local as _ThreadLocal  # what threading.local is
+except ImportError:  # pragma: no cover - an interpreter without it
+    from threading import local as _ThreadLocal
 
 # typing costs ~20 ms of import time that the command line need not pay.
 TYPE_CHECKING = False
@@ -87,7 +95,7 @@ class Side(ctypes.Structure):
     ]
 
 
-_lock = threading.Lock()
+_lock = allocate_lock()
 _lib: ctypes.CDLL | None = None
 _score_single_fn: Any = None
 _columns: tuple[str, ...] | None = None
@@ -328,7 +336,7 @@ def _side(offsets: Any, mentions: Any, clusters: Any, types: Any) -> Side:
     return Side(_addr(offsets), _addr(mentions), _addr(clusters), _addr(types), len(mentions))
 
 
-class _Scratch(threading.local):
+class _Scratch(_ThreadLocal):
     """Per-thread buffers reused by every call: the error message, the duplicates."""
 
     def __init__(self) -> None:
