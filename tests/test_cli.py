@@ -657,7 +657,8 @@ def test_installed_command_runs_the_drop_in_form_and_imports_little():
     # interpreter) prints what `python -m corefscore` prints, and imports
     # nothing heavy beyond what the interpreter's own start-up imports
     # (site and any .pth hooks of the environment): no re (which pip's
-    # console-script wrapper would import), no NumPy, typing or threading.
+    # console-script wrapper would import), no collections, NumPy, typing or
+    # threading.
     script = Path(sysconfig.get_path("scripts")) / "corefscore"
     assert script.is_file(), f"{script} missing: install the package first (make install)"
     assert script.read_text(encoding="utf-8").startswith("#!"), "pip rewrites the first line to the interpreter"
@@ -669,7 +670,7 @@ def test_installed_command_runs_the_drop_in_form_and_imports_little():
     assert "====== TOTALS =======" in proc.stdout
     added = used - baseline
     assert "corefscore.cli" in added
-    heavy = {"re", "numpy", "typing", "threading", "argparse", "json"}
+    heavy = {"re", "collections", "numpy", "typing", "threading", "argparse", "json"}
     assert not added & heavy, sorted(added & heavy)
 
 

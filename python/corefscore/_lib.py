@@ -17,9 +17,9 @@ import os
 import struct
 
 # The command line needs a lock and thread-local buffers but not the rest of
-# threading, whose imports (functools, collections...) cost ~5 ms of start-up.
+# threading, whose imports (functools, collections...) cost ~5 ms of start-up;
+# array (which imports collections too) is imported where it is used.
 from _thread import allocate_lock
-from array import array
 
 try:
     from _thread import _local as _ThreadLocal  # what threading.local is
@@ -30,6 +30,7 @@ except ImportError:  # pragma: no cover - an interpreter without it
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # NumPy is imported where it is used: the drop-in CLI path never needs it
+    from array import array
     from typing import Any
 
     import numpy as np
@@ -294,9 +295,10 @@ def _addr(a: Any) -> int | None:
     """Address of a C-contiguous ndarray's or array.array's data, or None."""
     if a is None:
         return None
-    if type(a) is array:
+    iface = getattr(a, "__array_interface__", None)
+    if iface is None:  # array.array
         return a.buffer_info()[0]
-    return a.__array_interface__["data"][0]
+    return iface["data"][0]
 
 
 def make_options(
@@ -363,6 +365,8 @@ class _Scratch(_ThreadLocal):
         every input of ``cs_score_batch``. The arguments other than the
         options are ctypes objects built once, so the call converts nothing.
         """
+        from array import array
+
         import numpy as np
 
         ncol = len(_columns) if _columns is not None else len(columns())
@@ -507,6 +511,8 @@ def score_single(
         fn = _score_single_fn
     nk, nr = len(kid), len(rid)
     if not _PACKED_SIDES:  # cs_side is not five 8-byte words here: the general path
+        from array import array
+
         buf = array("q", [0, nk, 0, nr, *kid, *kcl, *rid, *rcl])
         a = buf.buffer_info()[0]
         r0 = a + 32 + 16 * nk
