@@ -468,7 +468,9 @@ func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
 			d.hasPOS = true
 		}
 	}
-	d.classes = append(d.classes, cls)
+	if d.types {
+		d.classes = append(d.classes, cls)
+	}
 	if ne != nil {
 		d.neColumn(ne, tok)
 	}
@@ -650,6 +652,9 @@ func cutItem(s []byte) (item, rest []byte) {
 // cell in place. Any other cell goes through the four substitutions on a
 // copy. Time is linear in len(cell) either way.
 func corefItems(cell, scratch []byte, sink itemSink) ([]byte, error) {
+	if pat := itemKind(cell); pat >= 0 { // one item, the usual cell
+		return scratch, sink.item(pat, itemID(cell))
+	}
 	if simpleCell(cell) {
 		for _, pat := range [...]int{patSingle, patOpen, patClose} {
 			for rest := cell; len(rest) > 0; {
@@ -658,14 +663,7 @@ func corefItems(cell, scratch []byte, sink itemSink) ([]byte, error) {
 				if len(item) == 0 || itemKind(item) != pat {
 					continue
 				}
-				id := item
-				if id[0] == '(' {
-					id = id[1:]
-				}
-				if id[len(id)-1] == ')' {
-					id = id[:len(id)-1]
-				}
-				if err := sink.item(pat, id); err != nil {
+				if err := sink.item(pat, itemID(item)); err != nil {
 					return scratch, err
 				}
 			}
@@ -678,6 +676,17 @@ func corefItems(cell, scratch []byte, sink itemSink) ([]byte, error) {
 		s, err = substitute(s, pat, sink)
 	}
 	return s, err
+}
+
+// itemID returns the entity id of a simple item: its digits.
+func itemID(item []byte) []byte {
+	if item[0] == '(' {
+		item = item[1:]
+	}
+	if item[len(item)-1] == ')' {
+		item = item[:len(item)-1]
+	}
+	return item
 }
 
 // itemKind returns patSingle for "(N)", patOpen for "(N", patClose for "N)"

@@ -142,7 +142,7 @@ func requireSameUntyped(t *testing.T, docs []Doc, err error, untyped []Doc, unty
 	require.Len(t, untyped, len(docs))
 	for i := range docs {
 		want := docs[i]
-		want.Mentions = append([]Mention(nil), want.Mentions...)
+		want.Mentions = slices.Clone(want.Mentions)
 		for j := range want.Mentions {
 			want.Mentions[j].Type = gocore.TypeUnknown
 		}
