@@ -189,8 +189,10 @@ type fileScores struct {
 	warnings string // '\n'-separated
 }
 
-// scoreFiles reads, pairs and scores two files (see conll.ScoreFiles).
+// scoreFiles reads, pairs and scores two files (see conll.ScoreFiles), the
+// collector paced by beginGCBudget.
 func scoreFiles(keyPath, respPath, format string, opt gocore.Options) (*fileScores, error) {
+	defer beginGCBudget(fileSizes(keyPath, respPath))()
 	names, counts, dups, warnings, err := conll.ScoreFiles(keyPath, respPath, format, opt)
 	if err != nil {
 		var pathErr *fs.PathError
