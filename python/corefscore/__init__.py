@@ -14,8 +14,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
-
 # typing costs ~20 ms of import time that the command line need not pay.
 TYPE_CHECKING = False
 
@@ -68,6 +66,8 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'corefscore' has no attribute {name!r}")
+    import importlib  # here: the command line's imports of submodules never get this far
+
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
     return value
