@@ -11,26 +11,32 @@ Fixtures (written to a temporary directory, seeded):
 Commands timed (each run is a fresh process; median of ``--runs`` after one
 warm-up run):
 
-- ``python -m corefscore all KEY RESPONSE none`` (the drop-in form);
-- ``python -m corefscore score KEY RESPONSE`` (the table of every metric);
-- floors: ``python -c pass``, ``python -c "import corefscore"``,
-  ``python -c "import numpy"``;
-- the drop-in form and ``python -c pass`` again with ``python -S`` (no
-  ``site``: what the process costs without the environment's ``.pth``
-  start-up hooks; the drop-in form needs nothing from site-packages);
+- the installed command, ``corefscore all KEY RESPONSE none`` (the drop-in
+  form) and ``corefscore score KEY RESPONSE`` (the table of every metric), as
+  a user runs it: the repository pip-installed (not editable) into a fresh
+  virtual environment of this interpreter (or ``--venv DIR``);
+- ``python -m corefscore all KEY RESPONSE none`` with this interpreter and
+  the repository's package on PYTHONPATH, with and without ``-S``: the
+  interpreter's own ``site`` runs the ``.pth`` start-up hooks of its
+  site-packages (on the machine of ``bench/cli.md``, one that imports
+  certifi: about 60 ms), which a virtual environment does not load;
+- floors: ``python -c pass`` in the virtual environment, with this
+  interpreter and with ``-S``, ``python -c "import numpy"``,
+  ``python -c "import corefscore"``;
 - ``perl scorer.pl all KEY RESPONSE none`` when perl and the reference scorer
   exist (``--perl-runs`` runs; it is slow).
 
-The child processes cache bytecode as an installed package does: the
+The ``python -m`` children cache bytecode as an installed package does: the
 environment variable ``PYTHONDONTWRITEBYTECODE`` is dropped for them and
 ``PYTHONPYCACHEPREFIX`` points at a temporary directory (otherwise every
-run would compile the package's modules again).
+run would compile the package's modules again); pip compiled the installed
+package's bytecode.
 
 In-process, the Go call alone (read both files, pair, score) is timed too.
 
 Usage::
 
-    python bench/cli_bench.py [--runs 7] [--perl-runs 1] [--perl /tmp/ref/scorer.pl]
+    python bench/cli_bench.py [--runs 7] [--perl-runs 1] [--perl /tmp/ref/scorer.pl] [--venv DIR]
 
 Prints Markdown; ``bench/cli.md`` records a run.
 """
@@ -141,6 +147,14 @@ def facts() -> list[str]:
     ]
 
 
+def install_venv(path: Path) -> Path:
+    """A fresh virtual environment at ``path`` with this repository pip-installed (not editable); its python."""
+    subprocess.run([sys.executable, "-m", "venv", str(path)], check=True)
+    py = path / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", str(REPO)], check=True)
+    return py
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -149,7 +163,13 @@ def main() -> None:
     ap.add_argument(
         "--package-dir",
         default=str(REPO / "python"),
-        help="directory holding the corefscore package the processes import (default: the repository's)",
+        help="directory holding the corefscore package the python -m processes import (default: the repository's)",
+    )
+    ap.add_argument(
+        "--venv",
+        type=Path,
+        help="a virtual environment with corefscore installed, whose bin/corefscore is timed "
+        "(default: a fresh one in a temporary directory, with this repository pip-installed)",
     )
     args = ap.parse_args()
     # The in-process timing and the fixtures use the package under test too.
@@ -159,27 +179,35 @@ def main() -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     pycache = tempfile.TemporaryDirectory(prefix="cli_bench_pycache_")
     env["PYTHONPYCACHEPREFIX"] = pycache.name
+    venv_dir = tempfile.TemporaryDirectory(prefix="cli_bench_venv_")
+    venv_py = args.venv / "bin" / "python" if args.venv else install_venv(Path(venv_dir.name))
+    installed = str(venv_py.parent / "corefscore")
+    # The installed command runs as a user runs it: its own site-packages, its own bytecode.
+    venv_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONPYCACHEPREFIX")}
     py = sys.executable
     lines = [
         "# corefscore command-line benchmark",
         "",
         *facts(),
         f"- runs: median of {args.runs} after 1 warm-up",
-        f"- package: {args.package_dir}",
-        f"- bytecode cached in {pycache.name} (PYTHONPYCACHEPREFIX; PYTHONDONTWRITEBYTECODE dropped)",
+        f"- installed command: {installed} (a virtual environment of {py}, package pip-installed)",
+        f"- python -m rows: {py} with PYTHONPATH={args.package_dir}",
+        f"- bytecode of the python -m rows cached in {pycache.name} (PYTHONPYCACHEPREFIX; "
+        "PYTHONDONTWRITEBYTECODE dropped)",
         "",
-    ]
-    floor = statistics.median(wall([py, "-c", "pass"], env, args.runs))
-    imp = statistics.median(wall([py, "-c", "import corefscore"], env, args.runs))
-    imp_np = statistics.median(wall([py, "-c", "import numpy"], env, args.runs))
-    floor_s = statistics.median(wall([py, "-S", "-c", "pass"], env, args.runs))
-    lines += [
         "| floor | median wall (ms) | median CPU (ms) |",
         "|---|---:|---:|",
-        f"| `python -c pass` | {1000 * floor:.0f} | {_cpu([py, '-c', 'pass'])} |",
-        f"| `python -c 'import numpy'` | {1000 * imp_np:.0f} | {_cpu([py, '-c', 'import numpy'])} |",
-        f"| `python -c 'import corefscore'` | {1000 * imp:.0f} | {_cpu([py, '-c', 'import corefscore'])} |",
-        f"| `python -S -c pass` | {1000 * floor_s:.0f} | {_cpu([py, '-S', '-c', 'pass'])} |",
+    ]
+    for label, cmd, cmd_env in (
+        ("venv `python -c pass`", [str(venv_py), "-c", "pass"], venv_env),
+        ("`python -c pass`", [py, "-c", "pass"], env),
+        ("`python -S -c pass`", [py, "-S", "-c", "pass"], env),
+        ("`python -c 'import numpy'`", [py, "-c", "import numpy"], env),
+        ("`python -c 'import corefscore'`", [py, "-c", "import corefscore"], env),
+    ):
+        t = wall(cmd, cmd_env, args.runs)
+        lines.append(f"| {label} | {1000 * statistics.median(t):.0f} | {_cpu(cmd)} |")
+    lines += [
         "",
         "| corpus | command | median wall (ms) | min wall (ms) | median CPU (ms) "
         "| Go read+score in-process (ms) | Perl wall (s) | Perl / ours |",
@@ -194,25 +222,27 @@ def main() -> None:
                 perl_s = statistics.median(
                     wall(["perl", args.perl, "all", str(key), str(resp), "none"], env, args.perl_runs, warmup=0)
                 )
-            for label, flags, argv in (
-                ("all KEY RESP none", [], ["all", str(key), str(resp), "none"]),
-                ("all KEY RESP none` with `python -S", ["-S"], ["all", str(key), str(resp), "none"]),
-                ("score KEY RESP", [], ["score", str(key), str(resp)]),
+            drop_in = ["all", str(key), str(resp), "none"]
+            for label, cmd, cmd_env in (
+                ("installed `corefscore all KEY RESP none` (venv)", [installed, *drop_in], venv_env),
+                ("`python -m corefscore all KEY RESP none`", [py, "-m", "corefscore", *drop_in], env),
+                ("`python -S -m corefscore all KEY RESP none`", [py, "-S", "-m", "corefscore", *drop_in], env),
+                ("installed `corefscore score KEY RESP` (venv)", [installed, "score", str(key), str(resp)], venv_env),
             ):
-                cmd = [py, *flags, "-m", "corefscore", *argv]
-                t = wall(cmd, env, args.runs)
+                t = wall(cmd, cmd_env, args.runs)
                 med = statistics.median(t)
-                first = label == "all KEY RESP none"
+                first = label.startswith("installed `corefscore all")
                 ratio = f"{perl_s / med:.0f}x" if perl_s is not None and first else ""
                 perl_cell = f"{perl_s:.1f}" if perl_s is not None and first else ""
                 lines.append(
-                    f"| {corpus} | `corefscore {label}` | {1000 * med:.0f} | {1000 * min(t):.0f} | "
+                    f"| {corpus} | {label} | {1000 * med:.0f} | {1000 * min(t):.0f} | "
                     f"{_cpu(cmd)} | {1000 * go:.0f} | {perl_cell} | {ratio} |"
                 )
             sizes = f"{key.stat().st_size / 1e6:.1f} MB + {resp.stat().st_size / 1e6:.1f} MB"
             lines.append(f"| {corpus} | (file sizes: {sizes}) | | | | | | |")
     lines.append(f"- load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     pycache.cleanup()
+    venv_dir.cleanup()
     print("\n".join(lines))
 
 

@@ -10,12 +10,15 @@ threads) per corpus and version.
 
 Each version is a directory holding a ``corefscore`` package with its own
 shared library (for instance ``git archive COMMIT python capi gocore go.mod
-go.sum`` unpacked and built with ``make build``). Bytecode is cached per
-version under a temporary directory, as an installed package caches it.
+go.sum`` unpacked and built with ``make build``), whose bytecode is cached
+per version under a temporary directory as an installed package caches it;
+or the path of an installed ``corefscore`` command (``VENV/bin/corefscore``
+of a virtual environment where that version was pip-installed), which is
+run directly, without ``-S`` or PYTHONPATH.
 
 Usage::
 
-    python bench/cli_compare.py --fixtures DIR [-S] [--rounds 16] [--command score] NAME=PACKAGE_DIR ...
+    python bench/cli_compare.py --fixtures DIR [-S] [--rounds 16] [--command score] NAME=PACKAGE_DIR_OR_COMMAND ...
 
 where DIR holds ``litbank_key.conll``, ``litbank_response.conll`` and
 ``synthetic/key.conll``, ``synthetic/response.conll`` (the files
@@ -50,7 +53,7 @@ def main() -> None:
     ap.add_argument(
         "--command", choices=("all", "score"), default="all", help="all KEY RESP none (default) or score KEY RESP"
     )
-    ap.add_argument("versions", nargs="+", metavar="NAME=PACKAGE_DIR")
+    ap.add_argument("versions", nargs="+", metavar="NAME=PACKAGE_DIR_OR_COMMAND")
     args = ap.parse_args()
     versions = dict(v.split("=", 1) for v in args.versions)
     corpora = {
@@ -64,12 +67,16 @@ def main() -> None:
         for r in range(args.rounds):
             for corpus, (key, resp) in corpora.items():
                 for name, pkg in versions.items():
-                    env = dict(os.environ)
-                    env["PYTHONPATH"] = pkg
-                    env.pop("PYTHONDONTWRITEBYTECODE", None)
-                    env["PYTHONPYCACHEPREFIX"] = os.path.join(cache, name)
                     argv = [args.command, str(key), str(resp)] + (["none"] if args.command == "all" else [])
-                    cmd = [sys.executable, *flags, "-m", "corefscore", *argv]
+                    if os.path.isfile(pkg):  # an installed corefscore command, run as a user runs it
+                        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONPYCACHEPREFIX")}
+                        cmd = [pkg, *argv]
+                    else:
+                        env = dict(os.environ)
+                        env["PYTHONPATH"] = pkg
+                        env.pop("PYTHONDONTWRITEBYTECODE", None)
+                        env["PYTHONPYCACHEPREFIX"] = os.path.join(cache, name)
+                        cmd = [sys.executable, *flags, "-m", "corefscore", *argv]
                     c0, t0 = _children_cpu(), time.perf_counter()
                     proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                     wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
@@ -78,7 +85,8 @@ def main() -> None:
                     if r > 0:
                         results.setdefault((corpus, name), []).append((wall, cpu))
     tail = " none" if args.command == "all" else ""
-    print(f"- command: `python{' -S' if flags else ''} -m corefscore {args.command} KEY RESP{tail}`")
+    print(f"- command: `python{' -S' if flags else ''} -m corefscore {args.command} KEY RESP{tail}`", end="")
+    print(" (or the installed `corefscore` named for a version)")
     print(f"- python: {sys.executable}; {args.rounds - 1} rounds after 1 warm-up")
     print(f"- load average at start: {' '.join(f'{x:.2f}' for x in load_start)}; ", end="")
     print(f"at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
