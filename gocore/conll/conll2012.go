@@ -353,10 +353,25 @@ func (p *conllParser) feed(data []byte) error {
 		if hasHash && isBeginLine(trimCR(line)) {
 			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
+		if !d.types && plainToken(line) {
+			d.tokens++ // what token does with such a line, without its calls
+			continue
+		}
 		if err := d.token(line, path, l.num); err != nil {
 			return err
 		}
 	}
+}
+
+// plainToken reports whether line is a tab-separated token line whose last
+// column holds no bracket: a token in no mention's boundary, the usual line.
+func plainToken(line []byte) bool {
+	e := len(line)
+	for e > 0 && line[e-1] == '\t' {
+		e--
+	}
+	i := bytes.LastIndexByte(line[:e], '\t')
+	return i >= 0 && !hasBracket(line[i+1:e])
 }
 
 // end checks the state at the end of the file and returns the documents.
