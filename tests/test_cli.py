@@ -659,7 +659,9 @@ def test_installed_command_runs_the_drop_in_form_and_imports_little():
     # (site and any .pth hooks of the environment): no re (which pip's
     # console-script wrapper would import), no collections, NumPy, typing or
     # threading.
-    script = Path(sysconfig.get_path("scripts")) / "corefscore"
+    # pip puts it beside the interpreter's scripts, or the user's with --user.
+    places = [Path(sysconfig.get_path("scripts")), Path(sysconfig.get_path("scripts", f"{os.name}_user"))]
+    script = next((p / "corefscore" for p in places if (p / "corefscore").is_file()), places[0] / "corefscore")
     assert script.is_file(), f"{script} missing: install the package first (make install)"
     assert script.read_text(encoding="utf-8").startswith("#!"), "pip rewrites the first line to the interpreter"
     argv = ["all", str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"), "none"]
