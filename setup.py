@@ -96,17 +96,10 @@ def _readme() -> dict[str, str]:
         return {"long_description": f.read(), "long_description_content_type": "text/markdown"}
 
 
-# The command: on POSIX a plain script (see its docstring: pip's console-script
-# wrapper imports re at start-up); Windows runs a command only through the .exe
-# launcher pip writes for a console-script entry point.
-if os.name == "nt":
-    COMMAND: dict = {"entry_points": {"console_scripts": ["corefscore = corefscore.cli:main"]}}
-else:
-    COMMAND = {"scripts": ["python/scripts/corefscore"]}
-
 setup(
     **_readme(),
-    **COMMAND,
     ext_modules=[GoExtension("corefscore.libcorefscore", "./capi")],
+    # A plain script, not a console-script entry point: see its docstring.
+    scripts=["python/scripts/corefscore"],
     cmdclass=COMMANDS,
 )
