@@ -353,9 +353,11 @@ func (p *conllParser) feed(data []byte) error {
 		if hasHash && isBeginLine(trimCR(line)) {
 			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
-		if !d.types && plainToken(line) {
-			d.tokens++ // what token does with such a line, without its calls
-			continue
+		if !d.types { // the usual line, a token in no mention's boundary, without token's calls
+			if cell, ok := lastColumn(line); ok && !hasBracket(cell) {
+				d.tokens++
+				continue
+			}
 		}
 		if err := d.token(line, path, l.num); err != nil {
 			return err
@@ -363,15 +365,20 @@ func (p *conllParser) feed(data []byte) error {
 	}
 }
 
-// plainToken reports whether line is a tab-separated token line whose last
-// column holds no bracket: a token in no mention's boundary, the usual line.
-func plainToken(line []byte) bool {
+// lastColumn returns the last column of a token line whose columns are
+// separated by tabs (trailing empty columns dropped, as Perl's split drops
+// them); ok is false for a line without a tab, whose columns are separated
+// by spaces.
+func lastColumn(line []byte) (cell []byte, ok bool) {
 	e := len(line)
 	for e > 0 && line[e-1] == '\t' {
 		e--
 	}
 	i := bytes.LastIndexByte(line[:e], '\t')
-	return i >= 0 && !hasBracket(line[i+1:e])
+	if i < 0 && e == len(line) {
+		return nil, false
+	}
+	return line[i+1 : e], true
 }
 
 // end checks the state at the end of the file and returns the documents.
@@ -392,14 +399,14 @@ func (p *conllParser) end() ([]Doc, error) {
 // columns, the named-entity column (index 10) when there are more than 11,
 // and the last one; without types, only the last one.
 func (d *conllDoc) token(line []byte, path string, num int) error {
+	if !d.types {
+		if cell, ok := lastColumn(line); ok {
+			return d.cells(nil, nil, cell, path, num)
+		}
+	}
 	e := len(line)
 	for e > 0 && line[e-1] == '\t' {
 		e--
-	}
-	if !d.types {
-		if i := bytes.LastIndexByte(line[:e], '\t'); i >= 0 || e < len(line) {
-			return d.cells(nil, nil, line[i+1:e], path, num)
-		}
 	}
 	var tabs [11]int
 	k := firstTabs(line[:e], &tabs)
