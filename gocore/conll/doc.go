@@ -206,7 +206,7 @@ func Read(path, format string) ([]Doc, error) {
 	return readPath(path, format, true)
 }
 
-// readFile is Read; without types, a CoNLL-2012 file's POS and named-entity
+// readPath is Read; without types, a CoNLL-2012 file's POS and named-entity
 // columns are not read (mention types stay gocore.TypeUnknown), which makes
 // the read about a third faster. CoNLL-U and jsonlines files are read whole
 // either way.
