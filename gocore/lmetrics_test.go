@@ -305,66 +305,11 @@ func TestLWeightFunctions(t *testing.T) {
 	}
 }
 
-// lmBruteSpan is a second, simpler implementation of the maximum spanning
-// tree: Prim's algorithm on the explicit complete graph over the mentions.
-func lmBruteSpan(types []MentionType, w [4]float64) float64 {
-	n := len(types)
+// primMaxSpan is Prim's algorithm for the weight of a maximum spanning
+// tree of the complete graph on n vertices with edge weights edge(i, j).
+func primMaxSpan(n int, edge func(i, j int) float64) float64 {
 	if n < 2 {
 		return 0
-	}
-	link := func(a, b MentionType) float64 {
-		switch {
-		case a == TypeName || b == TypeName:
-			return w[0]
-		case a == TypeNominal || b == TypeNominal:
-			return w[1]
-		}
-		return w[2]
-	}
-	in := make([]bool, n)
-	best := make([]float64, n)
-	for i := range best {
-		best[i] = math.Inf(-1)
-	}
-	in[0] = true
-	for j := 1; j < n; j++ {
-		best[j] = link(types[0], types[j])
-	}
-	total := 0.0
-	for step := 1; step < n; step++ {
-		pick := -1
-		for j := 0; j < n; j++ {
-			if !in[j] && (pick < 0 || best[j] > best[pick]) {
-				pick = j
-			}
-		}
-		in[pick] = true
-		total += best[pick]
-		for j := 0; j < n; j++ {
-			if !in[j] {
-				best[j] = math.Max(best[j], link(types[pick], types[j]))
-			}
-		}
-	}
-	return total
-}
-
-// lmBrutePartsSpan is the explicit form of E_t(S_j): Prim's algorithm over
-// the parts, the edge between two parts being the heaviest link between
-// their mentions.
-func lmBrutePartsSpan(parts [][]MentionType, w [4]float64) float64 {
-	n := len(parts)
-	if n < 2 {
-		return 0
-	}
-	edge := func(x, y int) float64 {
-		best := math.Inf(-1)
-		for _, a := range parts[x] {
-			for _, b := range parts[y] {
-				best = math.Max(best, lmBruteSpan([]MentionType{a, b}, w))
-			}
-		}
-		return best
 	}
 	in := make([]bool, n)
 	best := make([]float64, n)
@@ -389,6 +334,36 @@ func lmBrutePartsSpan(parts [][]MentionType, w [4]float64) float64 {
 		}
 	}
 	return total
+}
+
+// lmBruteSpan is a second, simpler implementation of the maximum spanning
+// tree: Prim's algorithm on the explicit complete graph over the mentions.
+func lmBruteSpan(types []MentionType, w [4]float64) float64 {
+	link := func(a, b MentionType) float64 {
+		switch {
+		case a == TypeName || b == TypeName:
+			return w[0]
+		case a == TypeNominal || b == TypeNominal:
+			return w[1]
+		}
+		return w[2]
+	}
+	return primMaxSpan(len(types), func(i, j int) float64 { return link(types[i], types[j]) })
+}
+
+// lmBrutePartsSpan is the explicit form of E_t(S_j): Prim's algorithm over
+// the parts, the edge between two parts being the heaviest link between
+// their mentions.
+func lmBrutePartsSpan(parts [][]MentionType, w [4]float64) float64 {
+	return primMaxSpan(len(parts), func(x, y int) float64 {
+		best := math.Inf(-1)
+		for _, a := range parts[x] {
+			for _, b := range parts[y] {
+				best = math.Max(best, lmBruteSpan([]MentionType{a, b}, w))
+			}
+		}
+		return best
+	})
 }
 
 // TestSpanAgainstPrim checks the counting form of Kruskal's rule against

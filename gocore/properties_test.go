@@ -236,16 +236,11 @@ func bruteBLANC(key, resp partition) (coref, non [4]float64) {
 }
 
 // bruteCounts returns the classic counts of d by brute force, keyed by
-// column name.
+// column name: bruteCountsNoCEAF and the exhaustive CEAF alignments.
 func bruteCounts(d Document, opt Options) map[string]float64 {
+	out := bruteCountsNoCEAF(d, opt)
 	key := newPartition(d.Key, opt.Singletons)
 	resp := newPartition(d.Response, opt.Singletons)
-	out := map[string]float64{}
-	r, p := bruteRP(key, resp), bruteRP(resp, key)
-	for m, rv := range r {
-		out[m+".recall_num"], out[m+".recall_den"] = rv[0], rv[1]
-		out[m+".precision_num"], out[m+".precision_den"] = p[m][0], p[m][1]
-	}
 	ceafm := bruteAlign(key, resp, func(k, r []int64) float64 { return float64(overlap(k, r)) })
 	ceafe := bruteAlign(key, resp, func(k, r []int64) float64 {
 		return 2 * float64(overlap(k, r)) / float64(len(k)+len(r))
@@ -254,6 +249,20 @@ func bruteCounts(d Document, opt Options) map[string]float64 {
 	out["ceafm.precision_num"], out["ceafm.precision_den"] = ceafm, float64(resp.size())
 	out["ceafe.recall_num"], out["ceafe.recall_den"] = ceafe, float64(len(key.order))
 	out["ceafe.precision_num"], out["ceafe.precision_den"] = ceafe, float64(len(resp.order))
+	return out
+}
+
+// bruteCountsNoCEAF returns the counts of every classic metric but CEAF (whose
+// exhaustive alignment is exponential) by brute force, keyed by column name.
+func bruteCountsNoCEAF(d Document, opt Options) map[string]float64 {
+	key := newPartition(d.Key, opt.Singletons)
+	resp := newPartition(d.Response, opt.Singletons)
+	out := map[string]float64{}
+	r, p := bruteRP(key, resp), bruteRP(resp, key)
+	for m, rv := range r {
+		out[m+".recall_num"], out[m+".recall_den"] = rv[0], rv[1]
+		out[m+".precision_num"], out[m+".precision_den"] = p[m][0], p[m][1]
+	}
 	coref, non := bruteBLANC(key, resp)
 	for i, s := range rpColumns {
 		out["blanc.coref."+s] = coref[i]

@@ -93,24 +93,6 @@ func TestLargeDocumentsAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// bruteCountsNoCEAF is bruteCounts without the exponential alignment.
-func bruteCountsNoCEAF(d Document, opt Options) map[string]float64 {
-	key := newPartition(d.Key, opt.Singletons)
-	resp := newPartition(d.Response, opt.Singletons)
-	out := map[string]float64{}
-	r, p := bruteRP(key, resp), bruteRP(resp, key)
-	for m, rv := range r {
-		out[m+".recall_num"], out[m+".recall_den"] = rv[0], rv[1]
-		out[m+".precision_num"], out[m+".precision_den"] = p[m][0], p[m][1]
-	}
-	coref, non := bruteBLANC(key, resp)
-	for i, s := range rpColumns {
-		out["blanc.coref."+s] = coref[i]
-		out["blanc.noncoref."+s] = non[i]
-	}
-	return out
-}
-
 // canonical renames mentions to 0, 1, 2, ... in order of first appearance
 // (key first) and clusters to small integers, keeping the mention order.
 func canonical(d Document) Document {
