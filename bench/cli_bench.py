@@ -129,15 +129,10 @@ def go_only(key: Path, resp: Path, runs: int) -> float:
 
 
 def facts() -> list[str]:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().split("\n"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    from _machine import cpu_model
     from corefscore import _lib
+
+    cpu = cpu_model()
 
     return [
         f"- machine: {platform.machine()}, {os.cpu_count()} CPUs ({cpu}), {platform.system()} {platform.release()}",

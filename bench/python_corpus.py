@@ -31,29 +31,9 @@ import timeit
 
 import corefscore
 import numpy as np
+from _machine import best_and_median, cpu_model
 from corefscore import _api, _convert, _lib
 from corefscore.synthetic import synthetic_corpus
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def _time(fn, repeat: int) -> tuple[float, float]:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), statistics.median(times)
 
 
 def _per_call(fn, number: int, repeat: int) -> tuple[float, float]:
@@ -71,7 +51,7 @@ def main() -> None:
 
     print("command:", " ".join([os.path.basename(sys.executable), *sys.argv]))
     print(
-        f"machine: {platform.machine()}, {_cpu_model()!r}, nproc {os.cpu_count()}, "
+        f"machine: {platform.machine()}, {cpu_model()!r}, nproc {os.cpu_count()}, "
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     print(
@@ -94,15 +74,17 @@ def main() -> None:
     print(f"metrics: {', '.join(result.metrics)}; CoNLL F1 {100 * result.conll_f1:.2f}")
 
     rows = []
-    best, med = _time(lambda: corefscore.score_corpus(corpus.key, corpus.response, **opts), args.repeat)
+    best, med = best_and_median(lambda: corefscore.score_corpus(corpus.key, corpus.response, **opts), args.repeat)
     rows.append(("score_corpus from arrays (ArraySide per document)", best, med, 30e-3))
-    best, med = _time(lambda: corefscore.score_corpus(keys, responses, **opts), max(5, args.repeat // 3))
+    best, med = best_and_median(lambda: corefscore.score_corpus(keys, responses, **opts), max(5, args.repeat // 3))
     rows.append(("score_corpus from Python lists of span tuples", best, med, None))
     batch = _convert.convert_batch(list(zip(corpus.key, corpus.response)), corpus.names)
     settings = _api._settings(None, "keep", "warn", "key", args.workers)
-    best, med = _time(lambda: _lib.score_batch(batch.key, batch.response, settings.struct), args.repeat)
+    best, med = best_and_median(lambda: _lib.score_batch(batch.key, batch.response, settings.struct), args.repeat)
     rows.append(("engine call alone on converted arrays", best, med, None))
-    best, med = _time(lambda: _convert.convert_batch(list(zip(corpus.key, corpus.response)), corpus.names), args.repeat)
+    best, med = best_and_median(
+        lambda: _convert.convert_batch(list(zip(corpus.key, corpus.response)), corpus.names), args.repeat
+    )
     rows.append(("array conversion alone (convert_batch)", best, med, None))
 
     doc = [[(0, 1), (3, 4)]]

@@ -20,35 +20,13 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import sys
-import time
 
 import corefscore
 import numpy as np
+from _machine import best_and_median, cpu_model
 from corefscore import stats
 from corefscore.synthetic import perturb, synthetic_corpus
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def _time(fn, repeat: int) -> tuple[float, float]:
-    fn()  # warm-up (imports, first allocation)
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - t)
-    return min(runs), statistics.median(runs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     a, b = np.asarray(ra.counts_matrix), np.asarray(rb.counts_matrix)
 
     print("command:", " ".join([os.path.basename(sys.executable), *sys.argv]))
-    print(f"machine: {platform.machine()}, {_cpu_model()}, {os.cpu_count()} CPUs, load average {os.getloadavg()}")
+    print(f"machine: {platform.machine()}, {cpu_model()}, {os.cpu_count()} CPUs, load average {os.getloadavg()}")
     print(f"python {platform.python_version()}, numpy {np.__version__}, corefscore {corefscore.__version__}")
     threads = {k: os.environ[k] for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS") if k in os.environ}
     print("BLAS threads:", threads or "library default")
@@ -92,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'case':<44}{'best (s)':>10}{'median (s)':>12}  target < 1 s")
     ok = True
     for name, fn in cases.items():
-        best, med = _time(fn, args.repeat)
+        best, med = best_and_median(fn, args.repeat)
         ok &= med < 1.0
         print(f"{name:<44}{best:10.3f}{med:12.3f}  {'yes' if med < 1.0 else 'NO'}")
     print()
