@@ -29,20 +29,6 @@ func docOf(key, response [][]string) Document {
 	return Document{Name: "example", Key: side(key), Response: side(response)}
 }
 
-// scoreOne scores one document with all metrics and returns its counts row
-// keyed by column name.
-func scoreOne(t testing.TB, d Document, opt Options) map[string]float64 {
-	t.Helper()
-	counts := make([]float64, NumColumns())
-	_, err := ScoreBatch([]Document{d}, opt, counts)
-	require.NoError(t, err)
-	row := map[string]float64{}
-	for i, c := range Columns() {
-		row[c] = counts[i]
-	}
-	return row
-}
-
 // frac is an expected fraction num/den of one score.
 type frac struct{ num, den float64 }
 
@@ -118,7 +104,7 @@ func TestVilainExamples(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			row := scoreOne(t, docOf(tc.key, tc.response), Options{})
+			row := scoreRow(t, docOf(tc.key, tc.response), Options{})
 			assertFrac(t, row, "muc", "recall", tc.recall)
 			assertFrac(t, row, "muc", "precision", tc.precision)
 			// The engine's MUC denominators are the link counts themselves.
@@ -161,7 +147,7 @@ func TestBaggaBaldwinFigure6(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			row := scoreOne(t, docOf(baggaTruth, tc.response), Options{})
+			row := scoreRow(t, docOf(baggaTruth, tc.response), Options{})
 			assertFrac(t, row, "muc", "recall", frac{9, 9})
 			assertFrac(t, row, "muc", "precision", frac{9, 10})
 			assertFrac(t, row, "bcub", "recall", frac{1, 1})
@@ -189,7 +175,7 @@ func TestBaggaBaldwinFigure6(t *testing.T) {
 func TestPradhanSection4(t *testing.T) {
 	key := [][]string{{"a", "b", "c"}, {"d", "e", "f", "g"}}
 	response := [][]string{{"a", "b"}, {"c", "d"}, {"f", "g", "h", "i"}}
-	row := scoreOne(t, docOf(key, response), Options{})
+	row := scoreRow(t, docOf(key, response), Options{})
 
 	tests := []struct {
 		prefix            string
