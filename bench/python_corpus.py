@@ -1,6 +1,6 @@
 """Benchmark of the Python API on a CoNLL-2012-test-sized synthetic corpus (not a test).
 
-Measures, on ``corefscore.synthetic.synthetic_corpus(seed=0)`` (348 documents,
+Measures, on ``fixtures.synthetic.synthetic_corpus(seed=0)`` (348 documents,
 19,700 key mentions, about 4,500 entities; a seeded perturbation as the
 response), every metric that needs no mention types:
 
@@ -33,7 +33,7 @@ import corefscore
 import numpy as np
 from _machine import best_and_median, cpu_model
 from corefscore import _api, _convert, _lib
-from corefscore.synthetic import synthetic_corpus
+from fixtures.synthetic import synthetic_corpus
 
 
 def _per_call(fn, number: int, repeat: int) -> tuple[float, float]:

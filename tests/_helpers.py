@@ -11,6 +11,9 @@ DATA = SHARED / "data"
 REFERENCE = DATA / "reference-testcases"
 SEEDS = SHARED / "seeds"
 
+#: The metrics that read mention types (the engine leaves them out of the default set on untyped input).
+TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
+
 _ITEM = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
 

@@ -3,7 +3,7 @@
 Each corpus folder (one file per document) is concatenated into one key file
 in a temporary directory (the data stay in ../shared). A key scored against
 itself gives 100 on every metric; against a seeded perturbation
-(``corefscore._perturb``) every metric drops below 100, and the drop-in
+(``fixtures.perturb``) every metric drops below 100, and the drop-in
 output's totals equal the ``--json`` counts. Where perl and the reference
 scorer exist, single real documents against their perturbation print exactly
 what the reference prints.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from _helpers import DATA
-from corefscore._perturb import perturb_conll_file, read_mentions
+from fixtures.perturb import perturb_conll_file, read_mentions
 from test_cli import HAVE_PERL, _comparable, parse_totals, perl_output, run_cli
 
 CORPORA = {

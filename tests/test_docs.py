@@ -6,9 +6,9 @@ import doctest
 
 import corefscore
 import pytest
-from corefscore import _api, _convert, _result, synthetic
+from corefscore import _api, _convert, _result
 
-MODULES = [corefscore, _api, _convert, _result, synthetic]
+MODULES = [corefscore, _api, _convert, _result]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

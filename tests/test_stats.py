@@ -586,8 +586,6 @@ def test_compare_files_pairs_by_document_name(tmp_path):
 
     import corefscore
 
-    if not hasattr(corefscore, "score_files"):
-        pytest.importorskip("corefscore._files", reason="score_files is not part of this version of the package")
     examples = Path(__file__).resolve().parent.parent / "examples"
     key, resp = examples / "key.conll", examples / "response.conll"
     c = stats.compare_files(key, resp, key, n=200, seed=0)
