@@ -14,10 +14,10 @@ Examples
 
 from __future__ import annotations
 
+from ._version import __version__
+
 # typing costs ~20 ms of import time that the command line need not pay.
 TYPE_CHECKING = False
-
-__version__ = "0.1.0"
 
 # The public names are imported on first use (PEP 562), so that `import corefscore`
 # (and the command line's drop-in path) does not import NumPy or load the library.
