@@ -194,6 +194,8 @@ def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> 
 
 
 def _int_array(x: Any, what: str, ndims: tuple[int, ...]) -> np.ndarray:
+    if type(x) is np.ndarray and x.dtype.kind == "i" and x.ndim in ndims and (x.ndim == 1 or x.shape[1] == 2):
+        return x  # the common case, checked without copying
     try:
         arr = np.asarray(to_numpy(x))
     except ValueError:

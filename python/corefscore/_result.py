@@ -323,7 +323,7 @@ class Result:
             seven fields. Integral counts are ints. With ``per_doc=True``,
             ``"documents": [{"name", "metrics"}]`` is added.
         """
-        from . import __version__
+        from ._version import __version__
 
         out: dict[str, Any] = {
             "version": __version__,

@@ -367,7 +367,7 @@ def _per_doc_table(result: Any) -> str:
 
 
 def _version() -> str:
-    from . import __version__
+    from ._version import __version__
 
     return __version__
 
