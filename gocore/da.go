@@ -152,7 +152,8 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 // takes part in the similarities and the correspondence like any other, is
 // its own representative, and makes no denotation assignment (|{m}| - 1 =
 // 0). The result is the same whether a caller lists such singletons or
-// leaves them out, and does not depend on the singleton policy.
+// leaves them out, and so, where both sides give a mention the same type,
+// under either singleton policy.
 //
 // The returned table is canonical: its mentions are numbered in order of
 // mention id (text order for spans packed as start<<32 | end), its chains on
