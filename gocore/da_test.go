@@ -724,6 +724,12 @@ func TestDARepresentative(t *testing.T) {
 // present on the other side only, each with probability 1/2. Added
 // mentions take the type of their twin.
 func daSingletonVariant(rng *rand.Rand, d Document) Document {
+	return daSingletonVariantSides(rng, d, true)
+}
+
+// daSingletonVariantSides is daSingletonVariant, on the response side only
+// when key is false.
+func daSingletonVariantSides(rng *rand.Rand, d Document, key bool) Document {
 	has := func(s Side) map[int64]int {
 		out := map[int64]int{}
 		for i, m := range s.Mentions {
@@ -767,9 +773,11 @@ func daSingletonVariant(rng *rand.Rand, d Document) Document {
 		}
 		return out
 	}
-	key := vary(d.Key, d.Response, inResp)
-	resp := vary(d.Response, d.Key, inKey)
-	return Document{Name: d.Name, Key: key, Response: resp}
+	out := Document{Name: d.Name, Key: d.Key, Response: vary(d.Response, d.Key, inKey)}
+	if key {
+		out.Key = vary(d.Key, d.Response, inResp)
+	}
+	return out
 }
 
 // TestDAExplicitSingletons: DA is the same whether the singleton chains of
@@ -805,6 +813,17 @@ func TestDAExplicitSingletons(t *testing.T) {
 		}
 	}
 	assert.Greater(t, changed, len(docs)) // the variants did vary
+	// An untyped response (the paper's variant): response-side singletons
+	// of key mentions, which the key types.
+	for i, d := range docs {
+		d.Response.Types = nil
+		want := daScore(t, []Document{d}, Options{})
+		for v := 0; v < 3; v++ {
+			dv := daSingletonVariantSides(rng, d, false)
+			require.Equal(t, want, daScore(t, []Document{dv}, Options{}), "document %d untyped response\nkey %+v\nresponse %+v\nvariant response %+v",
+				i, d.Key, d.Response, dv.Response)
+		}
+	}
 }
 
 // TestDAColumns: the DA columns are registered under their names, in order.
