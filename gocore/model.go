@@ -131,6 +131,14 @@ type Options struct {
 	// DAGreedy selects the paper's greedy correspondence heuristic instead of
 	// the optimal one-to-one correspondence.
 	DAGreedy bool
+	// ReferenceSums makes the B-cubed and CEAF_e numerators sums of the
+	// same terms, in the same order, as those of the CoNLL reference scorer
+	// v8.01 (see refBcubNums and refCeafeNum), so that a document read in
+	// the reference's order (gocore/conll keeps it) gets Perl's numerators
+	// bit for bit and its printed, truncated percentages. The default adds
+	// one term per contingency-table cell instead; the two differ in the last
+	// bits only. The drop-in text output asks for it.
+	ReferenceSums bool
 }
 
 // Sentinel errors that callers can test with errors.Is.

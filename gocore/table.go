@@ -32,10 +32,13 @@ type Table struct {
 	KeySize  []int32       // size of each key cluster
 	RespSize []int32       // size of each response cluster
 	Cells    []Cell        // ordered by key cluster, then by first meeting
-	NumKey   int           // mentions on the key side
-	NumResp  int           // mentions on the response side
-	NumBoth  int           // mentions on both sides
-	HasTypes bool          // every mention has a known type
+	// RespOrder lists the mention of each response mention in response
+	// input order (after duplicates and the singleton policy).
+	RespOrder []int32
+	NumKey    int  // mentions on the key side
+	NumResp   int  // mentions on the response side
+	NumBoth   int  // mentions on both sides
+	HasTypes  bool // every mention has a known type
 
 	// Computed on first use and shared by the typed metrics of one
 	// document (the four L-metrics and DA): see cachedTypeCounts and
@@ -320,6 +323,7 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 			t.RespOf = append(t.RespOf, resp.clusters[rp])
 		}
 	}
+	t.RespOrder = respPos
 	t.fillTypes(&key, &resp, respPos)
 	t.Cells = sl.buildCells(t.KeyOf[:nk], t.RespOf[:nk], len(key.sizes), len(resp.sizes))
 	return t, nil
