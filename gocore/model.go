@@ -131,6 +131,13 @@ type Options struct {
 	// DAGreedy selects the paper's greedy correspondence heuristic instead of
 	// the optimal one-to-one correspondence.
 	DAGreedy bool
+	// SpanMentions says that mention ids are packed token spans,
+	// start<<32 | end with an inclusive end (the conll readers' ids and the
+	// Python package's span packing); ids with bit 62 or 63 set are not
+	// spans. The Kummerfeld-Klein analysis (metric "kk") then repairs span
+	// errors, pairing response and key mentions whose spans overlap; without
+	// it no span error is found and ids are opaque.
+	SpanMentions bool
 }
 
 // Sentinel errors that callers can test with errors.Is.

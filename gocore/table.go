@@ -31,11 +31,15 @@ type Table struct {
 	Types    []MentionType // per mention; the key's type, else the response's
 	KeySize  []int32       // size of each key cluster
 	RespSize []int32       // size of each response cluster
-	Cells    []Cell        // ordered by key cluster, then by first meeting
-	NumKey   int           // mentions on the key side
-	NumResp  int           // mentions on the response side
-	NumBoth  int           // mentions on both sides
-	HasTypes bool          // every mention has a known type
+	// KeyLabels and RespLabels give the caller's cluster id of each dense
+	// cluster index, for reports (error analysis).
+	KeyLabels  []int64
+	RespLabels []int64
+	Cells      []Cell // ordered by key cluster, then by first meeting
+	NumKey     int    // mentions on the key side
+	NumResp    int    // mentions on the response side
+	NumBoth    int    // mentions on both sides
+	HasTypes   bool   // every mention has a known type
 
 	// Computed on first use and shared by the typed metrics of one
 	// document (the four L-metrics and DA): see cachedTypeCounts and
@@ -283,7 +287,7 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 		return nil, err
 	}
 	nk, nr := len(key.ids), len(resp.ids)
-	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}
+	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels}
 	t.IDs = sl.int64s(nk + nr)[:nk]
 	t.KeyOf = sl.int32s(nk + nr)[:nk]
 	t.RespOf = sl.int32s(nk + nr)[:nk]
