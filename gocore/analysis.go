@@ -344,37 +344,67 @@ func (a *analysis) members(of []int32, clusters int) (start []int32, list []int3
 	return start, list
 }
 
-// parts splits one entity's mentions (in text order) by their cluster on the
-// other side (by): the parts in order of their first mention, and the
-// mentions absent from the other side. The anchor is the index of the part
-// whose first non-pronoun mention comes first (the part with the earliest
-// mention when every mention is a pronoun), -1 without parts; nonPronoun
-// tells whether any part has a non-pronoun mention.
-func (a *analysis) parts(ms []int32, by []int32, scratch map[int32]int) (parts [][]int32, absent []int32, anchor int, nonPronoun bool) {
-	clear(scratch)
+// splitter splits entities by the clusters of the other side, reusing its
+// buffers across entities (no map, no allocation per entity).
+type splitter struct {
+	a      *analysis
+	slot   []int32 // part index of each cluster of the other side, valid where stamp == cur
+	stamp  []int32
+	cur    int32
+	partOf []int32 // part index of each member of the last entity, -1 when absent
+}
+
+func newSplitter(a *analysis, otherClusters int) *splitter {
+	return &splitter{a: a, slot: make([]int32, otherClusters), stamp: make([]int32, otherClusters)}
+}
+
+// split splits one entity's mentions ms (in text order) by their cluster on
+// the other side (by) into parts, numbered in order of their first mention,
+// and the mentions absent from the other side; s.partOf holds each member's
+// part. The anchor is the part whose first non-pronoun mention comes first
+// (the first part when every mention in a part is a pronoun), -1 without
+// parts; nonPronoun tells whether any part has a non-pronoun mention.
+func (s *splitter) split(ms []int32, by []int32) (nParts, nAbsent, anchor int, nonPronoun bool) {
+	s.cur++
+	s.partOf = s.partOf[:0]
 	anchor = -1
 	for _, m := range ms {
 		c := by[m]
 		if c < 0 {
-			absent = append(absent, m)
+			nAbsent++
+			s.partOf = append(s.partOf, -1)
 			continue
 		}
-		p, ok := scratch[c]
-		if !ok {
-			p = len(parts)
-			scratch[c] = p
-			parts = append(parts, nil)
+		if s.stamp[c] != s.cur {
+			s.stamp[c] = s.cur
+			s.slot[c] = int32(nParts)
+			nParts++
 		}
-		parts[p] = append(parts[p], m)
-		if !nonPronoun && !a.isPronoun(m) {
+		p := s.slot[c]
+		s.partOf = append(s.partOf, p)
+		if !nonPronoun && !s.a.isPronoun(m) {
 			nonPronoun = true
-			anchor = p
+			anchor = int(p)
 		}
 	}
-	if anchor < 0 && len(parts) > 0 {
+	if anchor < 0 && nParts > 0 {
 		anchor = 0
 	}
-	return parts, absent, anchor, nonPronoun
+	return nParts, nAbsent, anchor, nonPronoun
+}
+
+// groups returns the members of each part and the absent members of the
+// last split of ms (for records).
+func (s *splitter) groups(ms []int32, nParts int) (parts [][]int32, absent []int32) {
+	parts = make([][]int32, nParts)
+	for i, m := range ms {
+		if p := s.partOf[i]; p >= 0 {
+			parts[p] = append(parts[p], m)
+		} else {
+			absent = append(absent, m)
+		}
+	}
+	return parts, absent
 }
 
 // ids returns the mention ids of ms.
@@ -437,88 +467,93 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	if opt.SpanMentions {
 		a.repairSpans(out, recs)
 	}
-	scratch := map[int32]int{}
 	first := func(p []int32) int64 { return t.IDs[p[0]] }
 	// Response entities: extra mentions and splits.
+	sp := newSplitter(a, len(t.KeySize))
 	start, list := a.members(a.respOf, len(t.RespSize))
 	for r := 0; r+1 < len(start); r++ {
 		ms := list[start[r]:start[r+1]]
 		if len(ms) == 0 {
 			continue
 		}
-		parts, extra, anchor, nonPronoun := a.parts(ms, a.keyOf, scratch)
+		nParts, nExtra, anchor, nonPronoun := sp.split(ms, a.keyOf)
+		extraEntity := nExtra > 0 && !nonPronoun && (nExtra >= 2 || nParts == 0)
+		if extraEntity {
+			out[3]++
+		} else {
+			out[2] += float64(nExtra)
+		}
+		if nParts > 1 {
+			out[1] += float64(nParts - 1)
+		}
+		if recs == nil || (nExtra == 0 && nParts <= 1) {
+			continue
+		}
+		parts, extra := sp.groups(ms, nParts)
 		rLabel := []int64{t.RespLabels[r]}
-		if len(extra) > 0 {
-			if !nonPronoun && (len(extra) >= 2 || len(parts) == 0) {
-				out[3]++
-				if recs != nil {
-					*recs = append(*recs, ErrorRecord{Category: ExtraEntity, Mentions: a.ids(extra),
-						KeyEntities: labelsOf(parts, a.keyOf, t.KeyLabels), ResponseEntities: rLabel})
-				}
-			} else {
-				out[2] += float64(len(extra))
-				for _, m := range extra {
-					if recs != nil {
-						*recs = append(*recs, ErrorRecord{Category: ExtraMention, Mentions: []int64{t.IDs[m]},
-							KeyEntities: labelsOf(parts, a.keyOf, t.KeyLabels), ResponseEntities: rLabel})
-					}
-				}
+		keys := labelsOf(parts, a.keyOf, t.KeyLabels)
+		if extraEntity {
+			*recs = append(*recs, ErrorRecord{Category: ExtraEntity, Mentions: a.ids(extra),
+				KeyEntities: keys, ResponseEntities: rLabel})
+		} else {
+			for _, m := range extra {
+				*recs = append(*recs, ErrorRecord{Category: ExtraMention, Mentions: []int64{t.IDs[m]},
+					KeyEntities: keys, ResponseEntities: rLabel})
 			}
 		}
 		for p, part := range parts {
 			if p == anchor {
 				continue
 			}
-			out[1]++
-			if recs != nil {
-				*recs = append(*recs, ErrorRecord{Category: ConflatedEntities, Mentions: a.ids(part),
-					KeyEntities: []int64{t.KeyLabels[a.keyOf[part[0]]]}, ResponseEntities: rLabel,
-					Anchor: first(parts[anchor]), HasAnchor: true})
-			}
+			*recs = append(*recs, ErrorRecord{Category: ConflatedEntities, Mentions: a.ids(part),
+				KeyEntities: []int64{t.KeyLabels[a.keyOf[part[0]]]}, ResponseEntities: rLabel,
+				Anchor: first(parts[anchor]), HasAnchor: true})
 		}
 	}
 	// Key entities: missing mentions and merges.
+	sp = newSplitter(a, len(t.RespSize))
 	start, list = a.members(a.keyOf, len(t.KeySize))
 	for k := 0; k+1 < len(start); k++ {
 		ms := list[start[k]:start[k+1]]
 		if len(ms) == 0 {
 			continue
 		}
-		parts, missing, anchor, nonPronoun := a.parts(ms, a.respOf, scratch)
+		nParts, nMissing, anchor, nonPronoun := sp.split(ms, a.respOf)
+		missingEntity := nMissing > 0 && !nonPronoun && (nMissing >= 2 || nParts == 0)
+		if missingEntity {
+			out[6]++
+		} else {
+			out[5] += float64(nMissing)
+		}
+		if nParts > 1 {
+			out[4] += float64(nParts - 1)
+		}
+		if recs == nil || (nMissing == 0 && nParts <= 1) {
+			continue
+		}
+		parts, missing := sp.groups(ms, nParts)
 		kLabel := []int64{t.KeyLabels[k]}
+		resps := labelsOf(parts, a.respOf, t.RespLabels)
 		var anchorID int64
 		if anchor >= 0 {
 			anchorID = first(parts[anchor])
 		}
-		if len(missing) > 0 {
-			if !nonPronoun && (len(missing) >= 2 || len(parts) == 0) {
-				out[6]++
-				if recs != nil {
-					*recs = append(*recs, ErrorRecord{Category: MissingEntity, Mentions: a.ids(missing),
-						KeyEntities: kLabel, ResponseEntities: labelsOf(parts, a.respOf, t.RespLabels),
-						Anchor: anchorID, HasAnchor: anchor >= 0})
-				}
-			} else {
-				out[5] += float64(len(missing))
-				for _, m := range missing {
-					if recs != nil {
-						*recs = append(*recs, ErrorRecord{Category: MissingMention, Mentions: []int64{t.IDs[m]},
-							KeyEntities: kLabel, ResponseEntities: labelsOf(parts, a.respOf, t.RespLabels),
-							Anchor: anchorID, HasAnchor: true})
-					}
-				}
+		if missingEntity {
+			*recs = append(*recs, ErrorRecord{Category: MissingEntity, Mentions: a.ids(missing),
+				KeyEntities: kLabel, ResponseEntities: resps, Anchor: anchorID, HasAnchor: anchor >= 0})
+		} else {
+			for _, m := range missing {
+				*recs = append(*recs, ErrorRecord{Category: MissingMention, Mentions: []int64{t.IDs[m]},
+					KeyEntities: kLabel, ResponseEntities: resps, Anchor: anchorID, HasAnchor: true})
 			}
 		}
 		for p, part := range parts {
 			if p == anchor {
 				continue
 			}
-			out[4]++
-			if recs != nil {
-				*recs = append(*recs, ErrorRecord{Category: DividedEntity, Mentions: a.ids(part),
-					KeyEntities: kLabel, ResponseEntities: []int64{t.RespLabels[a.respOf[part[0]]]},
-					Anchor: anchorID, HasAnchor: true})
-			}
+			*recs = append(*recs, ErrorRecord{Category: DividedEntity, Mentions: a.ids(part),
+				KeyEntities: kLabel, ResponseEntities: []int64{t.RespLabels[a.respOf[part[0]]]},
+				Anchor: anchorID, HasAnchor: true})
 		}
 	}
 	if recs != nil {
@@ -569,15 +604,19 @@ func (a *analysis) ms(out []float64, recs *[]ErrorRecord) {
 			cat = PrecisionError
 		}
 		start, list := a.members(own, nClusters)
-		seen := map[int32]int32{} // part (cluster on the other side) -> last mention
+		// seen[p] == c+1: a mention of part p (a cluster on the other side)
+		// has been met in entity c.
+		otherClusters := len(t.RespSize)
+		if side == 1 {
+			otherClusters = len(t.KeySize)
+		}
+		seen := make([]int32, otherClusters)
 		for c := 0; c < nClusters; c++ {
 			ms := list[start[c]:start[c+1]]
-			clear(seen)
 			lastAny, lastName, lastNominal := int32(-1), int32(-1), int32(-1)
 			for _, m := range ms {
 				if lastAny >= 0 {
-					_, inPart := seen[other[m]] // never true for an absent mention (-1)
-					if !inPart {
+					if p := other[m]; p < 0 || seen[p] != int32(c+1) {
 						ant := lastAny
 						if ty := a.typeOf(m); ty == TypeName || ty == TypeNominal {
 							if lastName >= 0 {
@@ -608,7 +647,7 @@ func (a *analysis) ms(out []float64, recs *[]ErrorRecord) {
 					}
 				}
 				if p := other[m]; p >= 0 {
-					seen[p] = m
+					seen[p] = int32(c + 1)
 				}
 				lastAny = m
 				switch a.typeOf(m) {
