@@ -2,7 +2,10 @@ package gocore
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pkg/errors"
 )
@@ -81,7 +84,9 @@ func ErrorCategories() []ErrorCategory {
 // side). Anchor, when HasAnchor, is a mention of the part that stays (a
 // split) or of the part joined (a merge, an introduction): applying the
 // records in category order to the response yields the key (see kkAnalyze).
-// Types are the link ends' mention types (link errors only).
+// Types are the link ends' mention types (link errors only). The slices of
+// the records of one document may share a backing array: treat them as
+// read-only.
 type ErrorRecord struct {
 	Doc              int // index of the document in the batch
 	Category         ErrorCategory
@@ -157,14 +162,47 @@ func Analyze(d *Document, opt *Options) ([]ErrorRecord, error) {
 }
 
 // AnalyzeBatch is Analyze over a batch, records in document order with Doc
-// set to the document's index. The error, if any, is a *DocError for the
-// first failing document; a panic is turned into an error.
-func AnalyzeBatch(docs []Document, opt Options) (recs []ErrorRecord, err error) {
-	for i := range docs {
-		r, err := analyzeRecovering(&docs[i], &opt)
+// set to the document's index. Documents are analysed on up to opt.Workers
+// goroutines (as in ScoreBatch); the records do not depend on their number.
+// The error, if any, is a *DocError for the lowest-numbered failing
+// document; a panic is turned into an error.
+func AnalyzeBatch(docs []Document, opt Options) ([]ErrorRecord, error) {
+	workers := opt.Workers
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(docs))
+	per := make([][]ErrorRecord, len(docs))
+	errs := make([]error, len(docs))
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(docs) {
+				return
+			}
+			per[i], errs[i] = analyzeRecovering(&docs[i], &opt)
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+	total := 0
+	for i, err := range errs {
 		if err != nil {
 			return nil, &DocError{Doc: i, Name: docs[i].Name, Err: err}
 		}
+		total += len(per[i])
+	}
+	recs := make([]ErrorRecord, 0, total)
+	for i, r := range per {
 		for k := range r {
 			r[k].Doc = i
 		}
@@ -186,6 +224,7 @@ func analyzeRecovering(d *Document, opt *Options) (recs []ErrorRecord, err error
 // the span repair may change.
 type analysis struct {
 	t      *Table
+	arena  []int64 // backing store of the records' id slices (one allocation per growth, not per record)
 	order  []int32 // mention indices by increasing id
 	keyOf  []int32 // as t.KeyOf, then -1 for a response mention renamed by a span repair
 	respOf []int32 // as t.RespOf, then the response cluster a key mention receives by a span repair
@@ -313,9 +352,9 @@ func (a *analysis) repairSpans(out []float64, recs *[]ErrorRecord) {
 		out[0]++
 		if recs != nil {
 			*recs = append(*recs, ErrorRecord{Category: SpanError,
-				Mentions:         []int64{t.IDs[r], t.IDs[k]},
-				KeyEntities:      []int64{t.KeyLabels[t.KeyOf[k]]},
-				ResponseEntities: []int64{t.RespLabels[t.RespOf[r]]}})
+				Mentions:         a.keep(t.IDs[r], t.IDs[k]),
+				KeyEntities:      a.keep(t.KeyLabels[t.KeyOf[k]]),
+				ResponseEntities: a.keep(t.RespLabels[t.RespOf[r]])})
 		}
 	}
 }
@@ -409,21 +448,29 @@ func (s *splitter) groups(ms []int32, nParts int) (parts [][]int32, absent []int
 
 // ids returns the mention ids of ms.
 func (a *analysis) ids(ms []int32) []int64 {
-	out := make([]int64, len(ms))
-	for i, m := range ms {
-		out[i] = a.t.IDs[m]
+	n := len(a.arena)
+	for _, m := range ms {
+		a.arena = append(a.arena, a.t.IDs[m])
 	}
-	return out
+	return a.arena[n:len(a.arena):len(a.arena)]
+}
+
+// keep returns vals as a slice of the arena. Earlier slices stay valid when
+// the arena grows: they keep the old backing array.
+func (a *analysis) keep(vals ...int64) []int64 {
+	n := len(a.arena)
+	a.arena = append(a.arena, vals...)
+	return a.arena[n:len(a.arena):len(a.arena)]
 }
 
 // labelsOf returns the distinct caller cluster ids of the clusters of parts
 // on a side (of gives each mention's dense cluster, labels the ids).
-func labelsOf(parts [][]int32, of []int32, labels []int64) []int64 {
-	out := make([]int64, 0, len(parts))
+func (a *analysis) labelsOf(parts [][]int32, of []int32, labels []int64) []int64 {
+	n := len(a.arena)
 	for _, p := range parts {
-		out = append(out, labels[of[p[0]]])
+		a.arena = append(a.arena, labels[of[p[0]]])
 	}
-	return out
+	return a.arena[n:len(a.arena):len(a.arena)]
 }
 
 // kk writes the Kummerfeld-Klein counts (kkColumns order) to out and, when
@@ -490,14 +537,14 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 			continue
 		}
 		parts, extra := sp.groups(ms, nParts)
-		rLabel := []int64{t.RespLabels[r]}
-		keys := labelsOf(parts, a.keyOf, t.KeyLabels)
+		rLabel := a.keep(t.RespLabels[r])
+		keys := a.labelsOf(parts, a.keyOf, t.KeyLabels)
 		if extraEntity {
 			*recs = append(*recs, ErrorRecord{Category: ExtraEntity, Mentions: a.ids(extra),
 				KeyEntities: keys, ResponseEntities: rLabel})
 		} else {
 			for _, m := range extra {
-				*recs = append(*recs, ErrorRecord{Category: ExtraMention, Mentions: []int64{t.IDs[m]},
+				*recs = append(*recs, ErrorRecord{Category: ExtraMention, Mentions: a.keep(t.IDs[m]),
 					KeyEntities: keys, ResponseEntities: rLabel})
 			}
 		}
@@ -506,7 +553,7 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 				continue
 			}
 			*recs = append(*recs, ErrorRecord{Category: ConflatedEntities, Mentions: a.ids(part),
-				KeyEntities: []int64{t.KeyLabels[a.keyOf[part[0]]]}, ResponseEntities: rLabel,
+				KeyEntities: a.keep(t.KeyLabels[a.keyOf[part[0]]]), ResponseEntities: rLabel,
 				Anchor: first(parts[anchor]), HasAnchor: true})
 		}
 	}
@@ -532,8 +579,8 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 			continue
 		}
 		parts, missing := sp.groups(ms, nParts)
-		kLabel := []int64{t.KeyLabels[k]}
-		resps := labelsOf(parts, a.respOf, t.RespLabels)
+		kLabel := a.keep(t.KeyLabels[k])
+		resps := a.labelsOf(parts, a.respOf, t.RespLabels)
 		var anchorID int64
 		if anchor >= 0 {
 			anchorID = first(parts[anchor])
@@ -543,7 +590,7 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 				KeyEntities: kLabel, ResponseEntities: resps, Anchor: anchorID, HasAnchor: anchor >= 0})
 		} else {
 			for _, m := range missing {
-				*recs = append(*recs, ErrorRecord{Category: MissingMention, Mentions: []int64{t.IDs[m]},
+				*recs = append(*recs, ErrorRecord{Category: MissingMention, Mentions: a.keep(t.IDs[m]),
 					KeyEntities: kLabel, ResponseEntities: resps, Anchor: anchorID, HasAnchor: true})
 			}
 		}
@@ -552,7 +599,7 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 				continue
 			}
 			*recs = append(*recs, ErrorRecord{Category: DividedEntity, Mentions: a.ids(part),
-				KeyEntities: kLabel, ResponseEntities: []int64{t.RespLabels[a.respOf[part[0]]]},
+				KeyEntities: kLabel, ResponseEntities: a.keep(t.RespLabels[a.respOf[part[0]]]),
 				Anchor: anchorID, HasAnchor: true})
 		}
 	}
@@ -633,14 +680,14 @@ func (a *analysis) ms(out []float64, recs *[]ErrorRecord) {
 								}
 								return otherLabels[other[x]]
 							}
-							r := ErrorRecord{Category: cat, Mentions: []int64{t.IDs[m], t.IDs[ant]},
+							r := ErrorRecord{Category: cat, Mentions: a.keep(t.IDs[m], t.IDs[ant]),
 								Types: [2]MentionType{a.typeOf(m), a.typeOf(ant)}}
 							if side == 0 {
-								r.KeyEntities = []int64{ownLabels[c]}
-								r.ResponseEntities = []int64{lab(m), lab(ant)}
+								r.KeyEntities = a.keep(ownLabels[c])
+								r.ResponseEntities = a.keep(lab(m), lab(ant))
 							} else {
-								r.ResponseEntities = []int64{ownLabels[c]}
-								r.KeyEntities = []int64{lab(m), lab(ant)}
+								r.ResponseEntities = a.keep(ownLabels[c])
+								r.KeyEntities = a.keep(lab(m), lab(ant))
 							}
 							*recs = append(*recs, r)
 						}

@@ -459,8 +459,23 @@ func TestAnalysisAdditive(t *testing.T) {
 		}
 		recs, err := AnalyzeBatch(docs, opt)
 		require.NoError(t, err)
+		one := opt
+		one.Workers = 1
+		seq, err := AnalyzeBatch(docs, one)
+		require.NoError(t, err)
+		require.Equal(t, seq, recs, "records do not depend on the workers")
+		perDoc := make([]float64, len(docs))
 		for _, r := range recs {
-			require.Less(t, r.Doc, len(docs))
+			perDoc[r.Doc]++
+		}
+		for d := range docs {
+			var want float64
+			for i, c := range Columns() {
+				if strings.HasPrefix(c, "kk.") || c == "ms.recall_errors" || c == "ms.precision_errors" {
+					want += counts[d*ncol+i]
+				}
+			}
+			require.Equal(t, want, perDoc[d], "trial %d document %d", trial, d)
 		}
 	}
 }
