@@ -17,6 +17,7 @@ import random
 import re
 import shutil
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,7 @@ def synthetic_document(rng: random.Random, name: str, n_sentences: int) -> tuple
     key_entities = [sorted(v) for v in key.values()]
     systems = {}
     for sys_i, sysname in enumerate(("coref-A", "coref-B")):
-        srng = random.Random(hash((name, sysname)) & 0xFFFF)
+        srng = random.Random(zlib.crc32(f"{name}/{sysname}".encode()))
         resp = [list(map(list, e)) for e in key_entities]
         errors = []
         for ei, e in enumerate(resp):
@@ -134,6 +135,13 @@ def synthetic_data(n_docs: int = 6, n_sentences: int = 14, n_systems: int = 2, s
         counts[s]["extra_entity"] = 3 + len(s)  # categories the generator does not make
         counts[s]["extra_mention"] = 11
         counts[s]["missing_entity"] = 7
+    types = ("name", "nominal", "pronoun")
+    links = {}
+    for si, s in enumerate(sysnames):
+        links[s] = {f"{side}.{a}_{b}": (7 * ai + 3 * bi + 5 * si + (side == "precision")) % 23
+                    for side in ("recall", "precision") for ai, a in enumerate(types) for bi, b in enumerate(types)}
+        for side in ("recall", "precision"):
+            links[s][side + "_errors"] = sum(v for k, v in links[s].items() if k.startswith(side + "."))
     return {
         "title": "Synthetic novels: coref-A vs coref-B",
         "subtitle": "key: synthetic/*.conll",
@@ -142,6 +150,7 @@ def synthetic_data(n_docs: int = 6, n_sentences: int = 14, n_systems: int = 2, s
         "confidence": 0.95,
         "scores": scores,
         "error_counts": counts,
+        "link_counts": links,
         "documents": documents,
     }
 
@@ -282,6 +291,14 @@ def test_browser_report(page_of):
         want = data["error_counts"][bar.get_attribute("data-system")][bar.get_attribute("data-category")]
         assert float(bar.get_attribute("data-value")) == want
     assert {b.get_attribute("data-category") for b in bars} == set(KK_CATEGORIES)
+
+    # Link errors by mention type: a 3 x 3 table per system and direction.
+    links = page.query_selector_all(".cfs-links td[data-link]")
+    assert len(links) == 9 * 2 * len(data["systems"])
+    for td in links:
+        want = data["link_counts"][td.get_attribute("data-system")][td.get_attribute("data-link")]
+        assert float(td.get_attribute("data-value")) == want
+        assert td.inner_text() == f"{want:g}"
 
     # Per-document table: one row per document, sortable by a metric.
     rows = page.query_selector_all(".cfs-docs tbody tr")

@@ -53,6 +53,10 @@ tokens), as in the CoNLL readers and the Python span convention::
                                                    # Kummerfeld-Klein categories
       "error_counts": {                            # corpus totals per category and system
         "coref-A": {"span_error": 12, "missing_entity": 40, ...}, ...},
+      "link_counts": {                             # Martschat-Strube link errors by
+        "coref-A": {"recall_errors": 410,          # (anaphor type, antecedent type): the
+                    "precision_errors": 380,       # engine's "ms" columns without "ms."
+                    "recall.pronoun_name": 91, ...}, ...},
       "documents": [
         {"name": "1023_bleak_house",
          "sentences": [["It", "was", ...], ...],   # words per sentence
@@ -240,6 +244,38 @@ def _error_chart(data: dict) -> str:
     return f'<div class="cfs-legend">{legend}</div>{"".join(out)}'
 
 
+_TYPES = ("name", "nominal", "pronoun")
+
+
+def _link_table(data: dict) -> str:
+    """Martschat-Strube link errors: a 3 x 3 table (anaphor x antecedent type) per direction and system."""
+    links = data.get("link_counts") or {}
+    if not links:
+        return ""
+    blocks = []
+    for s in data["systems"]:
+        lc = links.get(s) or {}
+        for side in ("recall", "precision"):
+            total = lc.get(side + "_errors")
+            head = "".join(f'<th class="num">{t}</th>' for t in _TYPES)
+            body = []
+            for a in _TYPES:
+                cells = []
+                for b in _TYPES:
+                    v = lc.get(f"{side}.{a}_{b}")
+                    value = "" if v is None else f' data-value="{_esc(v)}"'
+                    shown = "" if v is None else f"{float(v):g}"
+                    cells.append(f'<td class="num" data-system="{_esc(s)}" data-link="{side}.{a}_{b}"{value}>{shown}</td>')
+                body.append(f'<tr><th scope="row">{a}</th>{"".join(cells)}</tr>')
+            title = f'{_esc(s)}: {side} errors' + (f" ({float(total):g})" if total is not None else "")
+            blocks.append(f'<table class="cfs-table cfs-links"><caption>{title}</caption>'
+                          f'<thead><tr><th></th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+    return ('<h3 class="cfs-h3">Link errors by mention type</h3>'
+            '<p class="cfs-hint">Martschat &amp; Strube (2014): edges of each entity\'s spanning tree cut by the other side; '
+            'rows: the type of the later mention (anaphor); columns: the type of its antecedent.</p>'
+            f'<div class="cfs-links-grid">{"".join(blocks)}</div>')
+
+
 def _json_for_script(obj: Any) -> str:
     """JSON safe inside <script type="application/json">."""
     s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
@@ -296,6 +332,7 @@ _CSS = r"""
 .cfs-report .cfs-docs tbody tr:hover{background:#eef3fb}
 .cfs-report .cfs-docs tbody tr.sel{background:#dfe9f7}
 .cfs-report .cfs-docs td.name{max-width:320px;overflow:hidden;text-overflow:ellipsis}
+.cfs-report .cfs-chart{max-width:100%;height:auto;display:block}
 .cfs-report .cfs-chart text{font-size:12px;fill:#374151}
 .cfs-report .cfs-chart .axis{fill:var(--muted);font-size:11px}
 .cfs-report .cfs-chart .val{fill:#4b5563;font-size:11px}
@@ -329,6 +366,10 @@ _CSS = r"""
 .cfs-report .cfs-errs ul{margin:0;padding:0}
 .cfs-report .cfs-errs b{display:inline-block;min-width:150px;font-weight:600}
 .cfs-report .cfs-hint{color:var(--muted);font-size:12px}
+.cfs-report .cfs-h3{font-size:13.5px;margin:18px 0 2px;font-weight:650}
+.cfs-report .cfs-links-grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:10px 18px}
+.cfs-report table.cfs-links caption{caption-side:top;color:#374151;font-weight:600;font-size:12.5px;padding:0 0 3px}
+.cfs-report table.cfs-links th,.cfs-report table.cfs-links td{padding:3px 7px;font-size:12.5px}
 """
 
 _JS = r"""
@@ -560,7 +601,8 @@ def render_report(data: dict, *, full_page: bool = True) -> str:
 <h1>{_esc(title)}</h1>
 <p class="cfs-sub">{_esc(subtitle) + " · " if subtitle else ""}{n_docs} document{"s" if n_docs != 1 else ""} · system{"s" if len(systems) > 1 else ""}: {", ".join(_esc(s) for s in systems)}</p>
 <div class="cfs-grid">
-<section><h2>Scores</h2>{_score_table(data, metrics)}</section>
+<section><h2>Scores</h2>{_score_table(data, metrics)}
+{_link_table(data)}</section>
 <section><h2>Errors by category</h2>{_error_chart(data)}
 <p class="cfs-hint">Kummerfeld &amp; Klein (2013) categories: the operations that turn the response into the key.</p></section>
 </div>
