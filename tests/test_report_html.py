@@ -380,3 +380,27 @@ def test_browser_one_system(page_of):
     assert len(page.query_selector_all("svg.cfs-chart rect.bar")) == len(KK_CATEGORIES)
     assert not page.is_visible(".cfs-sys-select")
     assert problems == []
+
+
+def test_browser_two_fragments(browser, tmp_path):
+    """Two fragments on one page (as in a notebook) work independently."""
+    a = synthetic_data(n_docs=2, n_systems=1, seed=1)
+    b = synthetic_data(n_docs=3, n_systems=2, seed=2)
+    path = tmp_path / "notebook.html"
+    path.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'></head><body><h1>notebook</h1>"
+                    + render_report(a, full_page=False) + "<p>cell 2</p>" + render_report(b, full_page=False)
+                    + "</body></html>", encoding="utf-8")
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.goto(path.as_uri())
+    roots = page.query_selector_all(".cfs-report")
+    assert len(roots) == 2
+    assert len(roots[0].query_selector_all(".cfs-docs tbody tr")) == 2
+    assert len(roots[1].query_selector_all(".cfs-docs tbody tr")) == 3
+    roots[1].query_selector(".cfs-key-text .m").click()
+    assert roots[1].query_selector_all(".m.hl")
+    assert not roots[0].query_selector_all(".m.hl")
+    assert problems == []
+    page.close()
