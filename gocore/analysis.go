@@ -231,22 +231,17 @@ type analysis struct {
 }
 
 func newAnalysis(t *Table) *analysis {
-	n := t.NumMentions()
-	a := &analysis{t: t, keyOf: t.KeyOf, respOf: t.RespOf}
-	a.order = make([]int32, n)
-	for i := range a.order {
-		a.order[i] = int32(i)
+	return &analysis{t: t, keyOf: t.KeyOf, respOf: t.RespOf, order: t.analysisOrder()}
+}
+
+// analysisOrder returns the mention indices by increasing id (text order for
+// span ids), computed once per table (kk and ms share it; a radix sort, see
+// sortedOrder). Read-only for callers.
+func (t *Table) analysisOrder() []int32 {
+	if t.order == nil {
+		t.order = sortedOrder(t.IDs)
 	}
-	slices.SortFunc(a.order, func(x, y int32) int {
-		switch {
-		case t.IDs[x] < t.IDs[y]:
-			return -1
-		case t.IDs[x] > t.IDs[y]:
-			return 1
-		}
-		return 0
-	})
-	return a
+	return t.order
 }
 
 // typeOf returns mention m's type (TypeUnknown without types).

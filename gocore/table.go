@@ -46,6 +46,7 @@ type Table struct {
 	// cachedLWeights. A Table is scored by one goroutine at a time.
 	tc    *typeCounts
 	lw    *lweights
+	order []int32    // mention indices by increasing id, for the error analyses (analysisOrder)
 	lwFor [4]float64 // the link weights lw was computed with
 }
 
