@@ -490,3 +490,27 @@ func TestErrorCategoryNames(t *testing.T) {
 	assert.Contains(t, Columns(), "ms.recall.pronoun_name")
 	assert.Contains(t, Columns(), "kk.divided_entity")
 }
+
+// TestMSIntroductionExample is the example that opens Martschat & Strube
+// (2014): "... the second phase project of the Qinghai Petroleum Bureau's
+// Ge'ermu oil refinery has been put into production. This will further
+// improve the factory's oil products structure." A system without semantic
+// knowledge misses the link between the factory and the refinery: one recall
+// error, nominal to nominal, and for Kummerfeld & Klein a missing mention.
+func TestMSIntroductionExample(t *testing.T) {
+	refinery, factory := span(16, 23), span(34, 35) // token spans of the sentence pair
+	project, this := span(11, 23), span(30, 30)
+	key := sideOf(mention{project, 1, TypeNominal}, mention{refinery, 2, TypeNominal},
+		mention{this, 1, TypePronoun}, mention{factory, 2, TypeNominal})
+	resp := sideOf(mention{project, 1, TypeNominal}, mention{refinery, 2, TypeNominal}, mention{this, 1, TypePronoun})
+	d := Document{Key: key, Response: resp}
+	recs, err := Analyze(&d, &Options{SpanMentions: true})
+	require.NoError(t, err)
+	require.Len(t, recs, 2)
+	assert.Equal(t, MissingMention, recs[0].Category)
+	assert.Equal(t, []int64{factory}, recs[0].Mentions)
+	assert.Equal(t, RecallError, recs[1].Category)
+	assert.Equal(t, []int64{factory, refinery}, recs[1].Mentions)
+	assert.Equal(t, [2]MentionType{TypeNominal, TypeNominal}, recs[1].Types)
+	assert.Equal(t, 1.0, scoreRow(t, d, Options{})["ms.recall.nominal_nominal"])
+}
