@@ -712,3 +712,48 @@ func (a *analysis) countLink(side int, m, ant int32, out []float64) {
 	}
 	out[2+side*9+int(tm-1)*3+int(ta-1)]++
 }
+
+// FlatRecords is a batch of ErrorRecords as parallel arrays, the layout the C
+// ABI copies into caller buffers: one entry per record in Doc, Category,
+// Anchor and HasAnchor, two per record in Types (anaphor, antecedent), and
+// three CSR groups, where record r's mentions are
+// Mentions[MentionOffsets[r]:MentionOffsets[r+1]] and likewise for the key
+// and response entities (offsets have one entry more than records).
+type FlatRecords struct {
+	Doc            []int64
+	Category       []int8
+	Anchor         []int64 // 0 where HasAnchor is 0
+	HasAnchor      []int8
+	Types          []int8
+	MentionOffsets []int64
+	Mentions       []int64
+	KeyOffsets     []int64
+	KeyEntities    []int64
+	RespOffsets    []int64
+	RespEntities   []int64
+}
+
+// Flatten lays records out as FlatRecords. Cost: linear in their size.
+func Flatten(recs []ErrorRecord) FlatRecords {
+	n := len(recs)
+	f := FlatRecords{
+		Doc: make([]int64, n), Category: make([]int8, n), Anchor: make([]int64, n),
+		HasAnchor: make([]int8, n), Types: make([]int8, 2*n),
+		MentionOffsets: make([]int64, 1, n+1), KeyOffsets: make([]int64, 1, n+1), RespOffsets: make([]int64, 1, n+1),
+	}
+	for i, r := range recs {
+		f.Doc[i] = int64(r.Doc)
+		f.Category[i] = int8(r.Category)
+		if r.HasAnchor {
+			f.Anchor[i], f.HasAnchor[i] = r.Anchor, 1
+		}
+		f.Types[2*i], f.Types[2*i+1] = int8(r.Types[0]), int8(r.Types[1])
+		f.Mentions = append(f.Mentions, r.Mentions...)
+		f.MentionOffsets = append(f.MentionOffsets, int64(len(f.Mentions)))
+		f.KeyEntities = append(f.KeyEntities, r.KeyEntities...)
+		f.KeyOffsets = append(f.KeyOffsets, int64(len(f.KeyEntities)))
+		f.RespEntities = append(f.RespEntities, r.ResponseEntities...)
+		f.RespOffsets = append(f.RespOffsets, int64(len(f.RespEntities)))
+	}
+	return f
+}

@@ -514,3 +514,28 @@ func TestMSIntroductionExample(t *testing.T) {
 	assert.Equal(t, [2]MentionType{TypeNominal, TypeNominal}, recs[1].Types)
 	assert.Equal(t, 1.0, scoreRow(t, d, Options{})["ms.recall.nominal_nominal"])
 }
+
+// TestFlatten: the flat layout gives back every record.
+func TestFlatten(t *testing.T) {
+	d := exampleDoc()
+	recs, err := AnalyzeBatch([]Document{d, d}, Options{SpanMentions: true})
+	require.NoError(t, err)
+	f := Flatten(recs)
+	require.Len(t, f.MentionOffsets, len(recs)+1)
+	for i, r := range recs {
+		back := ErrorRecord{Doc: int(f.Doc[i]), Category: ErrorCategory(f.Category[i]),
+			Mentions:         f.Mentions[f.MentionOffsets[i]:f.MentionOffsets[i+1]],
+			KeyEntities:      f.KeyEntities[f.KeyOffsets[i]:f.KeyOffsets[i+1]],
+			ResponseEntities: f.RespEntities[f.RespOffsets[i]:f.RespOffsets[i+1]],
+			Anchor:           f.Anchor[i], HasAnchor: f.HasAnchor[i] == 1,
+			Types: [2]MentionType{MentionType(f.Types[2*i]), MentionType(f.Types[2*i+1])}}
+		if len(r.KeyEntities) == 0 {
+			back.KeyEntities = r.KeyEntities // nil and empty alike
+		}
+		if len(r.ResponseEntities) == 0 {
+			back.ResponseEntities = r.ResponseEntities
+		}
+		require.Equal(t, r, back, "record %d", i)
+	}
+	assert.Equal(t, int64(1), f.Doc[len(recs)-1])
+}
