@@ -35,6 +35,10 @@ var registry = []metricDef{
 	{name: "lceafm", columns: rpColumns, readsTypes: true, compute: lceafmCounts},
 	{name: "lceafe", columns: rpColumns, readsTypes: true, compute: lceafeCounts},
 	{name: "da", columns: daColumns, readsTypes: true, compute: daCounts},
+	// The error analyses (analysis.go): counts of errors, no scores. They
+	// use mention types when known and never refuse a document without.
+	{name: "kk", columns: kkColumns, readsTypes: true, compute: kkCounts},
+	{name: "ms", columns: msColumns, readsTypes: true, compute: msCounts},
 }
 
 // MetricSet is a set of metrics, one bit per registry entry in order. The

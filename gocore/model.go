@@ -139,6 +139,13 @@ type Options struct {
 	// one term per contingency-table cell instead; the two differ in the last
 	// bits only. The drop-in text output asks for it.
 	ReferenceSums bool
+	// SpanMentions says that mention ids are packed token spans,
+	// start<<32 | end with an inclusive end (the conll readers' ids and the
+	// Python package's span packing); ids with bit 62 or 63 set are not
+	// spans. The Kummerfeld-Klein analysis (metric "kk") then repairs span
+	// errors, pairing response and key mentions whose spans overlap; without
+	// it no span error is found and ids are opaque.
+	SpanMentions bool
 }
 
 // Sentinel errors that callers can test with errors.Is.

@@ -31,7 +31,11 @@ type Table struct {
 	Types    []MentionType // per mention; the key's type, else the response's
 	KeySize  []int32       // size of each key cluster
 	RespSize []int32       // size of each response cluster
-	Cells    []Cell        // ordered by key cluster, then by first meeting
+	// KeyLabels and RespLabels give the caller's cluster id of each dense
+	// cluster index, for reports (error analysis).
+	KeyLabels  []int64
+	RespLabels []int64
+	Cells      []Cell // ordered by key cluster, then by first meeting
 	// RespOrder lists the mention of each response mention in response
 	// input order (after duplicates and the singleton policy).
 	RespOrder []int32
@@ -45,6 +49,7 @@ type Table struct {
 	// cachedLWeights. A Table is scored by one goroutine at a time.
 	tc    *typeCounts
 	lw    *lweights
+	order []int32    // mention indices by increasing id, for the error analyses (analysisOrder)
 	lwFor [4]float64 // the link weights lw was computed with
 }
 
@@ -286,7 +291,7 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 		return nil, err
 	}
 	nk, nr := len(key.ids), len(resp.ids)
-	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}
+	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels}
 	t.IDs = sl.int64s(nk + nr)[:nk]
 	t.KeyOf = sl.int32s(nk + nr)[:nk]
 	t.RespOf = sl.int32s(nk + nr)[:nk]

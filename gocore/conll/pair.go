@@ -169,11 +169,51 @@ func (in *interner) side(d *Doc) gocore.Side {
 // scores them with gocore.ScoreBatch. It returns the key's document names,
 // the counts matrix (len(names) rows of gocore.NumColumns() columns), the
 // repeated mentions the engine found (Doc indexes names), and the warnings
-// of Pair. The two files are parsed concurrently.
+// of Pair. The two files are parsed concurrently. Mention ids read from files
+// are packed spans, so opt.SpanMentions is set (the "kk" analysis repairs
+// span errors).
 func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
-	// The two files are read concurrently, with mention types only when a
-	// metric reads them.
-	types := opt.Metrics.ReadsTypes()
+	opt.SpanMentions = true
+	docs, warnings, err := readPair(keyPath, respPath, format, opt.Metrics.ReadsTypes())
+	if err != nil {
+		return nil, nil, nil, warnings, err
+	}
+	names = make([]string, len(docs))
+	for i := range docs {
+		names[i] = docs[i].Name
+	}
+	counts = make([]float64, len(docs)*gocore.NumColumns())
+	dups, err = gocore.ScoreBatch(docs, opt, counts)
+	if err != nil {
+		return nil, nil, nil, warnings, err
+	}
+	return names, counts, dups, warnings, nil
+}
+
+// AnalyzeFiles reads and pairs two files as ScoreFiles does and returns the
+// key's document names, the error records of gocore.AnalyzeBatch (Doc
+// indexes names; mention ids are packed spans, Start<<32 | End) and the
+// warnings of Pair. opt.SpanMentions is set.
+func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
+	opt.SpanMentions = true
+	docs, warnings, err := readPair(keyPath, respPath, format, opt.Metrics.ReadsTypes())
+	if err != nil {
+		return nil, nil, warnings, err
+	}
+	names = make([]string, len(docs))
+	for i := range docs {
+		names[i] = docs[i].Name
+	}
+	recs, err = gocore.AnalyzeBatch(docs, opt)
+	if err != nil {
+		return nil, nil, warnings, err
+	}
+	return names, recs, warnings, nil
+}
+
+// readPair reads a key file and a response file concurrently, with mention
+// types when types is set, and pairs their documents.
+func readPair(keyPath, respPath, format string, types bool) ([]gocore.Document, []string, error) {
 	var resp []Doc
 	var respErr error
 	done := make(chan struct{})
@@ -189,23 +229,10 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 	key, err := readPath(keyPath, format, types)
 	<-done
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, err
 	}
 	if respErr != nil {
-		return nil, nil, nil, nil, respErr
+		return nil, nil, respErr
 	}
-	docs, warnings, err := Pair(key, resp)
-	if err != nil {
-		return nil, nil, nil, warnings, err
-	}
-	names = make([]string, len(docs))
-	for i := range docs {
-		names[i] = docs[i].Name
-	}
-	counts = make([]float64, len(docs)*gocore.NumColumns())
-	dups, err = gocore.ScoreBatch(docs, opt, counts)
-	if err != nil {
-		return nil, nil, nil, warnings, err
-	}
-	return names, counts, dups, warnings, nil
+	return Pair(key, resp)
 }
