@@ -29,8 +29,14 @@ def _env():
 
 
 def _child(code: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=REPO,
-                          env=_env(), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=_env(),
+        timeout=timeout,
+    )
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs /proc/self/maps (Linux)")
@@ -95,13 +101,30 @@ class RawCall:
         self.counts_len = self.counts.size
 
     def run(self):
-        side = _lib.CsSide(self.offsets.ctypes.data if self.offsets is not None else None, self.mentions.ctypes.data,
-                           self.clusters.ctypes.data, None, self.length)
+        side = _lib.CsSide(
+            self.offsets.ctypes.data if self.offsets is not None else None,
+            self.mentions.ctypes.data,
+            self.clusters.ctypes.data,
+            None,
+            self.length,
+        )
         err, report = _lib.CsError(), _lib.CsReport()
         status = _lib.lib().cs_score_batch(
-            ctypes.c_int64(self.n_docs), ctypes.byref(side), ctypes.byref(side), None, ctypes.c_int64(0), None,
-            ctypes.c_void_p(self.counts_ptr), ctypes.c_int64(self.counts_len), None, ctypes.c_int64(0), None,
-            ctypes.c_int64(0), ctypes.byref(report), ctypes.byref(err))
+            ctypes.c_int64(self.n_docs),
+            ctypes.byref(side),
+            ctypes.byref(side),
+            None,
+            ctypes.c_int64(0),
+            None,
+            ctypes.c_void_p(self.counts_ptr),
+            ctypes.c_int64(self.counts_len),
+            None,
+            ctypes.c_int64(0),
+            None,
+            ctypes.c_int64(0),
+            ctypes.byref(report),
+            ctypes.byref(err),
+        )
         return status, err
 
 
@@ -127,20 +150,28 @@ def _spoil(call, how):
     elif how == "counts too short":
         call.counts_len -= 1
     elif how == "rows times columns overflows":
-        call.n_docs = (1 << 62)
+        call.n_docs = 1 << 62
         call.counts_len = -(1 << 62)
     elif how == "NULL offsets":
         call.offsets = None
 
 
-SPOILS = ["n_docs larger than the offsets", "negative length", "offsets not ending at length", "decreasing offsets",
-          "counts NULL with room declared", "counts too short", "rows times columns overflows", "NULL offsets"]
+SPOILS = [
+    "n_docs larger than the offsets",
+    "negative length",
+    "offsets not ending at length",
+    "decreasing offsets",
+    "counts NULL with room declared",
+    "counts too short",
+    "rows times columns overflows",
+    "NULL offsets",
+]
 
 
 @pytest.mark.parametrize("how", SPOILS)
 def test_a_bad_raw_call_returns_an_error_not_a_crash(how):
     code = f"""
-        import sys; sys.path.insert(0, {str(REPO / 'tests')!r})
+        import sys; sys.path.insert(0, {str(REPO / "tests")!r})
         from test_abi import RawCall, _spoil
         call = RawCall(); _spoil(call, {how!r})
         status, err = call.run()
@@ -157,7 +188,7 @@ def test_a_bad_raw_call_returns_an_error_not_a_crash(how):
 def test_a_bad_pointer_within_declared_lengths_is_an_internal_error():
     """Offsets at the very end of a mapping: reading one entry too many faults, which the library recovers."""
     code = f"""
-        import ctypes, mmap, sys; sys.path.insert(0, {str(REPO / 'tests')!r})
+        import ctypes, mmap, sys; sys.path.insert(0, {str(REPO / "tests")!r})
         import numpy as np
         from test_abi import RawCall
         page = mmap.PAGESIZE
@@ -196,8 +227,20 @@ def test_file_results_are_freed_and_not_reused():
     handle, n, nl = ctypes.c_int64(0), ctypes.c_int64(0), ctypes.c_int64(0)
     report, err = _lib.CsReport(), _lib.CsError()
     cdll = _lib.lib()
-    assert cdll.cs_score_files(key.encode(), key.encode(), opts, None, ctypes.byref(handle), ctypes.byref(n),
-                               ctypes.byref(nl), ctypes.byref(report), ctypes.byref(err)) == _lib.CS_OK
+    assert (
+        cdll.cs_score_files(
+            key.encode(),
+            key.encode(),
+            opts,
+            None,
+            ctypes.byref(handle),
+            ctypes.byref(n),
+            ctypes.byref(nl),
+            ctypes.byref(report),
+            ctypes.byref(err),
+        )
+        == _lib.CS_OK
+    )
     assert handle.value > 0 and n.value > 0
     small = np.zeros(1)
     status = cdll.cs_take_result(handle, small.ctypes.data, 0, None, 0, None, 0, None, 0, None, 0, ctypes.byref(err))

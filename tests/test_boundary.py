@@ -26,8 +26,13 @@ RESPONSE = [[(0, 1), (3, 3)], [(7, 8), (14, 15)], [(12, 12), (30, 30)]]
 
 def _env():
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(corefscore.__file__))) + os.pathsep + \
-        str(REPO / "tests") + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = (
+        os.path.dirname(os.path.dirname(os.path.abspath(corefscore.__file__)))
+        + os.pathsep
+        + str(REPO / "tests")
+        + os.pathsep
+        + env.get("PYTHONPATH", "")
+    )
     return env
 
 
@@ -36,14 +41,17 @@ def _env():
 
 @pytest.mark.parametrize("make", ["numpy scalars", "numpy 1-d arrays", "lists"])
 def test_array_like_mentions_compare_by_value(make):
-    conv = {"numpy scalars": lambda m: (np.int64(m[0]), np.int32(m[1])), "numpy 1-d arrays": np.array,
-            "lists": list}[make]
+    conv = {"numpy scalars": lambda m: (np.int64(m[0]), np.int32(m[1])), "numpy 1-d arrays": np.array, "lists": list}[
+        make
+    ]
     key = [[conv(m) for m in c] for c in KEY]
     response = [[conv(m) for m in c] for c in KEY]  # distinct objects, equal values
     r = corefscore.score(key, response)
     assert r["muc"].f1 == 1.0 and r.conll_f1 == 1.0
-    assert corefscore.score(key, [[conv(m) for m in c] for c in RESPONSE]).to_dict()["metrics"] == \
-        corefscore.score(KEY, RESPONSE).to_dict()["metrics"]
+    assert (
+        corefscore.score(key, [[conv(m) for m in c] for c in RESPONSE]).to_dict()["metrics"]
+        == corefscore.score(KEY, RESPONSE).to_dict()["metrics"]
+    )
 
 
 def test_a_two_dimensional_array_as_a_mention_is_refused_with_its_position():
@@ -76,8 +84,15 @@ def test_partial_mention_types_are_an_error_naming_the_untyped_mention():
     assert "'the car'" in str(info.value)
 
 
-@pytest.mark.parametrize("option,value", [("link_weights", (0, 0, 0, 0)), ("da_weights", (0, 0, 0)),
-                                          ("link_weights", (1, float("nan"), 1, 1)), ("da_weights", (0.5, 0.5))])
+@pytest.mark.parametrize(
+    "option,value",
+    [
+        ("link_weights", (0, 0, 0, 0)),
+        ("da_weights", (0, 0, 0)),
+        ("link_weights", (1, float("nan"), 1, 1)),
+        ("da_weights", (0.5, 0.5)),
+    ],
+)
 def test_weights_that_mean_nothing_are_refused(option, value):
     with pytest.raises(CorefScoreInputError) as info:
         corefscore.score(KEY, RESPONSE, **{option: value})
@@ -113,7 +128,7 @@ def test_jsonlines_with_both_fields_is_ambiguous_unless_told(tmp_path):
     gold, pred = [[[0, 1], [3, 3]]], [[[0, 1]], [[3, 3]]]
     key = _jsonl(tmp_path / "key.jsonl", [{"doc_key": "a", "clusters": gold}])
     resp = _jsonl(tmp_path / "resp.jsonl", [{"doc_key": "a", "clusters": gold, "predicted_clusters": pred}])
-    with pytest.raises(CorefScoreInputError, match="clusters_field|clusters-field"):
+    with pytest.raises(CorefScoreInputError, match=r"clusters_field|clusters-field"):
         corefscore.score_files(key, resp)
     assert corefscore.score_files(key, resp, clusters_field="predicted_clusters")["muc"].recall == 0.0
     assert corefscore.score_files(key, resp, clusters_field="clusters")["muc"].recall == 1.0
@@ -134,8 +149,9 @@ def test_document_names_with_newlines_and_nul_do_not_shift_documents(tmp_path):
     r = corefscore.score_files(_jsonl(tmp_path / "k.jsonl", key_docs), _jsonl(tmp_path / "r.jsonl", resp_docs))
     assert r.doc_names == names
     assert [d["muc"].recall for d in r.per_document()] == [1.0, 0.0, 1.0]
-    same = corefscore.score_corpus(dict(zip(names, [d["clusters"] for d in key_docs])),
-                                   dict(zip(names, [d["clusters"] for d in resp_docs])))
+    same = corefscore.score_corpus(
+        dict(zip(names, [d["clusters"] for d in key_docs])), dict(zip(names, [d["clusters"] for d in resp_docs]))
+    )
     assert same.doc_names == names and (same.counts_matrix == r.counts_matrix).all()
 
 
@@ -161,19 +177,28 @@ def test_missing_files_raise_file_not_found(tmp_path):
 
 
 def _run(code, timeout=60):
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          env=_env(), timeout=timeout, cwd=REPO)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=timeout,
+        cwd=REPO,
+    )
 
 
 def test_a_huge_repeated_cell_stays_within_memory(tmp_path):
     path = _conll(tmp_path / "rep.conll", ["(1)|" * 2_500_000 + "(1)", "-"])
     assert path.stat().st_size > 10_000_000
-    out = _run(f"""
+    out = _run(
+        f"""
         import resource, warnings, corefscore
         warnings.simplefilter("ignore")
         r = corefscore.score_files({str(path)!r}, {str(path)!r})
         print(r.n_duplicates, r["mentions"].recall_den, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-    """, timeout=120)
+    """,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     n_dups, mentions, peak_kb = (float(x) for x in out.stdout.split())
     assert mentions == 1 and n_dups == 2 * 2_500_000  # every repetition counted, on both sides
@@ -182,14 +207,17 @@ def test_a_huge_repeated_cell_stays_within_memory(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_dev_zero_is_refused_quickly():
-    out = _run("""
+    out = _run(
+        """
         import time, corefscore
         t = time.monotonic()
         try:
             corefscore.score_files("/dev/zero", "/dev/zero", format="conll2012")
         except corefscore.CorefScoreInputError as exc:
             print(round(time.monotonic() - t, 3), exc)
-    """, timeout=30)
+    """,
+        timeout=30,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     took, message = out.stdout.split(maxsplit=1)
     assert float(took) < 2.0 and "/dev/zero" in message
@@ -251,7 +279,11 @@ def _cpu_seconds(pid):
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs /proc (Linux)")
 def test_ctrl_c_interrupts_a_long_score_files_at_once(tmp_path):
     key, resp = _big_pair(tmp_path)
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
         import sys, time, corefscore
         print("ready", flush=True)
         deadline = time.monotonic() + 60
@@ -261,7 +293,13 @@ def test_ctrl_c_interrupts_a_long_score_files_at_once(tmp_path):
         except KeyboardInterrupt:
             print("interrupted", time.monotonic(), flush=True)
             time.sleep(2)
-    """)], stdout=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+    """),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=REPO,
+    )
     try:
         assert child.stdout.readline().strip() == "ready"
         time.sleep(1.5)  # well inside the engine (parsing, or the alignments)

@@ -14,21 +14,18 @@ import json
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
-from _helpers import REFERENCE, REPO
+from _helpers import HAVE_PERL, NO_PERL_REASON, REFERENCE, REFERENCE_SCORER, REPO
 from corefscore import cli
 from corefscore._report import REFERENCE_METRICS, percent, perl_number, rpf
 
 EXAMPLES = REPO / "examples"
-PERL_SCORER = Path("/tmp/ref/scorer.pl")
-HAVE_PERL = shutil.which("perl") is not None and PERL_SCORER.exists()
-needs_perl = pytest.mark.skipif(not HAVE_PERL, reason="perl or the reference scorer at /tmp/ref is not available")
+needs_perl = pytest.mark.skipif(not HAVE_PERL, reason=NO_PERL_REASON)
 
 
 def _cases() -> list[str]:
@@ -64,7 +61,7 @@ def run_process(*argv: str) -> subprocess.CompletedProcess:
 
 def perl_output(*argv: str) -> str:
     return subprocess.run(
-        ["perl", str(PERL_SCORER), *map(str, argv)], capture_output=True, text=True, timeout=600
+        ["perl", str(REFERENCE_SCORER), *map(str, argv)], capture_output=True, text=True, timeout=600
     ).stdout
 
 

@@ -22,10 +22,20 @@ KEY = [[(0, 1), (3, 3)], [(5, 6)]]
         ([[(4, 2)]], KEY, ValueError, r"0 <= start <= end < 2\*\*31; got \(4, 2\)"),
         ([[(0, 2**31)]], KEY, ValueError, r"< 2\*\*31; got \(0, 2147483648\)"),
         ([[(2**31, 2**31)]], KEY, ValueError, r"< 2\*\*31; got \(2147483648, 2147483648\)"),
-        ([[(0.5, 2)]], KEY, TypeError, r"`key` of document 0, cluster 0, mention 0 must have integer span bounds; got 0.5"),
+        (
+            [[(0.5, 2)]],
+            KEY,
+            TypeError,
+            r"`key` of document 0, cluster 0, mention 0 must have integer span bounds; got 0.5",
+        ),
         ([[(float("nan"), 2)]], KEY, ValueError, r"`key` of document 0, cluster 0, mention 0 must not be NaN"),
         ([[float("nan")]], [[1]], ValueError, r"`key` of document 0, cluster 0, mention 0 must not be NaN"),
-        ([[{0, 1}]], KEY, TypeError, r"`key` of document 0, cluster 0, mention 0 must be hashable.*got \{0, 1\} \(set\)"),
+        (
+            [[{0, 1}]],
+            KEY,
+            TypeError,
+            r"`key` of document 0, cluster 0, mention 0 must be hashable.*got \{0, 1\} \(set\)",
+        ),
         ([[{"a": 1}]], [[1]], TypeError, r"mention 0 must be hashable"),
     ],
 )
@@ -65,7 +75,11 @@ IDS = np.array([0, 0, 1])
             r"document 0: key mention \(3, 3\): .*cluster id -3",
         ),
         (ArraySide(SPANS, IDS, types=[1, 2]), ValueError, r"types must have one entry per mention \(3\); got 2"),
-        (ArraySide(SPANS, IDS, types=[1, 2, 7]), ValueError, r"document 0: key mention \(5, 6\): mention type 7 is not one of 0..3"),
+        (
+            ArraySide(SPANS, IDS, types=[1, 2, 7]),
+            ValueError,
+            r"document 0: key mention \(5, 6\): mention type 7 is not one of 0..3",
+        ),
         (ArraySide.from_labels([0, -2, 1]), ValueError, r"labels must be cluster ids >= 0 or -1 \(absent\); got -2"),
         (ArraySide.from_labels([[0, 1]]), ValueError, r"labels must have shape \(n,\)"),
         (ArraySide.from_labels([0.0, 1.0]), TypeError, r"labels must be an integer array; got dtype float64"),
@@ -80,7 +94,9 @@ def test_bad_arrays(side, exc, match):
 def test_bad_array_names_the_document_in_a_corpus():
     good = ArraySide(SPANS, IDS)
     bad = ArraySide(np.array([[0, 1], [-2, 3]]), [0, 1])
-    with pytest.raises(ValueError, match=r"`response` of document 2 \('c'\) mentions must be spans.*\(-2, 3\) at row 1"):
+    with pytest.raises(
+        ValueError, match=r"`response` of document 2 \('c'\) mentions must be spans.*\(-2, 3\) at row 1"
+    ):
         corefscore.score_corpus({"a": good, "b": good, "c": good}, {"a": good, "b": good, "c": bad})
     with pytest.raises(ValueError, match=r"document 1: key mention \(5, 6\): .*cluster id -1"):
         corefscore.score_corpus([good, ArraySide(SPANS, [0, 1, -1])], [good, good])
@@ -157,7 +173,10 @@ def test_duplicate_mention_ignore_and_raise():
         warnings.simplefilter("error")
         r = corefscore.score(KEY, REPEATED, duplicates="ignore")
     assert r.duplicates[0].side == "response"
-    with pytest.raises(CorefScoreInputError, match=r"document 0: response mention \(0, 1\): is repeated \(clusters 0 and 1\).*duplicates='warn'"):
+    with pytest.raises(
+        CorefScoreInputError,
+        match=r"document 0: response mention \(0, 1\): is repeated \(clusters 0 and 1\).*duplicates='warn'",
+    ):
         corefscore.score(KEY, REPEATED, duplicates="raise")
     with pytest.raises(ValueError, match=r"document 1 \('b'\): key mention 'x': is repeated"):
         corefscore.score_corpus({"a": [["x"]], "b": [["x", "x"]]}, {"a": [["x"]], "b": [["x"]]}, duplicates="raise")

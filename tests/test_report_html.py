@@ -16,12 +16,10 @@ import os
 import random
 import re
 import shutil
-import time
 import zlib
 from pathlib import Path
 
 import pytest
-
 from corefscore.report_html import KK_CATEGORIES, render_report
 
 # ---------------------------------------------------------------------------
@@ -62,7 +60,7 @@ def synthetic_document(rng: random.Random, name: str, n_sentences: int) -> tuple
         if q >= 100:
             obj = _PLACES[q - 100]
         else:
-            obj = _PEOPLE[q][0] if q not in key or rng.random() < 0.4 else [_PEOPLE[q][2]] + ["friend"]
+            obj = _PEOPLE[q][0] if q not in key or rng.random() < 0.4 else [_PEOPLE[q][2], "friend"]
         if q < 100 and obj[-1] == "friend":  # "her friend": the possessive is the mention
             key.setdefault(q, []).append([tok, tok])
         else:
@@ -70,7 +68,7 @@ def synthetic_document(rng: random.Random, name: str, n_sentences: int) -> tuple
         words += obj
         tok += len(obj)
         fill = rng.choice(_FILL).split()
-        words += fill + ["."]
+        words += [*fill, "."]
         tok += len(fill) + 1
         sentences.append(words)
     key_entities = [sorted(v) for v in key.values()]
@@ -82,21 +80,34 @@ def synthetic_document(rng: random.Random, name: str, n_sentences: int) -> tuple
         for ei, e in enumerate(resp):
             if len(e) > 2 and srng.random() < 0.4 + 0.2 * sys_i:
                 m = e.pop()
-                errors.append({"category": "missing_mention", "mentions": [m], "key_entities": [ei], "response_entities": [ei]})
+                errors.append(
+                    {"category": "missing_mention", "mentions": [m], "key_entities": [ei], "response_entities": [ei]}
+                )
             if len(e) > 2 and srng.random() < 0.3:
                 m = e.pop(1)
                 resp.append([m])
-                errors.append({"category": "divided_entity", "mentions": [m], "key_entities": [ei], "response_entities": [len(resp) - 1]})
+                errors.append(
+                    {
+                        "category": "divided_entity",
+                        "mentions": [m],
+                        "key_entities": [ei],
+                        "response_entities": [len(resp) - 1],
+                    }
+                )
             if len(e) > 1 and e[0][1] > e[0][0] and srng.random() < 0.3:
                 old = e[0]
                 e[0] = [old[0] + 1, old[1]]
-                errors.append({"category": "span_error", "mentions": [e[0], old], "key_entities": [ei], "response_entities": [ei]})
+                errors.append(
+                    {"category": "span_error", "mentions": [e[0], old], "key_entities": [ei], "response_entities": [ei]}
+                )
         if len(resp) > 2 and srng.random() < 0.7:
             a, b = 0, 1
             moved = resp[b]
             resp[a] = sorted(resp[a] + moved)
             resp[b] = []
-            errors.append({"category": "conflated_entities", "mentions": moved, "key_entities": [b], "response_entities": [a]})
+            errors.append(
+                {"category": "conflated_entities", "mentions": moved, "key_entities": [b], "response_entities": [a]}
+            )
         resp = [e for e in resp if e]
         systems[sysname] = {
             "entities": resp,
@@ -124,9 +135,14 @@ def synthetic_data(n_docs: int = 6, n_sentences: int = 14, n_systems: int = 2, s
         for mi, m in enumerate(metrics):
             r, p = 0.61 + 0.031 * mi + 0.02 * si, 0.72 - 0.017 * mi + 0.01 * si
             f = 2 * r * p / (r + p)
-            scores[s][m] = {"recall": r, "precision": p, "f1": f,
-                            "recall_ci": [r - 0.021, r + 0.019], "precision_ci": [p - 0.018, p + 0.02],
-                            "f1_ci": [f - 0.015, f + 0.016]}
+            scores[s][m] = {
+                "recall": r,
+                "precision": p,
+                "f1": f,
+                "recall_ci": [r - 0.021, r + 0.019],
+                "precision_ci": [p - 0.018, p + 0.02],
+                "f1_ci": [f - 0.015, f + 0.016],
+            }
     counts = {s: {c: 0 for c in KK_CATEGORIES} for s in sysnames}
     for s in sysnames:
         for d in documents:
@@ -138,8 +154,12 @@ def synthetic_data(n_docs: int = 6, n_sentences: int = 14, n_systems: int = 2, s
     types = ("name", "nominal", "pronoun")
     links = {}
     for si, s in enumerate(sysnames):
-        links[s] = {f"{side}.{a}_{b}": (7 * ai + 3 * bi + 5 * si + (side == "precision")) % 23
-                    for side in ("recall", "precision") for ai, a in enumerate(types) for bi, b in enumerate(types)}
+        links[s] = {
+            f"{side}.{a}_{b}": (7 * ai + 3 * bi + 5 * si + (side == "precision")) % 23
+            for side in ("recall", "precision")
+            for ai, a in enumerate(types)
+            for bi, b in enumerate(types)
+        }
         for side in ("recall", "precision"):
             links[s][side + "_errors"] = sum(v for k, v in links[s].items() if k.startswith(side + "."))
     return {
@@ -236,7 +256,9 @@ def _artifact_path() -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright (pip install playwright)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the browser tests need Playwright (pip install playwright)"
+    )
     path = _browser_path()
     if path is None:
         pytest.skip("no Chromium found (apt-get install chromium, or set COREFSCORE_CHROMIUM)")
@@ -256,9 +278,17 @@ def page_of(browser, tmp_path):
         path.write_text(render_report(data), encoding="utf-8")
         page = browser.new_page(viewport={"width": width, "height": height})
         problems: list[str] = []
-        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on(
+            "console",
+            lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None,
+        )
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        page.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith(("file:", "data:", "about:")) else None)
+        page.on(
+            "request",
+            lambda r: (
+                problems.append(f"request: {r.url}") if not r.url.startswith(("file:", "data:", "about:")) else None
+            ),
+        )
         page.goto(path.as_uri())
         page.wait_for_selector(".cfs-key-text .m")
         opened.append(page)
@@ -338,7 +368,9 @@ def test_browser_report(page_of):
 
     # Errors are marked on mentions, in their category's colour.
     err_spans = {tuple(s) for r in doc["errors"]["coref-A"] for s in r["mentions"]}
-    marked = page.eval_on_selector_all(".cfs-key-text .m.err, .cfs-resp-text .m.err", "ns => ns.map(n => [+n.dataset.s, +n.dataset.t])")
+    marked = page.eval_on_selector_all(
+        ".cfs-key-text .m.err, .cfs-resp-text .m.err", "ns => ns.map(n => [+n.dataset.s, +n.dataset.t])"
+    )
     assert {tuple(m) for m in marked} <= err_spans
     assert len(page.query_selector_all(".cfs-errs li")) == len(doc["errors"]["coref-A"])
 
@@ -370,8 +402,10 @@ def test_browser_litbank_sized(page_of, capsys):
     assert n == sum(len(e) for e in data["documents"][57]["key"])
     assert problems == []
     with capsys.disabled():
-        print(f"\n[report] LitBank-sized ({len(render_report(data).encode()) / 2**20:.1f} MB): "
-              f"page loaded at {loaded:.0f} ms, a document drawn in {drawn:.0f} ms")
+        print(
+            f"\n[report] LitBank-sized ({len(render_report(data).encode()) / 2**20:.1f} MB): "
+            f"page loaded at {loaded:.0f} ms, a document drawn in {drawn:.0f} ms"
+        )
 
 
 def test_browser_one_system(page_of):
@@ -387,9 +421,14 @@ def test_browser_two_fragments(browser, tmp_path):
     a = synthetic_data(n_docs=2, n_systems=1, seed=1)
     b = synthetic_data(n_docs=3, n_systems=2, seed=2)
     path = tmp_path / "notebook.html"
-    path.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'></head><body><h1>notebook</h1>"
-                    + render_report(a, full_page=False) + "<p>cell 2</p>" + render_report(b, full_page=False)
-                    + "</body></html>", encoding="utf-8")
+    path.write_text(
+        "<!DOCTYPE html><html><head><meta charset='utf-8'></head><body><h1>notebook</h1>"
+        + render_report(a, full_page=False)
+        + "<p>cell 2</p>"
+        + render_report(b, full_page=False)
+        + "</body></html>",
+        encoding="utf-8",
+    )
     page = browser.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(str(e)))

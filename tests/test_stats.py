@@ -584,7 +584,6 @@ def test_bootstrap_and_compare_of_results(cols):
 def test_compare_files_pairs_by_document_name(tmp_path):
     from pathlib import Path
 
-    import corefscore
 
     examples = Path(__file__).resolve().parent.parent / "examples"
     key, resp = examples / "key.conll", examples / "response.conll"

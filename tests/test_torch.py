@@ -49,8 +49,10 @@ def test_a_scorer_fed_tensors_as_its_batches_come():
         wide[:, ::3] = torch.from_numpy(spans)  # columns 0 and 3: a non-contiguous (n, 2) view
         span_view = wide[:, ::3]
         assert not span_view.is_contiguous()
-        fed.update(corefscore.ArraySide(span_view, torch.from_numpy(key_c).to(dtype)),
-                   corefscore.ArraySide(span_view, torch.from_numpy(resp_c).to(dtype)))
+        fed.update(
+            corefscore.ArraySide(span_view, torch.from_numpy(key_c).to(dtype)),
+            corefscore.ArraySide(span_view, torch.from_numpy(resp_c).to(dtype)),
+        )
     np.testing.assert_array_equal(fed.counts_matrix, plain.counts_matrix)
     assert fed.compute().to_dict()["metrics"] == plain.compute().to_dict()["metrics"]
 
@@ -64,8 +66,9 @@ def _clusters(spans, ids):
 
 def test_label_tensors():
     true, pred = torch.tensor([0, 0, 1, 1, -1]), torch.tensor([0, 0, 0, -1, 2])
-    assert corefscore.score_labels(true, pred).to_dict() == \
-        corefscore.score_labels(true.numpy(), pred.numpy()).to_dict()
+    assert (
+        corefscore.score_labels(true, pred).to_dict() == corefscore.score_labels(true.numpy(), pred.numpy()).to_dict()
+    )
 
 
 def test_tuple_of_tensors_as_clusters_compares_values():

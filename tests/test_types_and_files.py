@@ -7,9 +7,8 @@ import json
 import corefscore
 import numpy as np
 import pytest
-from _helpers import REFERENCE, REPO, read_conll_clusters
+from _helpers import REFERENCE, REPO, TYPED_METRICS, read_conll_clusters
 from corefscore import ArraySide, CorefScoreInputError
-from _helpers import TYPED_METRICS
 
 KEY = [["Obama", "he", "the president"], ["Michelle", "she"], ["the car"]]
 RESPONSE = [["Obama", "he"], ["the president", "Michelle", "she"], ["the car"]]

@@ -95,7 +95,7 @@ import math
 import uuid
 from typing import Any
 
-__all__ = ["render_report", "KK_CATEGORIES", "CATEGORY_COLOURS"]
+__all__ = ["CATEGORY_COLOURS", "KK_CATEGORIES", "render_report"]
 
 #: The seven categories of Kummerfeld & Klein (2013), in the engine's order.
 KK_CATEGORIES = (
