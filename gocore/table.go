@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-
-	"github.com/pkg/errors"
 )
 
 // Cell is one non-empty cell of the contingency table: N mentions lie in key
@@ -37,6 +35,8 @@ type Table struct {
 	NumBoth  int           // mentions on both sides
 	HasTypes bool          // every mention has a known type
 
+	stop func() bool // Options.Stop, passed to the alignments
+
 	// Computed on first use and shared by the typed metrics of one
 	// document (the four L-metrics and DA): see cachedTypeCounts and
 	// cachedLWeights. A Table is scored by one goroutine at a time.
@@ -64,22 +64,26 @@ type sideIndex struct {
 // once (a radix sort, or nothing when they come in order), which finds the
 // repeats here and the twins across sides in NewTable by a merge. Cost:
 // O(n) for n mentions, a few sequential passes.
-func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, sl *slab) (sideIndex, error) {
+func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, nDups *int64, sl *slab) (sideIndex, error) {
 	n := len(s.Mentions)
 	if len(s.Clusters) != n {
-		return sideIndex{}, invalidf("%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
+		e := newError(KindArgument, "%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
+		e.Side = int(kind)
+		return sideIndex{}, e
 	}
 	if s.Types != nil && len(s.Types) != n {
-		return sideIndex{}, invalidf("%s has %d mention ids but %d mention types", kind, n, len(s.Types))
+		e := newError(KindArgument, "%s has %d mention ids but %d mention types", kind, n, len(s.Types))
+		e.Side = int(kind)
+		return sideIndex{}, e
 	}
 	for i, c := range s.Clusters {
 		if c < 0 {
-			return sideIndex{}, invalidf("%s mention %d has negative cluster id %d", kind, s.Mentions[i], c)
+			return sideIndex{}, inputError(KindMention, kind, i, "negative cluster id %d", c)
 		}
 	}
 	for i, ty := range s.Types {
 		if ty < TypeUnknown || ty > TypePronoun {
-			return sideIndex{}, invalidf("%s mention %d has mention type %d, not one of 0..3", kind, s.Mentions[i], ty)
+			return sideIndex{}, inputError(KindMention, kind, i, "mention type %d is not one of 0..3", ty)
 		}
 	}
 	order := sl.sortedOrder(s.Mentions)
@@ -109,7 +113,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 		out.types = s.Types
 		out.clusters, out.labels, out.sizes = sl.denseClusters(s.Clusters)
 	} else {
-		if err := reportDuplicates(s, kind, doc, opt, first, dups); err != nil {
+		if err := reportDuplicates(s, kind, doc, opt, first, dups, nDups); err != nil {
 			return sideIndex{}, err
 		}
 		newPos := make([]int32, n)
@@ -139,19 +143,24 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	return out, nil
 }
 
-// reportDuplicates appends every repeated mention, in input order, to dups,
-// or under DuplicatesError refuses the first one.
-func reportDuplicates(s Side, kind SideKind, doc int, opt *Options, first []int32, dups *[]Duplicate) error {
+// reportDuplicates counts every repeated mention in *nDups and appends the
+// first opt.MaxDuplicates of them (all when 0), in input order, to dups, or
+// under DuplicatesError refuses the first one.
+func reportDuplicates(s Side, kind SideKind, doc int, opt *Options, first []int32, dups *[]Duplicate, nDups *int64) error {
 	for p, f := range first {
 		if f < 0 {
 			continue
 		}
 		m := s.Mentions[p]
-		if opt.Duplicates == DuplicatesError {
-			return errors.Wrapf(ErrDuplicateMention, "%s mention %d is repeated (clusters %d and %d)",
-				kind, m, s.Clusters[f], s.Clusters[p])
+		*nDups++
+		if opt.Duplicates != DuplicatesError && opt.MaxDuplicates != 0 && len(*dups) >= max(opt.MaxDuplicates, 0) {
+			continue
 		}
-		*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m,
+		if opt.Duplicates == DuplicatesError {
+			return inputError(KindDuplicate, kind, p, "repeats mention %d of position %d (clusters %d and %d)",
+				m, f, s.Clusters[f], s.Clusters[p])
+		}
+		*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m, Pos: p,
 			FirstCluster: s.Clusters[f], Cluster: s.Clusters[p]})
 	}
 	return nil
@@ -270,17 +279,31 @@ func (s *sideIndex) dropSingletons() {
 // to dups (or refused, per opt.Duplicates); doc is the document's index, used
 // in those reports. The input is never modified. Cost: O(n) for n mentions.
 func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, error) {
+	var n int64
+	return newTable(d, doc, opt, dups, &n)
+}
+
+// newTable is NewTable that counts the repeated mentions in *nDups and keeps
+// at most opt.MaxDuplicates records of them (all when it is 0). It polls
+// opt.Stop between its passes.
+func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int64) (*Table, error) {
 	var sl *slab
 	if n := len(d.Key.Mentions) + len(d.Response.Mentions); n <= slabMentions {
 		sl = newSlab(n)
 	}
-	key, err := buildSide(d.Key, KeySide, doc, opt, dups, sl)
+	key, err := buildSide(d.Key, KeySide, doc, opt, dups, nDups, sl)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups, sl)
+	if opt.Stop != nil && opt.Stop() {
+		return nil, newError(KindCancelled, "cancelled")
+	}
+	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups, nDups, sl)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Stop != nil && opt.Stop() {
+		return nil, newError(KindCancelled, "cancelled")
 	}
 	nk, nr := len(key.ids), len(resp.ids)
 	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}

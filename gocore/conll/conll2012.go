@@ -109,7 +109,7 @@ func spaceColumns(line []byte, cols [][]byte) [][]byte {
 }
 
 // span is a mention as the reference stores it.
-type span struct{ start, end int32 }
+type span struct{ start, end, line int32 }
 
 // conllDoc is the state of the document being read.
 type conllDoc struct {
@@ -763,7 +763,7 @@ func (d *conllDoc) item(pat int, id []byte) error {
 	switch pat {
 	case patSingle:
 		e := d.entity(id)
-		d.ents[e] = append(d.ents[e], span{tok, tok})
+		d.ents[e] = append(d.ents[e], span{tok, tok, int32(d.cur.num)})
 	case patOpen:
 		e := d.entity(id)
 		d.open[e] = append(d.open[e], tok)
@@ -777,7 +777,7 @@ func (d *conllDoc) item(pat int, id []byte) error {
 		start := d.open[e][n-1]
 		d.open[e] = d.open[e][:n-1]
 		d.corefOpen--
-		d.ents[e] = append(d.ents[e], span{start, tok})
+		d.ents[e] = append(d.ents[e], span{start, tok, int32(d.cur.num)})
 	}
 	return nil
 }
@@ -807,7 +807,7 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	ne := d.ne // nil without an NE column: no lookups succeed
 	for e, ms := range d.ents {
 		for _, sp := range ms {
-			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e)}
+			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e), Line: sp.line}
 			_, isNE := ne[packSpan(sp.start, sp.end)]
 			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf)
 			doc.Mentions = append(doc.Mentions, m)

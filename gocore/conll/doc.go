@@ -60,6 +60,7 @@ type Mention struct {
 	Words      []int32
 	Cluster    int64              // dense entity index in order of first sight within the document
 	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
+	Line       int32              // 1-based line where the mention closes (jsonlines: its document's line), 0 = unknown
 }
 
 // Contiguous reports whether the mention is a single span.

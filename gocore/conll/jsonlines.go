@@ -87,7 +87,7 @@ func parseJSONLines(data []byte, path string) ([]Doc, error) {
 				if s < 0 || e < s || e > math.MaxInt32 || (doc.NumTokens >= 0 && e >= int64(doc.NumTokens)) {
 					return nil, parseErr(path, l.num, name, "cluster %d mention %d: span [%d, %d] is not inside the document's %d tokens", c, k, s, e, doc.NumTokens)
 				}
-				doc.Mentions = append(doc.Mentions, Mention{Start: int32(s), End: int32(e), Cluster: int64(c)})
+				doc.Mentions = append(doc.Mentions, Mention{Start: int32(s), End: int32(e), Cluster: int64(c), Line: int32(l.num)})
 			}
 			doc.Entities = append(doc.Entities, strconv.Itoa(c))
 		}

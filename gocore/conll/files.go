@@ -1,0 +1,185 @@
+package conll
+
+import (
+	"io/fs"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/pkg/errors"
+)
+
+// FileDuplicate is a repeated mention found in a file: the engine's record
+// and where the repeat lies in the file.
+type FileDuplicate struct {
+	gocore.Duplicate
+	Line       int   // 1-based line where this occurrence closes
+	Start, End int64 // its first and last token (the document's numbering)
+}
+
+// FileResult is what scoring a key file against a response file produced.
+type FileResult struct {
+	Names  []string  // the key's document names, in key order
+	Counts []float64 // len(Names) rows of gocore.NumColumns() columns
+	// Applied, NumDuplicates and Warnings are as in gocore.Report; the
+	// warnings of pairing the documents come first.
+	Applied       gocore.MetricSet
+	Duplicates    []FileDuplicate
+	NumDuplicates int64
+	Warnings      []gocore.Warning
+}
+
+// ScoreFiles reads a key file and a response file (format as for Read; ""
+// guesses each file's format on its own), pairs their documents (Pair) and
+// scores them with gocore.ScoreBatch. It returns the key's document names,
+// the counts matrix (len(names) rows of gocore.NumColumns() columns), the
+// repeated mentions the engine found (Doc indexes names), and the warnings
+// of Pair. The two files are parsed concurrently.
+func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
+	opt.Format = format
+	res, err := Score(keyPath, respPath, opt)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	for _, d := range res.Duplicates {
+		dups = append(dups, d.Duplicate)
+	}
+	for _, w := range res.Warnings {
+		warnings = append(warnings, w.Msg)
+	}
+	return res.Names, res.Counts, dups, warnings, nil
+}
+
+// Score reads a key file and a response file, each parsed once and the two
+// concurrently (opt.Format, "" to guess each file's format; opt.ClustersField
+// for jsonlines responses), pairs their documents (Pair) and scores them with
+// gocore.Score. Errors are *gocore.Error: KindNotFound or KindIO for a file
+// that cannot be read, KindParse for malformed content (Path, Line, Side),
+// and the engine's kinds with Doc indexing the key's documents.
+func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
+	types := opt.Metrics.ReadsTypes()
+	var resp []Doc
+	var respErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				respErr = gocore.NewError(gocore.KindInternal, "internal error reading %s: %v", respPath, r)
+			}
+		}()
+		resp, respErr = readSide(respPath, opt, types, true)
+	}()
+	key, err := readSide(keyPath, opt, types, false)
+	<-done
+	if err != nil {
+		return nil, sideError(err, 0, keyPath)
+	}
+	if respErr != nil {
+		return nil, sideError(respErr, 1, respPath)
+	}
+	if opt.Stop != nil && opt.Stop() {
+		return nil, gocore.NewError(gocore.KindCancelled, "cancelled")
+	}
+	docs, respOf, warnings, err := pair(key, resp)
+	if err != nil {
+		return nil, err
+	}
+	res := &FileResult{Names: make([]string, len(docs)), Counts: make([]float64, len(docs)*gocore.NumColumns())}
+	for i := range docs {
+		res.Names[i] = docs[i].Name
+	}
+	rep, err := gocore.Score(docs, opt, res.Counts)
+	if err != nil {
+		e := gocore.AsError(err)
+		locate(e, key, resp, respOf)
+		return nil, e
+	}
+	res.Applied, res.NumDuplicates = rep.Applied, rep.NumDuplicates
+	res.Warnings = append(warnings, rep.Warnings...)
+	for _, d := range rep.Duplicates {
+		fd := FileDuplicate{Duplicate: d, Start: -1, End: -1}
+		if m := fileMention(key, resp, respOf, d.Doc, int(d.Side), d.Pos); m != nil {
+			fd.Line, fd.Start, fd.End = int(m.Line), int64(m.Start), int64(m.End)
+		}
+		res.Duplicates = append(res.Duplicates, fd)
+	}
+	return res, nil
+}
+
+// readSide reads one side's file.
+func readSide(path string, opt gocore.Options, types, response bool) ([]Doc, error) {
+	return readPath(path, opt.Format, types)
+}
+
+// sideError turns a reading error into a *gocore.Error of the right kind for
+// one side.
+func sideError(err error, side int, path string) error {
+	var pe *ParseError
+	var ge *gocore.Error
+	var e *gocore.Error
+	switch {
+	case errors.As(err, &pe):
+		e = gocore.NewError(gocore.KindParse, "%s", pe.Msg)
+		e.Path, e.Line, e.Name = pe.Path, pe.Line, pe.Doc
+	case errors.As(err, &ge):
+		c := *ge
+		e = &c
+	case errors.Is(err, fs.ErrNotExist):
+		e = gocore.NewError(gocore.KindNotFound, "no such file")
+		e.Path = path
+	default:
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			e = gocore.NewError(gocore.KindIO, "%v", pathErr.Err)
+		} else if errors.Is(err, gocore.ErrInvalidInput) {
+			e = gocore.NewError(gocore.KindParse, "%s", err.Error())
+		} else {
+			e = gocore.NewError(gocore.KindIO, "%s", err.Error())
+		}
+		e.Path = path
+	}
+	e.Side = side
+	if e.Path == "" {
+		e.Path = path
+	}
+	return e
+}
+
+// fileMention returns the file mention behind position pos of one side of
+// document d, or nil.
+func fileMention(key, resp []Doc, respOf []int, d, side, pos int) *Mention {
+	if d < 0 || d >= len(key) {
+		return nil
+	}
+	src := &key[d]
+	if side == 1 {
+		if respOf[d] < 0 {
+			return nil
+		}
+		src = &resp[respOf[d]]
+	}
+	if pos < 0 || pos >= len(src.Mentions) {
+		return nil
+	}
+	return &src.Mentions[pos]
+}
+
+// locate adds the file facts (path, line, tokens) of the mention an engine
+// error names; the batch position it carries means nothing to a file's
+// reader, so it becomes -1.
+func locate(e *gocore.Error, key, resp []Doc, respOf []int) {
+	if e.Side < 0 || e.Doc < 0 || e.Doc >= len(key) {
+		return
+	}
+	src := &key[e.Doc]
+	if e.Side == 1 && respOf[e.Doc] >= 0 {
+		src = &resp[respOf[e.Doc]]
+	}
+	e.Path, e.Line = src.Path, src.Line
+	if m := fileMention(key, resp, respOf, e.Doc, e.Side, e.Mention); m != nil {
+		e.Start, e.End = int64(m.Start), int64(m.End)
+		if m.Line > 0 {
+			e.Line = int(m.Line)
+		}
+	}
+	e.Mention = -1
+}
