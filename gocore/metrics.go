@@ -129,3 +129,17 @@ func link(n int32) float64 { return float64(n) * float64(n-1) / 2 }
 func writeRP(out []float64, recallNum, recallDen, precisionNum, precisionDen float64) {
 	out[0], out[1], out[2], out[3] = recallNum, recallDen, precisionNum, precisionDen
 }
+
+// ColumnMetric returns the registry position of the metric of column i, or
+// -1 when i is not a column.
+func ColumnMetric(i int) int {
+	if i < 0 || i >= NumColumns() {
+		return -1
+	}
+	for m := range registry {
+		if i < columnStart[m+1] {
+			return m
+		}
+	}
+	return -1
+}

@@ -182,4 +182,3 @@ func (in *interner) side(d *Doc) gocore.Side {
 	}
 	return s
 }
-
