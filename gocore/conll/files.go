@@ -2,6 +2,7 @@ package conll
 
 import (
 	"io/fs"
+	"sort"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -79,9 +80,35 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 	if opt.Stop != nil && opt.Stop() {
 		return nil, gocore.NewError(gocore.KindCancelled, "cancelled")
 	}
-	docs, respOf, warnings, err := pair(key, resp)
+	docs, respOf, pairWarnings, err := pair(key, resp)
 	if err != nil {
 		return nil, err
+	}
+	keyOf := make([]int, len(resp)) // the key document of each response document, -1
+	for j := range keyOf {
+		keyOf[j] = -1
+	}
+	for i, j := range respOf {
+		if j >= 0 {
+			keyOf[j] = i
+		}
+	}
+	warnings, repeats, nRepeats := readerFacts(key, func(i int) int { return i }, 0)
+	rw, rr, nr := readerFacts(resp, func(j int) int { return keyOf[j] }, 1)
+	warnings, repeats, nRepeats = append(warnings, rw...), append(repeats, rr...), nRepeats+nr
+	warnings = append(warnings, pairWarnings...)
+	if opt.Duplicates == gocore.DuplicatesError && len(repeats) > 0 {
+		r := repeats[0]
+		e := gocore.NewError(gocore.KindDuplicate, "the same mention is repeated in one coreference cell")
+		e.Doc, e.Side, e.Line, e.Start, e.End = r.Doc, int(r.Side), r.Line, r.Start, r.End
+		if e.Doc >= 0 {
+			e.Name = docs[e.Doc].Name
+		}
+		e.Path = keyPath
+		if e.Side == 1 {
+			e.Path = respPath
+		}
+		return nil, e
 	}
 	res := &FileResult{Names: make([]string, len(docs)), Counts: make([]float64, len(docs)*gocore.NumColumns())}
 	for i := range docs {
@@ -93,7 +120,7 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 		locate(e, key, resp, respOf)
 		return nil, e
 	}
-	res.Applied, res.NumDuplicates = rep.Applied, rep.NumDuplicates
+	res.Applied, res.NumDuplicates = rep.Applied, rep.NumDuplicates+nRepeats
 	res.Warnings = append(warnings, rep.Warnings...)
 	for _, d := range rep.Duplicates {
 		fd := FileDuplicate{Duplicate: d, Start: -1, End: -1}
@@ -102,12 +129,60 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 		}
 		res.Duplicates = append(res.Duplicates, fd)
 	}
+	// The repeats the readers dropped join the engine's records, in
+	// document order, within the same bound.
+	res.Duplicates = append(res.Duplicates, repeats...)
+	sort.SliceStable(res.Duplicates, func(a, b int) bool { return res.Duplicates[a].Doc < res.Duplicates[b].Doc })
+	if len(res.Duplicates) > MaxFileDuplicates {
+		res.Duplicates = res.Duplicates[:MaxFileDuplicates]
+	}
 	return res, nil
+}
+
+// MaxFileDuplicates bounds the repeated-mention records a file result keeps
+// (FileResult.NumDuplicates counts them all).
+const MaxFileDuplicates = 10000
+
+// readerFacts collects what the reader noted on the documents of one side:
+// its warnings (Side and Doc filled in; docIndex maps a document of the
+// side to the key's document index, -1 when unpaired) and the repeats it
+// dropped, as duplicate records.
+func readerFacts(docs []Doc, docIndex func(int) int, side int) ([]gocore.Warning, []FileDuplicate, int64) {
+	var ws []gocore.Warning
+	var reps []FileDuplicate
+	var n int64
+	for i := range docs {
+		d := docIndex(i)
+		for _, w := range docs[i].Warnings {
+			w.Side = side
+			if w.Kind != gocore.WarnOther {
+				w.Doc = d
+			}
+			ws = append(ws, w)
+		}
+		n += docs[i].NumRepeats
+		if d < 0 {
+			continue
+		}
+		for _, m := range docs[i].Repeats {
+			if len(reps) >= MaxFileDuplicates {
+				break
+			}
+			reps = append(reps, FileDuplicate{Duplicate: gocore.Duplicate{Doc: d, Side: gocore.SideKind(side),
+				Mention: -1, Pos: -1, FirstCluster: m.Cluster, Cluster: m.Cluster},
+				Line: int(m.Line), Start: int64(m.Start), End: int64(m.End)})
+		}
+	}
+	return ws, reps, n
 }
 
 // readSide reads one side's file.
 func readSide(path string, opt gocore.Options, types, response bool) ([]Doc, error) {
-	return readPath(path, opt.Format, types)
+	o := readOpts{format: opt.Format, types: types, response: response}
+	if response {
+		o.clustersField = opt.ClustersField
+	}
+	return readWith(path, o)
 }
 
 // sideError turns a reading error into a *gocore.Error of the right kind for
