@@ -45,6 +45,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/corefscore/corefscore/gocore"
@@ -269,6 +270,41 @@ type readOpts struct {
 	// their clusters in "predicted_clusters" or in clustersField.
 	response      bool
 	clustersField string
+	stop          func() bool // polled while reading; nil: never
+}
+
+// stopReader reads a file, polling stop before each read; on a pipe or a
+// FIFO, whose reads can wait for a writer without end, each read waits at
+// most stopPoll before stop is polled again.
+type stopReader struct {
+	f    *os.File
+	stop func() bool
+	pipe bool // the file takes read deadlines
+}
+
+// stopPoll is the longest a read waits before the stop function is polled.
+const stopPoll = 50 * time.Millisecond
+
+func newStopReader(f *os.File, stop func() bool) *stopReader {
+	r := &stopReader{f: f, stop: stop}
+	r.pipe = stop != nil && f.SetReadDeadline(time.Now().Add(stopPoll)) == nil
+	return r
+}
+
+func (r *stopReader) Read(b []byte) (int, error) {
+	for {
+		if r.stop != nil && r.stop() {
+			return 0, gocore.ErrCancelled
+		}
+		if r.pipe {
+			_ = r.f.SetReadDeadline(time.Now().Add(stopPoll))
+		}
+		n, err := r.f.Read(b)
+		if r.pipe && n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
+			continue
+		}
+		return n, err
+	}
 }
 
 // readWith is readPath with every choice.
@@ -281,14 +317,14 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 			return nil, errors.Wrapf(err, "conll: reading %s", path)
 		}
 		defer file.Close()
-		return readCoNLL2012Stream(file, path, types)
+		return readCoNLL2012Stream(newStopReader(file, o.stop), path, types)
 	}
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, errors.Wrapf(err, "conll: reading %s", path)
 	}
 	defer file.Close()
-	data, err := readAll(file, path)
+	data, err := readAll(newStopReader(file, o.stop), path)
 	if err != nil {
 		return nil, err
 	}

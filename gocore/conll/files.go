@@ -3,6 +3,7 @@ package conll
 import (
 	"io/fs"
 	"sort"
+	"sync/atomic"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -57,6 +58,11 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 // and the engine's kinds with Doc indexing the key's documents.
 func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 	types := opt.Metrics.ReadsTypes()
+	// Each read stops when the caller asks, or when the other read failed.
+	var keyFailed, respFailed atomic.Bool
+	stopIf := func(other *atomic.Bool) func() bool {
+		return func() bool { return other.Load() || (opt.Stop != nil && opt.Stop()) }
+	}
 	var resp []Doc
 	var respErr error
 	done := make(chan struct{})
@@ -66,12 +72,19 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 			if r := recover(); r != nil {
 				respErr = gocore.NewError(gocore.KindInternal, "internal error reading %s: %v", respPath, r)
 			}
+			if respErr != nil {
+				respFailed.Store(true)
+			}
 		}()
-		resp, respErr = readSide(respPath, opt, types, true)
+		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed))
 	}()
-	key, err := readSide(keyPath, opt, types, false)
-	<-done
+	key, err := readSide(keyPath, opt, types, false, stopIf(&respFailed))
 	if err != nil {
+		keyFailed.Store(true)
+	}
+	<-done
+	// A read stopped because the other failed reports the other's error.
+	if err != nil && !(errors.Is(err, gocore.ErrCancelled) && respErr != nil && !errors.Is(respErr, gocore.ErrCancelled)) {
 		return nil, sideError(err, 0, keyPath)
 	}
 	if respErr != nil {
@@ -177,8 +190,8 @@ func readerFacts(docs []Doc, docIndex func(int) int, side int) ([]gocore.Warning
 }
 
 // readSide reads one side's file.
-func readSide(path string, opt gocore.Options, types, response bool) ([]Doc, error) {
-	o := readOpts{format: opt.Format, types: types, response: response}
+func readSide(path string, opt gocore.Options, types, response bool, stop func() bool) ([]Doc, error) {
+	o := readOpts{format: opt.Format, types: types, response: response, stop: stop}
 	if response {
 		o.clustersField = opt.ClustersField
 	}
@@ -198,6 +211,8 @@ func sideError(err error, side int, path string) error {
 	case errors.As(err, &ge):
 		c := *ge
 		e = &c
+	case errors.Is(err, gocore.ErrCancelled):
+		return gocore.NewError(gocore.KindCancelled, "cancelled")
 	case errors.Is(err, fs.ErrNotExist):
 		e = gocore.NewError(gocore.KindNotFound, "no such file")
 		e.Path = path
