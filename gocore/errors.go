@@ -182,3 +182,40 @@ type Warning struct {
 	Count int64
 	Msg   string
 }
+
+// stopped polls opt.Stop.
+func (opt *Options) stopped() bool { return opt.Stop != nil && opt.Stop() }
+
+// errCancelled is the error of a call stopped by Options.Stop.
+func errCancelled() error { return newError(KindCancelled, "cancelled") }
+
+// poller polls a stop function from inside a long loop, once every
+// pollEvery steps; nil polls nothing.
+type poller struct {
+	stop func() bool
+	n    int
+	hit  bool
+}
+
+// pollEvery is how many steps pass between two polls.
+const pollEvery = 1024
+
+// halt counts one step and reports whether the work must stop.
+func (p *poller) halt() bool {
+	if p == nil || p.stop == nil || p.hit {
+		return p != nil && p.hit
+	}
+	p.n++
+	if p.n%pollEvery == 0 && p.stop() {
+		p.hit = true
+	}
+	return p.hit
+}
+
+// halted polls at once and reports whether the work must stop.
+func (p *poller) halted() bool {
+	if p != nil && p.stop != nil && !p.hit && p.stop() {
+		p.hit = true
+	}
+	return p != nil && p.hit
+}

@@ -65,6 +65,7 @@ type sideIndex struct {
 // repeats here and the twins across sides in NewTable by a merge. Cost:
 // O(n) for n mentions, a few sequential passes.
 func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, nDups *int64, sl *slab) (sideIndex, error) {
+	p := &poller{stop: opt.Stop}
 	n := len(s.Mentions)
 	if len(s.Clusters) != n {
 		e := newError(KindArgument, "%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
@@ -86,7 +87,13 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 			return sideIndex{}, inputError(KindMention, kind, i, "mention type %d is not one of 0..3", ty)
 		}
 	}
-	order := sl.sortedOrder(s.Mentions)
+	if opt.stopped() {
+		return sideIndex{}, errCancelled()
+	}
+	order := sl.sortedOrderPoll(s.Mentions, p)
+	if p.halted() {
+		return sideIndex{}, errCancelled()
+	}
 	// Within a run of equal ids the first position is the kept occurrence;
 	// first[p] is that position for a repeat p, and -1 for a kept p.
 	var first []int32
@@ -111,7 +118,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 		out.ids = s.Mentions
 		out.byID = order
 		out.types = s.Types
-		out.clusters, out.labels, out.sizes = sl.denseClusters(s.Clusters)
+		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(s.Clusters, p)
 	} else {
 		if err := reportDuplicates(s, kind, doc, opt, first, dups, nDups); err != nil {
 			return sideIndex{}, err
@@ -135,7 +142,10 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 				out.byID = append(out.byID, newPos[p])
 			}
 		}
-		out.clusters, out.labels, out.sizes = sl.denseClusters(labels)
+		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(labels, p)
+	}
+	if p.halted() {
+		return sideIndex{}, errCancelled()
 	}
 	if opt.Singletons == SingletonsExclude {
 		out.dropSingletons()
@@ -197,6 +207,12 @@ func numberInOrder[T int32 | int64](ids []T, index []int32, dense []int32) int32
 
 // denseClusters is denseClusters with its arrays taken from sl.
 func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int32) {
+	return sl.denseClustersPoll(labels, nil)
+}
+
+// denseClustersPoll is denseClusters polling p while it sorts; once p has
+// stopped, its result is meaningless.
+func (sl *slab) denseClustersPoll(labels []int64, p *poller) (dense []int32, byIndex []int64, sizes []int32) {
 	n := len(labels)
 	dense = sl.int32s(n)
 	var maxLabel int64
@@ -209,7 +225,7 @@ func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, s
 	} else {
 		// Sorted runs of equal labels get provisional numbers, which are then
 		// renumbered in order of first appearance.
-		order := sl.sortedOrder(labels)
+		order := sl.sortedOrderPoll(labels, p)
 		run := int32(-1)
 		for i, p := range order {
 			if i == 0 || labels[p] != labels[order[i-1]] {
@@ -295,15 +311,15 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 	if err != nil {
 		return nil, err
 	}
-	if opt.Stop != nil && opt.Stop() {
-		return nil, newError(KindCancelled, "cancelled")
+	if opt.stopped() {
+		return nil, errCancelled()
 	}
 	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups, nDups, sl)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Stop != nil && opt.Stop() {
-		return nil, newError(KindCancelled, "cancelled")
+	if opt.stopped() {
+		return nil, errCancelled()
 	}
 	nk, nr := len(key.ids), len(resp.ids)
 	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}
@@ -334,6 +350,9 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 			t.NumBoth++
 		}
 	}
+	if opt.stopped() {
+		return nil, errCancelled()
+	}
 	// Twinless response mentions are appended in input order.
 	for rp, u := range respPos {
 		if u < 0 {
@@ -344,6 +363,9 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 		}
 	}
 	t.fillTypes(&key, &resp, respPos)
+	if opt.stopped() {
+		return nil, errCancelled()
+	}
 	t.Cells = sl.buildCells(t.KeyOf[:nk], t.RespOf[:nk], len(key.sizes), len(resp.sizes))
 	return t, nil
 }
@@ -426,7 +448,11 @@ func (sl *slab) buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters in
 func sortedOrder(keys []int64) []int32 { return (*slab)(nil).sortedOrder(keys) }
 
 // sortedOrder is sortedOrder with the order taken from sl.
-func (sl *slab) sortedOrder(keys []int64) []int32 {
+func (sl *slab) sortedOrder(keys []int64) []int32 { return sl.sortedOrderPoll(keys, nil) }
+
+// sortedOrderPoll is sortedOrder polling p while it sorts; once p has
+// stopped, the order is meaningless.
+func (sl *slab) sortedOrderPoll(keys []int64, p *poller) []int32 {
 	n := len(keys)
 	order := sl.int32s(n)
 	sorted := true
@@ -447,7 +473,7 @@ func (sl *slab) sortedOrder(keys []int64) []int32 {
 	for i, k := range keys {
 		items[i] = keyPos{uint64(k) ^ (1 << 63), int32(i)} // unsigned, in int64 order
 	}
-	msdSort(items, make([]keyPos, n), 16)
+	msdSort(items, make([]keyPos, n), 16, p)
 	for i, x := range items {
 		order[i] = x.pos
 	}
@@ -460,7 +486,10 @@ func (sl *slab) sortedOrder(keys []int64) []int32 {
 // which its keys differ, keeping input order within a bucket; each bucket is
 // then sorted the same way (at most 2^8 buckets), by insertion sort when
 // small, or not at all when its keys are all equal.
-func msdSort(s, scratch []keyPos, maxWidth int) {
+func msdSort(s, scratch []keyPos, maxWidth int, p *poller) {
+	if p.halt() {
+		return
+	}
 	if len(s) <= 32 {
 		for i := 1; i < len(s); i++ {
 			x := s[i]
@@ -506,7 +535,7 @@ func msdSort(s, scratch []keyPos, maxWidth int) {
 	lo := int32(0)
 	for v := 0; v < nb; v++ {
 		hi := start[v]
-		msdSort(s[lo:hi], scratch[lo:hi], 8)
+		msdSort(s[lo:hi], scratch[lo:hi], 8, p)
 		lo = hi
 	}
 }
