@@ -48,7 +48,7 @@ type docResult struct {
 	dups    []Duplicate // the first opt.MaxDuplicates repeated mentions
 	nDups   int64       // all of them
 	skipped MetricSet   // typed metrics left out: some mention is untyped
-	partial bool        // some mention has a type, some has none
+	typed   bool        // some mention has a type
 	err     error
 }
 
@@ -70,10 +70,11 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64) (r docResult) {
 		return r
 	}
 	t.stop = opt.Stop
+	r.typed = t.HasTypes && t.NumMentions() > 0
 	if t.Types != nil && !t.HasTypes {
 		for _, ty := range t.Types {
 			if ty != TypeUnknown {
-				r.partial = true
+				r.typed = true
 				break
 			}
 		}
@@ -173,8 +174,9 @@ func ScoreBatch(docs []Document, opt Options, counts []float64) ([]Duplicate, er
 // in opt.Metrics, or opt.TypesGiven is set, the document is refused with
 // KindMissingTypes naming the mention; otherwise (the default set, types not
 // promised) the metric is left out of the whole batch: its columns are zero
-// in every row and its Applied bit is clear, and when some mention did carry
-// a type a KindTypesSkipped warning says so.
+// in every row and its Applied bit is clear, and when some mention of the
+// batch did carry a type a WarnTypesSkipped warning says so (its Doc is the
+// first document that lacked types).
 //
 // Documents are scored on min(Workers, len(docs)) goroutines, the caller's
 // included. Cost per document: O(n) to build its table for n mentions, then
@@ -240,7 +242,7 @@ func Score(docs []Document, opt Options, counts []float64) (Report, error) {
 func gather(docs []Document, opt *Options, counts []float64, results []docResult) (Report, error) {
 	var rep Report
 	var skipped MetricSet
-	partial := -1
+	firstSkipped, typed := -1, false
 	for i := range results {
 		r := &results[i]
 		if r.err != nil {
@@ -254,9 +256,10 @@ func gather(docs []Document, opt *Options, counts []float64, results []docResult
 			rep.Duplicates = append(rep.Duplicates, d)
 		}
 		skipped |= r.skipped
-		if r.partial && partial < 0 {
-			partial = i
+		if r.skipped != 0 && firstSkipped < 0 {
+			firstSkipped = i
 		}
+		typed = typed || r.typed
 	}
 	selected := opt.Metrics
 	if selected == 0 {
@@ -273,14 +276,14 @@ func gather(docs []Document, opt *Options, counts []float64, results []docResult
 				clear(counts[d*ncol+columnStart[i] : d*ncol+columnStart[i+1]])
 			}
 		}
-		if partial >= 0 {
+		if typed {
 			var names []string
 			for i, m := range registry {
 				if skipped&(1<<uint(i)) != 0 {
 					names = append(names, m.name)
 				}
 			}
-			rep.Warnings = append(rep.Warnings, Warning{Kind: WarnTypesSkipped, Side: -1, Doc: partial, Count: 1,
+			rep.Warnings = append(rep.Warnings, Warning{Kind: WarnTypesSkipped, Side: -1, Doc: firstSkipped, Count: 1,
 				Msg: "metrics " + strings.Join(names, ", ") + " were left out: some mentions have a type and some do not; " +
 					"give every mention a type, or say that types are given to make this an error"})
 		}

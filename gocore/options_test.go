@@ -145,6 +145,13 @@ func TestTypedMetricsPolicy(t *testing.T) {
 		assert.Zero(t, counts[ColumnIndex("lmuc.recall_den")], "typed document's columns cleared too")
 		assert.Greater(t, counts[ColumnIndex("muc.recall_den")], 0.0)
 	})
+	t.Run("a typed and an untyped document: left out, with a warning", func(t *testing.T) {
+		r, _, err := score(Options{}, typed, bare)
+		require.NoError(t, err)
+		assert.Equal(t, allMetrics&^typedBits, r.Applied)
+		require.Len(t, r.Warnings, 1)
+		assert.Equal(t, 1, r.Warnings[0].Doc)
+	})
 	t.Run("no types at all: left out without a warning", func(t *testing.T) {
 		r, _, err := score(Options{}, bare)
 		require.NoError(t, err)
