@@ -595,7 +595,7 @@ func TestDuplicates(t *testing.T) {
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, 1, de.Doc)
 	assert.Contains(t, err.Error(), `document 1 ("repeats")`)
-	assert.Contains(t, err.Error(), "mention 2")
+	assert.Contains(t, err.Error(), "key mention 3: the mention occurs twice (first in cluster 0, then in cluster 1)")
 	e := AsError(err)
 	assert.Equal(t, KindDuplicate, e.Kind)
 	assert.Equal(t, 1, e.Doc)

@@ -167,8 +167,8 @@ func reportDuplicates(s Side, kind SideKind, doc int, opt *Options, first []int3
 			continue
 		}
 		if opt.Duplicates == DuplicatesError {
-			return inputError(KindDuplicate, kind, p, "repeats mention %d of position %d (clusters %d and %d)",
-				m, f, s.Clusters[f], s.Clusters[p])
+			return inputError(KindDuplicate, kind, p, "the mention occurs twice (first in cluster %d, then in cluster %d)",
+				s.Clusters[f], s.Clusters[p])
 		}
 		*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m, Pos: p,
 			FirstCluster: s.Clusters[f], Cluster: s.Clusters[p]})

@@ -225,3 +225,23 @@ func TestScoreFilesCancelled(t *testing.T) {
 		t.Fatal("reading the FIFO ignored the stop flag")
 	}
 }
+
+// TestFileDuplicates: a mention in two entities of a file is reported with
+// its line and tokens, as a record under warn and an error under raise.
+func TestFileDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	key := writeFile(t, dir, "key.conll", "#begin document d\nw\t(1)\nw\t(1)\nw\t(2)\n#end document\n")
+	resp := writeFile(t, dir, "resp.conll", "#begin document d\nw\t(1)\nw\t(1)|(7)\nw\t(7)\n#end document\n")
+	res, err := Score(key, resp, gocore.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), res.NumDuplicates)
+	require.Len(t, res.Duplicates, 1)
+	d := res.Duplicates[0]
+	assert.Equal(t, []int64{0, 1, 3, 1, 1}, []int64{int64(d.Doc), int64(d.Side), int64(d.Line), d.Start, d.End})
+
+	_, err = Score(key, resp, gocore.Options{Duplicates: gocore.DuplicatesError})
+	e := gocore.AsError(err)
+	assert.Equal(t, gocore.KindDuplicate, e.Kind)
+	assert.Equal(t, []int64{0, 1, 3, 1, 1, -1}, []int64{int64(e.Doc), int64(e.Side), int64(e.Line), e.Start, e.End, int64(e.Mention)})
+	assert.Equal(t, "the mention occurs twice (first in entity 1, then in entity 7)", e.Msg)
+}

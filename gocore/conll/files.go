@@ -1,8 +1,11 @@
 package conll
 
 import (
+	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/corefscore/corefscore/gocore"
@@ -270,6 +273,32 @@ func locate(e *gocore.Error, key, resp []Doc, respOf []int) {
 		if m.Line > 0 {
 			e.Line = int(m.Line)
 		}
+		if e.Kind == gocore.KindDuplicate {
+			// The engine's cluster numbers are the reader's; the file's
+			// entity labels are what its reader knows.
+			first := fileFirst(src, m)
+			e.Msg = fmt.Sprintf("the mention occurs twice (first in entity %s, then in entity %s)",
+				entityLabel(src, first), entityLabel(src, m.Cluster))
+		}
 	}
 	e.Mention = -1
+}
+
+// fileFirst returns the cluster of the first mention of src with m's words.
+func fileFirst(src *Doc, m *Mention) int64 {
+	for i := range src.Mentions {
+		o := &src.Mentions[i]
+		if o.Start == m.Start && o.End == m.End && slices.Equal(o.Words, m.Words) {
+			return o.Cluster
+		}
+	}
+	return m.Cluster
+}
+
+// entityLabel returns the file's label of cluster c of src.
+func entityLabel(src *Doc, c int64) string {
+	if c >= 0 && c < int64(len(src.Entities)) {
+		return src.Entities[c]
+	}
+	return strconv.FormatInt(c, 10)
 }
