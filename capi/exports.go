@@ -141,6 +141,7 @@ func cs_options_new(n C.int32_t, keys, values **C.char, handle *C.int64_t, errp 
 
 //export cs_options_free
 func cs_options_free(handle C.int64_t) {
+	defer func() { _ = recover() }()
 	optionHandles.take(int64(handle))
 }
 
@@ -328,5 +329,6 @@ func cs_take_result(result C.int64_t, counts *C.double, countsLen C.int64_t,
 
 //export cs_free_result
 func cs_free_result(result C.int64_t) {
+	defer func() { _ = recover() }()
 	resultHandles.take(int64(result))
 }

@@ -130,6 +130,9 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 	for i := range docs {
 		res.Names[i] = docs[i].Name
 	}
+	if opt.MaxDuplicates == 0 || opt.MaxDuplicates > MaxFileDuplicates {
+		opt.MaxDuplicates = MaxFileDuplicates
+	}
 	rep, err := gocore.Score(docs, opt, res.Counts)
 	if err != nil {
 		e := gocore.AsError(err)
