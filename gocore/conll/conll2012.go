@@ -46,7 +46,14 @@ import (
 // a closing bracket with no opening, a mention still open at "#end
 // document", a document with no "#end document", a "#begin document" inside
 // a document, a token line outside any document, a repeated document name,
-// a NUL byte, invalid UTF-8, a file with no document. The input is read
+// a NUL byte (refused as soon as it is read, so that a device such as
+// /dev/zero is not read on), invalid UTF-8, lines ended by CR alone, a line
+// longer than 64 MiB, a file with no document. A UTF-8 byte order mark is
+// skipped, with a warning on the first document. A coreference item that
+// is not a number, such as "(abc)", is skipped as the reference skips it,
+// and counted in a warning (Doc.Warnings, kind gocore.WarnBadItem). A
+// mention that repeats its entity's previous mention (the same span twice
+// in one cell) is dropped while reading and counted (Doc.Repeats). The input is read
 // through a buffer of about a megabyte (it grows to the longest line) and
 // parsed as it comes; time is linear in its size.
 func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
