@@ -86,14 +86,14 @@ func stopFunc(cancel *C.int32_t) func() bool {
 	return func() bool { return atomic.LoadInt32(p) != 0 }
 }
 
-//export cs_abi_version
-func cs_abi_version() C.int32_t { return abiVersion }
+//export csgo_abi_version
+func csgo_abi_version() C.int32_t { return abiVersion }
 
-//export cs_num_columns
-func cs_num_columns() C.int32_t { return C.int32_t(gocore.NumColumns()) }
+//export csgo_num_columns
+func csgo_num_columns() C.int32_t { return C.int32_t(gocore.NumColumns()) }
 
-//export cs_column_name
-func cs_column_name(i C.int32_t, buf *C.char, bufLen C.int64_t) (status C.int32_t) {
+//export csgo_column_name
+func csgo_column_name(i C.int32_t, buf *C.char, bufLen C.int64_t) (status C.int32_t) {
 	defer guard(&status, nil)()
 	cols := gocore.Columns()
 	if i < 0 || int(i) >= len(cols) || bufLen < 0 || (buf == nil && bufLen > 0) {
@@ -109,14 +109,14 @@ func cs_column_name(i C.int32_t, buf *C.char, bufLen C.int64_t) (status C.int32_
 	return statusOK
 }
 
-//export cs_column_metric
-func cs_column_metric(i C.int32_t) C.int32_t {
+//export csgo_column_metric
+func csgo_column_metric(i C.int32_t) C.int32_t {
 	m := gocore.ColumnMetric(int(i))
 	return C.int32_t(m)
 }
 
-//export cs_options_new
-func cs_options_new(n C.int32_t, keys, values **C.char, handle *C.int64_t, errp *C.cs_error) (status C.int32_t) {
+//export csgo_options_new
+func csgo_options_new(n C.int32_t, keys, values **C.char, handle *C.int64_t, errp *C.cs_error) (status C.int32_t) {
 	defer guard(&status, errp)()
 	if n < 0 || handle == nil || (n > 0 && (keys == nil || values == nil)) {
 		return fail(errp, argErr("n must be >= 0, handle not NULL, and keys and values not NULL when n > 0"))
@@ -139,8 +139,8 @@ func cs_options_new(n C.int32_t, keys, values **C.char, handle *C.int64_t, errp 
 	return statusOK
 }
 
-//export cs_options_free
-func cs_options_free(handle C.int64_t) {
+//export csgo_options_free
+func csgo_options_free(handle C.int64_t) {
 	defer func() { _ = recover() }()
 	optionHandles.take(int64(handle))
 }
@@ -176,8 +176,8 @@ func goSide(nDocs int64, s *C.cs_side, kind gocore.SideKind) (flatSide, error) {
 	return fs, nil
 }
 
-//export cs_score_batch
-func cs_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_names, options C.int64_t,
+//export csgo_score_batch
+func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_names, options C.int64_t,
 	cancel *C.int32_t, counts *C.double, countsLen C.int64_t,
 	dups *C.cs_duplicate, dupsCap C.int64_t, warnings *C.cs_warning, warningsCap C.int64_t,
 	report *C.cs_report, errp *C.cs_error) (status C.int32_t) {
@@ -269,8 +269,8 @@ func writeWarnings(out []C.cs_warning, recs []warnRecord) {
 	}
 }
 
-//export cs_score_files
-func cs_score_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
+//export csgo_score_files
+func csgo_score_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
 	result, nDocs, namesLenOut *C.int64_t, report *C.cs_report, errp *C.cs_error) (status C.int32_t) {
 	defer guard(&status, errp)()
 	if keyPath == nil || respPath == nil || result == nil || nDocs == nil || namesLenOut == nil {
@@ -295,8 +295,8 @@ func cs_score_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int3
 	return statusOK
 }
 
-//export cs_take_result
-func cs_take_result(result C.int64_t, counts *C.double, countsLen C.int64_t,
+//export csgo_take_result
+func csgo_take_result(result C.int64_t, counts *C.double, countsLen C.int64_t,
 	names *C.char, namesCap C.int64_t, nameOffsets *C.int64_t, offsetsLen C.int64_t,
 	dups *C.cs_duplicate, dupsCap C.int64_t, warnings *C.cs_warning, warningsCap C.int64_t,
 	errp *C.cs_error) (status C.int32_t) {
@@ -327,8 +327,8 @@ func cs_take_result(result C.int64_t, counts *C.double, countsLen C.int64_t,
 	return statusOK
 }
 
-//export cs_free_result
-func cs_free_result(result C.int64_t) {
+//export csgo_free_result
+func csgo_free_result(result C.int64_t) {
 	defer func() { _ = recover() }()
 	resultHandles.take(int64(result))
 }

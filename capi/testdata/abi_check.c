@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "corefscore.h"
 
 static int failures = 0;
@@ -112,6 +115,23 @@ int main(int argc, char **argv) {
         check("missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 0 &&
               strcmp(err.message, "no such file") == 0, &err);
     }
+    /* After the parent scored, a forked child's call fails fast, naming the
+     * spawn and forkserver start methods (alarm: a hang kills the child). */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(10);
+        st = cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+        int ok = st == CS_INTERNAL && err.kind == CS_ERR_INTERNAL && strstr(err.message, "spawn") != NULL &&
+                 strstr(err.message, "forkserver") != NULL && cs_num_columns() == -1;
+        _exit(ok ? 0 : 1);
+    }
+    int wstatus = 0;
+    waitpid(pid, &wstatus, 0);
+    check("forked child fails fast", WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0, NULL);
+    check("parent still scores",
+          cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err) == CS_OK, &err);
+
     cs_options_free(opt);
     cs_options_free(optr);
     printf("%d failures\n", failures);
