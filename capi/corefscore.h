@@ -13,7 +13,9 @@
  *   - No Go panic escapes, and a bad pointer within declared lengths becomes
  *     CS_INTERNAL, not a crash. Every length and capacity is checked.
  *   - Calls may run concurrently from several threads. The library does not
- *     survive fork(): a child process must not call it (see the README).
+ *     survive fork(): in a process forked after it was loaded, every call
+ *     returns at once (CS_INTERNAL; cs_num_columns and cs_column_metric -1),
+ *     its message naming the spawn and forkserver start methods.
  */
 #ifndef COREFSCORE_H
 #define COREFSCORE_H

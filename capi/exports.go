@@ -1,6 +1,8 @@
 // Command capi is the corefscore C shared library: only //export functions
 // that convert C values and call ordinary Go functions (see convert.go). The
-// contract is corefscore.h; build with
+// contract is corefscore.h. Its functions are defined in entry.c, which
+// refuses calls in a forked child and otherwise calls the csgo_* exports of
+// this file. Build with
 //
 //	go build -trimpath -buildmode=c-shared -o libcorefscore.so ./capi
 package main
