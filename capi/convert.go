@@ -121,6 +121,10 @@ var (
 	resultHandles handles[*conll.FileResult]
 )
 
+// defaultOptions are the options of handle 0, parsed once.
+// (ParseOptions fails only on lists of different lengths.)
+var defaultOptions, _ = gocore.ParseOptions(nil, nil)
+
 // newOptions validates the options into a handle.
 func newOptions(keys, values []string) (int64, error) {
 	opt, err := gocore.ParseOptions(keys, values)
@@ -133,7 +137,7 @@ func newOptions(keys, values []string) (int64, error) {
 // optionsOf returns the options of a handle, 0 meaning the defaults.
 func optionsOf(h int64) (gocore.Options, error) {
 	if h == 0 {
-		return gocore.ParseOptions(nil, nil)
+		return defaultOptions, nil
 	}
 	opt, ok := optionHandles.get(h)
 	if !ok {
@@ -303,6 +307,9 @@ func warnRecords(ws []gocore.Warning) []warnRecord {
 		kind gocore.WarningKind
 		side int
 		msg  string
+	}
+	if len(ws) == 0 {
+		return nil
 	}
 	seen := make(map[key]int, len(ws))
 	var out []warnRecord
