@@ -65,7 +65,7 @@ type sideIndex struct {
 // repeats here and the twins across sides in NewTable by a merge. Cost:
 // O(n) for n mentions, a few sequential passes.
 func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, nDups *int64, sl *slab) (sideIndex, error) {
-	p := &poller{stop: opt.Stop}
+	pl := &poller{stop: opt.Stop}
 	n := len(s.Mentions)
 	if len(s.Clusters) != n {
 		e := newError(KindArgument, "%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
@@ -90,14 +90,17 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	if opt.stopped() {
 		return sideIndex{}, errCancelled()
 	}
-	order := sl.sortedOrderPoll(s.Mentions, p)
-	if p.halted() {
+	order := sl.sortedOrderPoll(s.Mentions, pl)
+	if pl.halted() {
 		return sideIndex{}, errCancelled()
 	}
 	// Within a run of equal ids the first position is the kept occurrence;
 	// first[p] is that position for a repeat p, and -1 for a kept p.
 	var first []int32
 	for k := 1; k < n; k++ {
+		if pl.halt() {
+			return sideIndex{}, errCancelled()
+		}
 		p, head := order[k], order[k-1]
 		if s.Mentions[p] != s.Mentions[head] {
 			continue
@@ -118,7 +121,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 		out.ids = s.Mentions
 		out.byID = order
 		out.types = s.Types
-		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(s.Clusters, p)
+		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(s.Clusters, pl)
 	} else {
 		if err := reportDuplicates(s, kind, doc, opt, first, dups, nDups); err != nil {
 			return sideIndex{}, err
@@ -142,9 +145,9 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 				out.byID = append(out.byID, newPos[p])
 			}
 		}
-		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(labels, p)
+		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(labels, pl)
 	}
-	if p.halted() {
+	if pl.halted() {
 		return sideIndex{}, errCancelled()
 	}
 	if opt.Singletons == SingletonsExclude {
@@ -188,12 +191,15 @@ func denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int3
 // appearance (0, 1, ...), using index (one slot per possible id, each below
 // len(index)) as scratch, and returns how many distinct ids there are. dense
 // may be ids itself. Cost: O(len(ids) + len(index)).
-func numberInOrder[T int32 | int64](ids []T, index []int32, dense []int32) int32 {
+func numberInOrder[T int32 | int64](ids []T, index []int32, dense []int32, pl *poller) int32 {
 	for i := range index {
 		index[i] = -1
 	}
 	k := int32(0)
 	for p, id := range ids {
+		if pl.halt() {
+			return k
+		}
 		d := index[id]
 		if d < 0 {
 			d = k
@@ -221,7 +227,7 @@ func (sl *slab) denseClustersPoll(labels []int64, p *poller) (dense []int32, byI
 	}
 	var k int32 // clusters numbered
 	if maxLabel < int64(4*n+1024) {
-		k = numberInOrder(labels, sl.int32s(int(maxLabel)+1), dense)
+		k = numberInOrder(labels, sl.int32s(int(maxLabel)+1), dense, p)
 	} else {
 		// Sorted runs of equal labels get provisional numbers, which are then
 		// renumbered in order of first appearance.
@@ -233,7 +239,10 @@ func (sl *slab) denseClustersPoll(labels []int64, p *poller) (dense []int32, byI
 			}
 			dense[p] = run
 		}
-		k = numberInOrder(dense, sl.int32s(int(run)+1), dense)
+		k = numberInOrder(dense, sl.int32s(int(run)+1), dense, p)
+	}
+	if p != nil && p.hit { // stopped: dense is unfinished
+		return dense, nil, nil
 	}
 	if k == 0 {
 		return dense, nil, nil
