@@ -1,8 +1,9 @@
 /*
  * corefscore.h: the C ABI of the corefscore scoring engine (version 2).
  *
- * This hand-written header is the contract; the Go side (the .go files of
- * capi/) follows it. Rules that hold for every call:
+ * This hand-written header is the contract; the library (capi/) follows it
+ * and its entry points (capi/entry.c) are compiled against it. Rules that
+ * hold for every call:
  *   - The caller owns every buffer; the library reads and writes them during
  *     the call only and hands out no pointer. Results that the caller cannot
  *     size in advance (file scoring) stay in the library behind an integer
