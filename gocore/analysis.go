@@ -137,7 +137,8 @@ func msCounts(t *Table, _ *Options, out []float64) error {
 // Analyze returns the errors of one document, one record each: the
 // Kummerfeld-Klein errors (when metric "kk" is selected by opt.Metrics; the
 // zero set selects all) in category order, then the Martschat-Strube recall
-// and precision errors (metric "ms"). Records carry Doc 0. The duplicate and
+// and precision errors (metric "ms"); both unless opt.Metrics names one of
+// them. Records carry Doc 0. The duplicate and
 // singleton policies apply as in scoring; nil opt means the zero Options.
 // The counts of the records equal the "kk" and "ms" columns of ScoreDocument.
 // Cost: O(n log n) for n mentions.
@@ -152,10 +153,12 @@ func Analyze(d *Document, opt *Options) ([]ErrorRecord, error) {
 	}
 	var recs []ErrorRecord
 	a := newAnalysis(t)
-	if opt.Metrics.Has(metricIndex("kk")) {
+	kk, ms := metricIndex("kk"), metricIndex("ms")
+	both := opt.Metrics&(1<<uint(kk)|1<<uint(ms)) == 0 // neither named: both analyses
+	if both || opt.Metrics.Has(kk) {
 		a.kk(opt, make([]float64, len(kkColumns)), &recs)
 	}
-	if opt.Metrics.Has(metricIndex("ms")) {
+	if both || opt.Metrics.Has(ms) {
 		a.ms(make([]float64, len(msColumns)), &recs)
 	}
 	return recs, nil

@@ -79,10 +79,13 @@ func exampleDoc() Document {
 	return Document{Name: "example", Key: key, Response: resp}
 }
 
+// withAnalyses is the default set plus the analyses, which are computed only when named.
+var withAnalyses = defaultMetrics | 1<<uint(metricIndex("kk")) | 1<<uint(metricIndex("ms"))
+
 // TestKKExample checks the categories of exampleDoc, counted by hand.
 func TestKKExample(t *testing.T) {
 	d := exampleDoc()
-	opt := Options{SpanMentions: true}
+	opt := Options{SpanMentions: true, Metrics: withAnalyses}
 	want := map[string]float64{"span_error": 1, "conflated_entities": 2, "extra_mention": 1, "extra_entity": 1,
 		"divided_entity": 2, "missing_mention": 1, "missing_entity": 1}
 	assert.Equal(t, want, countsOf(scoreRow(t, d, opt), "kk"))
@@ -107,7 +110,7 @@ func TestKKExample(t *testing.T) {
 	assert.Equal(t, span(1, 1), byCat[DividedEntity][0].Anchor)
 
 	// Without span ids the span error is an extra and a missing mention.
-	noSpans := countsOf(scoreRow(t, d, Options{}), "kk")
+	noSpans := countsOf(scoreRow(t, d, Options{Metrics: withAnalyses}), "kk")
 	assert.Equal(t, 0.0, noSpans["span_error"])
 	assert.Equal(t, 2.0, noSpans["extra_mention"])
 	assert.Equal(t, 2.0, noSpans["missing_mention"])
@@ -121,7 +124,7 @@ func TestKKExample(t *testing.T) {
 // pronoun→pronoun, (him, old man) pronoun→nominal.
 func TestMSExample(t *testing.T) {
 	d := exampleDoc()
-	got := countsOf(scoreRow(t, d, Options{}), "ms")
+	got := countsOf(scoreRow(t, d, Options{Metrics: withAnalyses}), "ms")
 	want := map[string]float64{"recall_errors": 5, "precision_errors": 5,
 		"recall.nominal_name": 1, "recall.pronoun_name": 2, "recall.pronoun_nominal": 2,
 		"precision.name_name": 1, "precision.pronoun_nominal": 2, "precision.nominal_nominal": 1,
@@ -354,7 +357,7 @@ func TestAnalysisSelf(t *testing.T) {
 	for trial := 0; trial < 300; trial++ {
 		d := randomSpanDoc(rng)
 		d.Response = d.Key
-		opt := Options{SpanMentions: true, Singletons: SingletonPolicy(trial % 2)}
+		opt := Options{SpanMentions: true, Singletons: SingletonPolicy(trial % 2), Metrics: mustMetrics(t, "kk", "ms")}
 		recs, err := Analyze(&d, &opt)
 		require.NoError(t, err)
 		require.Empty(t, recs)
@@ -512,7 +515,7 @@ func TestMSIntroductionExample(t *testing.T) {
 	assert.Equal(t, RecallError, recs[1].Category)
 	assert.Equal(t, []int64{factory, refinery}, recs[1].Mentions)
 	assert.Equal(t, [2]MentionType{TypeNominal, TypeNominal}, recs[1].Types)
-	assert.Equal(t, 1.0, scoreRow(t, d, Options{})["ms.recall.nominal_nominal"])
+	assert.Equal(t, 1.0, scoreRow(t, d, Options{Metrics: withAnalyses})["ms.recall.nominal_nominal"])
 }
 
 // TestFlatten: the flat layout gives back every record.

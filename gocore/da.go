@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/corefscore/corefscore/gocore/assign"
-	"github.com/pkg/errors"
 )
 
 // This file holds the denotation-assignment metric DA of Trouilleux, Gaussier,
@@ -46,16 +45,16 @@ func daWeightsOf(opt *Options) ([3]float64, error) {
 	a, b, c := w[0], w[1], w[2]
 	for _, x := range w {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return w, invalidf("da weights (a, b, c) = %v must be finite", w)
+			return w, newError(KindOption, "da weights (a, b, c) = %v must be finite", w)
 		}
 	}
 	switch {
 	case math.Abs(a+b+c-1) > 1e-9:
-		return w, invalidf("da weights (a, b, c) = %v must sum to 1; they sum to %v", w, a+b+c)
+		return w, newError(KindOption, "da weights (a, b, c) = %v must sum to 1; they sum to %v", w, a+b+c)
 	case !(a > b && b > c && c >= 0):
-		return w, invalidf("da weights (a, b, c) = %v must satisfy a > b > c >= 0", w)
+		return w, newError(KindOption, "da weights (a, b, c) = %v must satisfy a > b > c >= 0", w)
 	case !(a > b+c):
-		return w, invalidf("da weights (a, b, c) = %v must satisfy a > b + c", w)
+		return w, newError(KindOption, "da weights (a, b, c) = %v must satisfy a > b + c", w)
 	}
 	return w, nil
 }
@@ -90,24 +89,26 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 	if t.HasTypes || t.NumMentions() == 0 {
 		return daTyped, nil
 	}
-	// The error is built only when it is returned: wrapping records a stack
-	// trace, which would dominate the cost of a small untyped document.
-	skipped := opt.Metrics == 0
+	// The error is built only when it is returned: it would dominate the
+	// cost of a small untyped document.
+	skipped := opt.Metrics == 0 && !opt.TypesGiven
+	missing := func(m int, format string, args ...any) (daMode, error) {
+		if skipped {
+			return daSkip, errSkipped
+		}
+		e := newError(KindMissingTypes, format, args...)
+		e.tableMention = m
+		return daSkip, e
+	}
 	if t.Types == nil {
 		if t.NumKey > 0 {
-			if skipped {
-				return daSkip, nil
-			}
-			return daSkip, errors.Wrap(ErrMissingTypes, "da needs a type for every key mention: no mention types were given")
+			return missing(0, "a type is needed for every key mention; no mention types were given")
 		}
 		return daUntyped, nil // no key mention: nothing can correspond
 	}
 	for m := 0; m < t.NumKey; m++ {
 		if t.Types[m] == TypeUnknown {
-			if skipped {
-				return daSkip, nil
-			}
-			return daSkip, errors.Wrapf(ErrMissingTypes, "da needs a type for every key mention: key mention %d has none", t.IDs[m])
+			return missing(m, "a type is needed for every key mention; this one has none")
 		}
 	}
 	typed, untyped := -1, -1
@@ -119,12 +120,7 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 		}
 	}
 	if typed >= 0 && untyped >= 0 {
-		if skipped {
-			return daSkip, nil
-		}
-		return daSkip, errors.Wrapf(ErrMissingTypes,
-			"da needs a type for every response mention without a key twin, or for none: response mention %d has none, response mention %d has one",
-			t.IDs[untyped], t.IDs[typed])
+		return missing(untyped, "a type is needed for every response mention without a key twin, or for none; this one has none, response mention %d has one", t.IDs[typed])
 	}
 	return daUntyped, nil
 }
@@ -192,8 +188,8 @@ func daTable(t *Table) *Table {
 			d.RespOf[i] = nr + int32(i)
 		}
 	}
-	d.KeySize = chainSizes(d.KeyOf, numberInOrder(d.KeyOf, make([]int32, int(nk)+n), d.KeyOf))
-	d.RespSize = chainSizes(d.RespOf, numberInOrder(d.RespOf, make([]int32, int(nr)+n), d.RespOf))
+	d.KeySize = chainSizes(d.KeyOf, numberInOrder(d.KeyOf, make([]int32, int(nk)+n), d.KeyOf, nil))
+	d.RespSize = chainSizes(d.RespOf, numberInOrder(d.RespOf, make([]int32, int(nr)+n), d.RespOf, nil))
 	d.Cells = (*slab)(nil).buildCells(d.KeyOf, d.RespOf, len(d.KeySize), len(d.RespSize))
 	return d
 }
@@ -362,7 +358,7 @@ func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []in
 			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: sims[ci] + daTieEps*bonus})
 		}
 	}
-	_, match, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
+	_, match, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	if err != nil {
 		return nil, nil, err
 	}

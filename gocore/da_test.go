@@ -443,14 +443,15 @@ func TestDAMissingTypes(t *testing.T) {
 	partial.Response.Types[2] = TypeUnknown
 	bare := namedDoc("bare", trouilleuxExample, false, false)
 	tests := []struct {
-		name string
-		doc  Document
-		want string
+		name      string
+		doc       Document
+		want      string
+		side, pos int // the mention named
 	}{
-		{"key mention untyped", keyUntyped, fmt.Sprintf("key mention %d has none", keyUntyped.Key.Mentions[2])},
-		{"partial response types", partial, fmt.Sprintf("response mention %d has none, response mention %d has one",
-			partial.Response.Mentions[2], partial.Response.Mentions[1])},
-		{"no types", bare, "no mention types were given"},
+		{"key mention untyped", keyUntyped, "this one has none", 0, 2},
+		{"partial response types", partial, fmt.Sprintf("this one has none, response mention %d has one",
+			partial.Response.Mentions[1]), 1, 2},
+		{"no types", bare, "no mention types were given", 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -462,6 +463,8 @@ func TestDAMissingTypes(t *testing.T) {
 			assert.ErrorIs(t, err, ErrMissingTypes)
 			assert.Contains(t, err.Error(), tt.doc.Name)
 			assert.Contains(t, err.Error(), tt.want)
+			e := AsError(err)
+			assert.Equal(t, []int{0, tt.side, tt.pos}, []int{e.Doc, e.Side, e.Mention})
 
 			_, err = ScoreBatch([]Document{tt.doc}, Options{}, counts)
 			require.NoError(t, err)

@@ -342,7 +342,7 @@ func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path 
 	}
 	if n <= 1 {
 		e := d.entity(base)
-		m := Mention{Start: start, End: end, Cluster: int64(e)}
+		m := Mention{Start: start, End: end, Cluster: int64(e), Line: int32(num)}
 		d.setType(&m, head)
 		d.ents[e] = append(d.ents[e], m)
 		return nil

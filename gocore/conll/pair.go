@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/corefscore/corefscore/gocore"
-	"github.com/pkg/errors"
 )
 
 // discontinuousBit marks the ids of interned discontinuous mentions.
@@ -32,7 +31,22 @@ const discontinuousBit = int64(1) << 62
 // (Side.Types non-nil) when at least one mention of the side has a known
 // type. Time and memory are linear in the number of mentions.
 func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
-	var warnings []string
+	docs, _, ws, err := pair(key, response)
+	warnings := make([]string, len(ws))
+	for i, w := range ws {
+		warnings[i] = w.Msg
+	}
+	return docs, warnings, err
+}
+
+// pair is Pair with the warnings as records and, for each key document, the
+// index of its response document (-1: none).
+func pair(key, response []Doc) ([]gocore.Document, []int, []gocore.Warning, error) {
+	var warnings []gocore.Warning
+	warn := func(kind gocore.WarningKind, side, doc, line int, format string, args ...any) {
+		warnings = append(warnings, gocore.Warning{Kind: kind, Side: side, Doc: doc, Line: line, Count: 1,
+			Msg: fmt.Sprintf(format, args...)})
+	}
 	byName := make(map[string]int, len(response))
 	for i := range response {
 		byName[response[i].Name] = i
@@ -40,12 +54,15 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 	var byCanon map[string]int // built on the first miss
 	used := make([]bool, len(response))
 	docs := make([]gocore.Document, len(key))
+	respOf := make([]int, len(key))
 	for i := range key {
 		k := &key[i]
 		var r *Doc
+		respOf[i] = -1
 		if j, ok := byName[k.Name]; ok {
 			r = &response[j]
 			used[j] = true
+			respOf[i] = j
 		} else {
 			if byCanon == nil {
 				byCanon = canonicalIndex(key, response)
@@ -53,15 +70,17 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 			if j, ok := byCanon[canonicalName(k.Name)]; ok && j >= 0 && !used[j] {
 				r = &response[j]
 				used[j] = true
-				warnings = append(warnings, fmt.Sprintf("document %q of the key is paired with document %q of the response (same name without CoNLL-2012 decoration)", k.Name, r.Name))
+				respOf[i] = j
+				warn(gocore.WarnNamePairing, -1, i, 0, "document %q of the key is paired with document %q of the response (same name without CoNLL-2012 decoration)", k.Name, r.Name)
 			} else {
-				warnings = append(warnings, fmt.Sprintf("document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line))
+				warn(gocore.WarnOther, 0, i, k.Line, "document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line)
 			}
 		}
 		if r != nil && k.NumTokens >= 0 && r.NumTokens >= 0 && k.NumTokens != r.NumTokens {
-			return nil, warnings, errors.Wrapf(gocore.ErrInvalidInput,
-				"conll: document %q has %d tokens in the key (%s:%d) but %d in the response (%s:%d)",
+			e := gocore.NewError(gocore.KindParse, "document %q has %d tokens in the key (%s:%d) but %d in the response (%s:%d)",
 				k.Name, k.NumTokens, k.Path, k.Line, r.NumTokens, r.Path, r.Line)
+			e.Doc, e.Name, e.Side, e.Path, e.Line = i, k.Name, 1, r.Path, r.Line
+			return nil, nil, warnings, e
 		}
 		in := interner{}
 		docs[i].Name = k.Name
@@ -73,10 +92,10 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 	for j := range response {
 		if !used[j] {
 			r := &response[j]
-			warnings = append(warnings, fmt.Sprintf("document %q of the response (%s:%d) is not in the key: ignored", r.Name, r.Path, r.Line))
+			warn(gocore.WarnResponseOnly, 1, -1, r.Line, "document %q of the response (%s:%d) is not in the key: ignored", r.Name, r.Path, r.Line)
 		}
 	}
-	return docs, warnings, nil
+	return docs, respOf, warnings, nil
 }
 
 // canonicalName strips the CoNLL-2012 decoration from a document name:
@@ -162,77 +181,4 @@ func (in *interner) side(d *Doc) gocore.Side {
 		}
 	}
 	return s
-}
-
-// ScoreFiles reads a key file and a response file (format as for Read; ""
-// guesses each file's format on its own), pairs their documents (Pair) and
-// scores them with gocore.ScoreBatch. It returns the key's document names,
-// the counts matrix (len(names) rows of gocore.NumColumns() columns), the
-// repeated mentions the engine found (Doc indexes names), and the warnings
-// of Pair. The two files are parsed concurrently. Mention ids read from files
-// are packed spans, so opt.SpanMentions is set (the "kk" analysis repairs
-// span errors).
-func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
-	opt.SpanMentions = true
-	docs, warnings, err := readPair(keyPath, respPath, format, opt.Metrics.ReadsTypes())
-	if err != nil {
-		return nil, nil, nil, warnings, err
-	}
-	names = make([]string, len(docs))
-	for i := range docs {
-		names[i] = docs[i].Name
-	}
-	counts = make([]float64, len(docs)*gocore.NumColumns())
-	dups, err = gocore.ScoreBatch(docs, opt, counts)
-	if err != nil {
-		return nil, nil, nil, warnings, err
-	}
-	return names, counts, dups, warnings, nil
-}
-
-// AnalyzeFiles reads and pairs two files as ScoreFiles does and returns the
-// key's document names, the error records of gocore.AnalyzeBatch (Doc
-// indexes names; mention ids are packed spans, Start<<32 | End) and the
-// warnings of Pair. opt.SpanMentions is set.
-func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
-	opt.SpanMentions = true
-	docs, warnings, err := readPair(keyPath, respPath, format, opt.Metrics.ReadsTypes())
-	if err != nil {
-		return nil, nil, warnings, err
-	}
-	names = make([]string, len(docs))
-	for i := range docs {
-		names[i] = docs[i].Name
-	}
-	recs, err = gocore.AnalyzeBatch(docs, opt)
-	if err != nil {
-		return nil, nil, warnings, err
-	}
-	return names, recs, warnings, nil
-}
-
-// readPair reads a key file and a response file concurrently, with mention
-// types when types is set, and pairs their documents.
-func readPair(keyPath, respPath, format string, types bool) ([]gocore.Document, []string, error) {
-	var resp []Doc
-	var respErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				respErr = errors.Errorf("conll: internal error reading %s: %v", respPath, r)
-			}
-		}()
-		resp, respErr = readPath(respPath, format, types)
-	}()
-	key, err := readPath(keyPath, format, types)
-	<-done
-	if err != nil {
-		return nil, nil, err
-	}
-	if respErr != nil {
-		return nil, nil, respErr
-	}
-	return Pair(key, resp)
 }
