@@ -15,7 +15,7 @@ type metricDef struct {
 	// onRequest marks a count-only analysis (no recall or precision): it is
 	// computed only when named, never as part of the default set.
 	onRequest bool
-	compute    func(t *Table, opt *Options, out []float64) error
+	compute   func(t *Table, opt *Options, out []float64) error
 }
 
 // registry lists every metric, in column order. It is the one definition of
