@@ -183,9 +183,14 @@ func recordOf(err error) errRecord {
 			option: -1, mention: -1, start: -1, end: -1, message: b.msg}
 	}
 	e := gocore.AsError(err)
+	msg := e.Msg
+	if e.Path != "" && e.Name != "" {
+		// A failed file call returns no document names: the message carries the one it needs.
+		msg = fmt.Sprintf("document %q: %s", e.Name, msg)
+	}
 	return errRecord{status: statusOfKind(e.Kind), kind: int32(e.Kind), doc: int64(e.Doc), side: int32(e.Side),
 		option: int32(e.Option), mention: int64(e.Mention), line: int64(e.Line), start: e.Start, end: e.End,
-		message: e.Msg}
+		message: msg}
 }
 
 // recoveredErr turns a recovered panic (a bug, or a fault on a bad caller

@@ -22,6 +22,8 @@ NO_PERL_REASON = f"perl or the reference scorer is not available (set {REFERENCE
 
 #: The metrics that read mention types (the engine leaves them out of the default set on untyped input).
 TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
+#: The error analyses: counts without scores, computed only when named.
+ANALYSES = ("kk", "ms")
 
 _ITEM = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 

@@ -759,8 +759,8 @@ def test_dropin_text_equals_perl_on_300_random_pairs(tmp_path, capsys):
 
 def test_dropin_prints_the_reference_sums_fixed_case(tmp_path, capsys):
     """Key {t0..t4} plus four singletons, response {t0, t1, t2}: Perl's B-cubed recall is (1.8 / 9) 19.99%."""
-    cells = ["(0", "0", "0", "0", "0)", "(1)", "(2)", "(3)", "(4)"]
-    resp_cells = ["(0", "0", "0)", "-", "-", "-", "-", "-", "-"]
+    cells = ["(0)"] * 5 + ["(1)", "(2)", "(3)", "(4)"]
+    resp_cells = ["(0)"] * 3 + ["-"] * 6
     for name, col in (("key", cells), ("response", resp_cells)):
         rows = [f"doc\t0\t{i}\tw{i}\t" + "\t".join(["_"] * 7) + f"\t{c}" for i, c in enumerate(col)]
         (tmp_path / f"{name}.conll").write_text("#begin document (doc); part 000\n" + "\n".join(rows) +

@@ -29,6 +29,7 @@ LAYERS = {
     "stats": 7,
     "plotting": 8,
     "_report": 8,
+    "report_html": 8,
     "cli": 9,
     "__main__": 10,
 }

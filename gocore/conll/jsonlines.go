@@ -137,7 +137,7 @@ func clustersOf(jd *jsonDoc, line []byte, o readOpts) ([][][]int64, error) {
 			return nil, fmt.Errorf("no %q field (the clusters field asked for)", field)
 		}
 	case o.response && o.clustersField == "" && jd.Clusters != nil && jd.Predicted != nil:
-		return nil, errors.New(`both "clusters" and "predicted_clusters": ambiguous; set the clusters field to the one to read`)
+		return nil, errors.New(`both "clusters" and "predicted_clusters": ambiguous; name the field to read with clusters_field= (Python) or --clusters-field (command line)`)
 	case o.response && o.clustersField == "" && jd.Clusters == nil && jd.Predicted != nil:
 		raw, field = jd.Predicted, "predicted_clusters"
 	case raw == nil && o.response:

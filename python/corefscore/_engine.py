@@ -109,18 +109,20 @@ class Options:
         self.pairs = [(k, _option_value(k, v)) for k, v in self.values.items()]
         self.blanc_rule = values.get("blanc_rule") or "key"
         self.duplicates = values.get("duplicates") or "warn"
-        self._handles: dict[bool, int] = {}
+        self._handles: dict[tuple[bool, bool], int] = {}
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
-    def handle(self, types_given: bool) -> int:
-        h = self._handles.get(types_given)
+    def handle(self, types_given: bool, spans: bool = False) -> int:
+        """The engine's handle for these options and two facts of the input: typed mentions, span ids."""
+        h = self._handles.get((types_given, spans))
         if h is None:
-            pairs = [*self.pairs, ("types_given", "true")] if types_given else self.pairs
+            pairs = [*self.pairs, ("types_given", "true" if types_given else "false"),
+                     ("span_mentions", "true" if spans else "false")]
             try:
                 h = _lib.options_new(pairs)
             except _lib.EngineError as exc:
                 raise _translate(exc, option_keys=[k for k, _ in pairs]) from None
-            self._handles[types_given] = h
+            self._handles[(types_given, spans)] = h
         return h
 
     def __del__(self) -> None:
@@ -242,9 +244,10 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
         np.cumsum([len(b) for b in encoded], out=offsets[1:])
         cnames = (np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), offsets)
     types_given = key[3] is not None or response[3] is not None
+    spans = all(d.kind == "span" for d in docs)
     try:
         counts, applied, dups, n_dups, warns = _lib.score_batch(
-            len(docs), key, response, cnames, opts.handle(types_given), len(key[2]) + len(response[2]))
+            len(docs), key, response, cnames, opts.handle(types_given, spans), len(key[2]) + len(response[2]))
     except _lib.EngineError as exc:
         labels = [f"{i} ({n!r})" for i, n in enumerate(names)] if named else names
         raise _translate(exc, names=names, labels=labels, docs=docs, offsets=(key[0], response[0])) from None

@@ -198,7 +198,7 @@ class Result:
         self.counts_matrix = counts_matrix
         self.columns = tuple(columns)
         self.doc_names = list(doc_names)
-        self.metrics = tuple(metrics)
+        self.metrics, self.analyses = _arith.split_scored(self.columns, metrics)
         self.blanc_rule = blanc_rule
         self.duplicates = list(duplicates)
         self.warnings = list(warnings)
@@ -214,7 +214,8 @@ class Result:
             n_duplicates: int) -> Result:
         """A Result from the engine's own outputs, without re-checking them (the per-call path)."""
         self = cls.__new__(cls)
-        self.counts_matrix, self.columns, self.doc_names, self.metrics = counts_matrix, columns, doc_names, metrics
+        self.counts_matrix, self.columns, self.doc_names = counts_matrix, columns, doc_names
+        self.metrics, self.analyses = _arith.split_scored(columns, metrics)
         self.blanc_rule, self.duplicates, self.warnings, self.options = blanc_rule, list(duplicates), warnings, options
         self.key = self.response = None
         self.n_duplicates, self._scores = n_duplicates, None
@@ -269,10 +270,13 @@ class Result:
 
     @property
     def counts(self) -> dict[str, dict[str, float]]:
-        """Summed counts per metric: ``{metric: {suffix: value}}``, e.g. ``counts["muc"]["recall_num"]``."""
+        """Summed counts per metric and analysis: ``{name: {suffix: value}}``, e.g. ``counts["muc"]["recall_num"]``.
+
+        The error analyses (``kk``, ``ms``), which have counts but no scores, are here too.
+        """
         sums = self.total_counts
         lay = _arith.layout(self.columns)
-        return {m: {s: float(sums[i]) for s, i in lay[m].items()} for m in self.metrics}
+        return {m: {s: float(sums[i]) for s, i in lay[m].items()} for m in (*self.metrics, *self.analyses)}
 
     def per_document(self) -> list[Result]:
         """One single-document Result per document, in order (scores computed in one vectorised pass)."""
@@ -287,7 +291,7 @@ class Result:
     def _subset(self, rows: Sequence[int]) -> Result:
         names = [self.doc_names[i] for i in rows]
         keep = set(names)
-        return Result(self.counts_matrix[list(rows)], self.columns, names, self.metrics,
+        return Result(self.counts_matrix[list(rows)], self.columns, names, (*self.metrics, *self.analyses),
                       blanc_rule=self.blanc_rule, duplicates=[d for d in self.duplicates if d.document in keep],
                       key=self.key, response=self.response, options=self.options)
 

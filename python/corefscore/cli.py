@@ -266,7 +266,8 @@ def _dropin(argv: list[str]) -> int:
     from . import _engine, _lib, _report
 
     kwargs.pop("duplicates")
-    opts = _engine.options(duplicates=args.duplicates, **kwargs)
+    # The reference's own summation order, so that every printed percentage is Perl's.
+    opts = _engine.options(duplicates=args.duplicates, sums="reference", **kwargs)
     scores = _engine.score_files(args.key, args.response, opts, as_numpy=False)
     names = scores.names
     key_repeats = [0] * len(names)
