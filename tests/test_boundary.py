@@ -315,3 +315,62 @@ def test_ctrl_c_interrupts_a_long_score_files_at_once(tmp_path):
     finally:
         child.kill()
         child.wait(10)
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def _cli(*argv, timeout=60):
+    return subprocess.run([sys.executable, "-m", "corefscore", *map(str, argv)], capture_output=True, text=True,
+                          env=_env(), timeout=timeout, cwd=REPO)
+
+
+def test_cli_missing_file_says_no_such_file(tmp_path):
+    out = _cli("all", tmp_path / "nope.conll", REPO / "examples" / "key.conll", "none")
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"corefscore: error: {tmp_path / 'nope.conll'}: no such file"
+
+
+def test_cli_duplicates_raise_names_file_line_and_tokens_in_flag_terms(tmp_path):
+    key = _conll(tmp_path / "key.conll", ["(1)|(1)", "-"])
+    out = _cli("muc", key, key, "--duplicates", "raise")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    message = out.stderr.strip()
+    assert f"{key}:2" in message and "tokens 0-0" in message and "--duplicates warn" in message, message
+    assert "duplicates=" not in message and "capi" not in message and "gocore" not in message, message
+
+
+@pytest.mark.parametrize("problem", ["bom", "cr"])
+def test_cli_bom_and_cr_line_endings_get_a_message_that_says_so(tmp_path, problem):
+    path = _conll(tmp_path / "key.conll", ["(1", "1)"])
+    text = path.read_text()
+    if problem == "bom":
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+        out = _cli("muc", path, path, "none")
+        assert out.returncode == 0 and "byte order mark" in out.stderr, out.stderr  # skipped, with a warning
+    else:
+        path.write_bytes(text.replace("\n", "\r").encode())
+        out = _cli("muc", path, path, "none")
+        assert out.returncode == 2 and "CR" in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_cli_bad_option_values_speak_flags(tmp_path):
+    key = REPO / "examples" / "key.conll"
+    out = _cli("score", key, key, "--link-weights", "0,0,0,0")
+    assert out.returncode == 2 and "--link-weights" in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs /proc (Linux)")
+def test_cli_ctrl_c_exits_130_without_a_traceback(tmp_path):
+    key, resp = _big_pair(tmp_path, n_mentions=200_000, seed=1)
+    child = subprocess.Popen([sys.executable, "-m", "corefscore", "all", str(key), str(resp), "none"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+    time.sleep(1.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    try:
+        _, err = child.communicate(timeout=10)
+    finally:
+        child.kill()
+    assert time.monotonic() - sent < 2.0
+    assert child.returncode == 130 and "Traceback" not in err, err

@@ -230,7 +230,10 @@ def interruptible(call: Any, args: tuple, cancel: ctypes.c_int32, big: bool) -> 
 
     start_new_thread(run, ())
     try:
-        done.acquire()  # interruptible by signals
+        # Short waits: a signal delivered to another thread (the Go runtime's) interrupts no wait of
+        # this one, but Python runs its handler, and raises KeyboardInterrupt, between two waits.
+        while not done.acquire(timeout=0.05):
+            pass
     except KeyboardInterrupt:
         cancel.value = 1
         done.acquire()
