@@ -44,6 +44,8 @@ def _options(metrics: Any = None, singletons: str = "keep", duplicates: str = "w
 
 def _report(scores: Scores, opts: Options, stacklevel: int) -> list[str]:
     """Warning lines for the Result, and a DuplicateMentionWarning under duplicates='warn'."""
+    if not (scores.n_duplicates or scores.warnings):
+        return []
     lines = list(scores.warnings)
     if scores.n_duplicates:
         more = scores.n_duplicates - 1
@@ -333,8 +335,10 @@ class Scorer:
             self._n_dups += scores.n_duplicates
             self._warnings.extend(warns)
             # A metric is reported only if it applied to every batch.
-            self._metrics = scores.metrics if self._metrics is None else \
-                tuple(m for m in self._metrics if m in scores.metrics)
+            if self._metrics is None:
+                self._metrics = scores.metrics
+            elif self._metrics is not scores.metrics:
+                self._metrics = tuple(m for m in self._metrics if m in scores.metrics)
 
     def update(self, key: Any, response: Any, *, batch: bool = False, name: str | None = None,
                mention_types: Any = None) -> None:

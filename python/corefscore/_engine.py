@@ -244,7 +244,7 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
         np.cumsum([len(b) for b in encoded], out=offsets[1:])
         cnames = (np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), offsets)
     types_given = key[3] is not None or response[3] is not None
-    spans = all(d.kind == "span" for d in docs)
+    spans = docs[0].kind == "span" if len(docs) == 1 else all(d.kind == "span" for d in docs)
     try:
         counts, applied, dups, n_dups, warns = _lib.score_batch(
             len(docs), key, response, cnames, opts.handle(types_given, spans), len(key[2]) + len(response[2]))
@@ -257,7 +257,7 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
         ids = getattr(docs[d.doc], side)[0]
         local = d.mention - int((key if d.side == 0 else response)[0][d.doc])
         records.append(Duplicate(names[d.doc], side, docs[d.doc].mention(int(ids[local])), d.first_cluster, d.cluster))
-    return Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns))
+    return Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns) if warns else [])
 
 
 def score_files(key_path: Any, response_path: Any, opts: Options, as_numpy: bool = True) -> Scores:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import os
 from _thread import allocate_lock, start_new_thread
+from array import array as _array
 
 TYPE_CHECKING = False  # typing costs ~20 ms of start-up that the command line need not pay
 if TYPE_CHECKING:
@@ -261,8 +262,9 @@ def _addr(a: Any) -> int | None:
     """Data address of an ndarray or array.array (None for None)."""
     if a is None:
         return None
-    iface = getattr(a, "__array_interface__", None)
-    return a.buffer_info()[0] if iface is None else iface["data"][0]
+    if type(a) is _array:
+        return a.buffer_info()[0]
+    return a.__array_interface__["data"][0]
 
 
 def _side(side: tuple) -> CsSide:
@@ -320,7 +322,7 @@ def score_batch(n_docs: int, key: tuple, response: tuple, names: tuple | None, o
         s.names.bytes, s.names.offsets = _addr(names[0]), _addr(names[1])
         cnames = s.refs[2]
     s.cancel.value = 0
-    args = (_i64(n_docs), s.refs[0], s.refs[1], cnames, _i64(options), s.refs[3], _p(counts.ctypes.data),
+    args = (_i64(n_docs), s.refs[0], s.refs[1], cnames, _i64(options), s.refs[3], _p(_addr(counts)),
             _i64(counts.size), s.dups, s.caps[0], s.warns, s.caps[1], s.refs[4], s.refs[5])
     status = interruptible(cdll.cs_score_batch, args, s.cancel, n_mentions >= INTERRUPTIBLE_MENTIONS)
     if status:
