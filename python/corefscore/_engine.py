@@ -61,6 +61,9 @@ class Duplicate(tuple):
                 line: int = 0) -> Duplicate:
         return tuple.__new__(cls, (document, side, mention, int(first_cluster), int(cluster), int(line)))
 
+    def __getnewargs__(self) -> tuple:  # pickle (Dask, torch.distributed) calls __new__ with the fields
+        return tuple(self)
+
     document = property(lambda self: self[0])
     side = property(lambda self: self[1])
     mention = property(lambda self: self[2])
