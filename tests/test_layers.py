@@ -37,7 +37,10 @@ LAYERS = {
 
 
 def _imports(path: Path) -> set[str]:
-    """The package modules that ``path`` imports (``from . import x``, ``from .x import y``, ``import corefscore.x``)."""
+    """The package modules that ``path`` imports.
+
+    Forms read: ``from . import x``, ``from .x import y``, ``import corefscore.x``.
+    """
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom):
