@@ -34,7 +34,8 @@ def main(rank: int, world: int, init_file: str, out_dir: str) -> None:
                             timeout=timedelta(seconds=90))
     corpus = synthetic_corpus(**CORPUS)
     mine = list(range(rank, len(corpus.key), world))
-    metric, with_rows, typed, lonely = CorefMetric(), CorefMetric(rows=True), CorefMetric(), CorefMetric()
+    metric, with_rows, typed = CorefMetric(), CorefMetric(rows=True), CorefMetric()
+    lonely, lonely_rows = CorefMetric(), CorefMetric(rows=True)
     scorer, scorer_rows = Scorer(), Scorer()
     for i in mine[:3]:  # one document per update, then batches
         metric.update(corpus.key[i], corpus.response[i])
@@ -55,8 +56,9 @@ def main(rank: int, world: int, init_file: str, out_dir: str) -> None:
             typed.update(_typed(corpus.key[i], i), _typed(corpus.response[i], i + 1000))
         else:
             typed.update(corpus.key[i], corpus.response[i])
-    if rank == 0:  # a metric that saw nothing on rank 1
+    if rank == 0:  # metrics that saw nothing on rank 1
         lonely.update(corpus.key[0], corpus.response[0])
+        lonely_rows.update(corpus.key[0], corpus.response[0])
 
     local_counts = scorer.counts
     first = scorer.all_reduce().compute()
@@ -64,7 +66,7 @@ def main(rank: int, world: int, init_file: str, out_dir: str) -> None:
     rows_result = scorer_rows.all_reduce(rows=True).compute()
     from_metric = metric.compute()
     from_metric_rows = with_rows.compute()
-    typed_result, lonely_result = typed.compute(), lonely.compute()
+    typed_result, lonely_result, lonely_rows_result = typed.compute(), lonely.compute(), lonely_rows.compute()
     # After a change, compute() is local again.
     scorer.update(corpus.key[mine[0]], corpus.response[mine[0]])
     local_after = scorer.compute()
@@ -78,7 +80,8 @@ def main(rank: int, world: int, init_file: str, out_dir: str) -> None:
     np.savez(out / f"rank{rank}.npz",
              metric=from_metric.total_counts, metric_rows=from_metric_rows.counts_matrix,
              scorer=first.total_counts, scorer_again=again.total_counts, scorer_rows=rows_result.counts_matrix,
-             local=local_counts, local_after=local_after.total_counts, lonely=lonely_result.total_counts)
+             local=local_counts, local_after=local_after.total_counts, lonely=lonely_result.total_counts,
+             lonely_rows=lonely_rows_result.counts_matrix)
     (out / f"rank{rank}.json").write_text(json.dumps({
         "mine": mine,
         "metric": {"metrics": from_metric.metrics, "n_documents": from_metric.n_documents,

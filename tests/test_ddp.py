@@ -7,8 +7,10 @@ corefscore[torch]``; CI installs them); skipped with a message without them.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import pickle
 import subprocess
 import sys
 import warnings
@@ -138,6 +140,7 @@ def test_a_process_without_documents_changes_nothing(ranks, rank):
     corpus = synthetic_corpus(**CORPUS)
     want = corefscore.score(corpus.key[0], corpus.response[0])
     np.testing.assert_array_equal(arrays["lonely"], want.total_counts)
+    np.testing.assert_array_equal(arrays["lonely_rows"], want.counts_matrix)
     assert tuple(info["lonely"]["metrics"]) == want.metrics
     assert info["lonely"]["n_documents"] == 1
 
@@ -182,6 +185,27 @@ def test_forward_returns_the_batch_and_accumulates():
     assert batch["muc"].recall == 0.5
     metric([[1, 2]], [[1, 2]])
     assert metric.compute()["muc"].recall_den == 3.0
+
+
+def test_metric_copies_and_pickles_with_its_state():
+    metric = CorefMetric(metrics=["muc", "lea"], singletons="exclude")
+    metric.update([[1, 2, 3], [7]], [[1, 2], [3, 7]])
+    want = metric.compute().to_dict()
+    assert copy.deepcopy(metric).compute().to_dict() == want
+    assert metric.clone().compute().to_dict() == want
+    restored = pickle.loads(pickle.dumps(metric))
+    restored.update([[5, 6]], [[5, 6]])
+    assert restored.compute().n_documents == 2
+    assert restored.compute().options == metric.compute().options
+
+
+def test_states_stay_float64_whatever_the_module_precision():
+    metric = CorefMetric()
+    metric.half()
+    metric.float()
+    assert metric.counts.dtype == torch.float64
+    metric.update([[10**9, 2]], [[10**9, 2]])
+    assert metric.compute()["muc"].f1 == 1.0
 
 
 def test_options_are_checked_when_the_metric_is_made():
