@@ -41,7 +41,7 @@ _EXPORTS = {
     "compare": ".stats",
     "compare_files": ".stats",
 }
-_SUBMODULES = ("stats", "plotting", "cli")
+_SUBMODULES = ("stats", "plotting", "cli", "torchmetrics", "dask")
 
 if TYPE_CHECKING:
     from typing import Any
