@@ -127,8 +127,11 @@ class Options:
         return h
 
     def __del__(self) -> None:
+        free = getattr(_lib, "options_free", None)  # None once the interpreter is shutting down
+        if free is None:
+            return
         for h in getattr(self, "_handles", {}).values():
-            _lib.options_free(h)
+            free(h)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Options) and self.pairs == other.pairs
