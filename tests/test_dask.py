@@ -157,3 +157,12 @@ def test_bad_items_and_options_are_refused_before_scoring():
         score_bag(db.from_sequence([([[1]], [[1]])]), scheduler="sync")
     with pytest.raises(ValueError, match="at least one"):
         score_bag(db.from_sequence([], npartitions=1), scheduler="sync")
+
+
+def test_docstring_examples():
+    import doctest
+
+    import corefscore.dask
+
+    result = doctest.testmod(corefscore.dask, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0

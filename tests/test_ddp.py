@@ -226,3 +226,12 @@ def test_all_reduce_without_a_process_group_says_so():
         warnings.simplefilter("error")
         with pytest.raises(RuntimeError, match="init_process_group"):
             scorer.all_reduce()
+
+
+def test_docstring_examples():
+    import doctest
+
+    import corefscore.torchmetrics
+
+    result = doctest.testmod(corefscore.torchmetrics, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0
