@@ -27,6 +27,8 @@ LAYERS = {
     "_result": 5,
     "_api": 6,
     "stats": 7,
+    "torchmetrics": 7,
+    "dask": 7,
     "plotting": 8,
     "_report": 8,
     "report_html": 8,

@@ -24,6 +24,7 @@ TYPE_CHECKING = False
 _EXPORTS = {
     "DuplicateMentionWarning": "._api",
     "Scorer": "._api",
+    "SummedResult": "._api",
     "metric_names": "._api",
     "score": "._api",
     "score_arrays": "._api",
@@ -40,7 +41,7 @@ _EXPORTS = {
     "compare": ".stats",
     "compare_files": ".stats",
 }
-_SUBMODULES = ("stats", "plotting", "cli")
+_SUBMODULES = ("stats", "plotting", "cli", "torchmetrics", "dask")
 
 if TYPE_CHECKING:
     from typing import Any
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from ._api import (
         DuplicateMentionWarning,
         Scorer,
+        SummedResult,
         metric_names,
         score,
         score_arrays,
@@ -88,6 +90,7 @@ __all__ = [
     "MetricScore",
     "Result",
     "Scorer",
+    "SummedResult",
     "__version__",
     "bootstrap",
     "compare",

@@ -262,6 +262,61 @@ def score_files(key_path: Any, response_path: Any, *, format: str | None = None,
     return result
 
 
+class SummedResult(Result):
+    """The Result of counts summed across processes: corpus scores without per-document rows.
+
+    What :meth:`Scorer.all_reduce` and ``corefscore.torchmetrics.CorefMetric``
+    return. Scores, ``counts``, ``total_counts``, ``conll_f1``, ``to_dict()``
+    and ``n_documents`` are those of every document on every process; the
+    per-document rows stayed on their processes, so ``counts_matrix``,
+    ``per_document()`` (and with them ``bootstrap`` and ``compare``) raise
+    instead of treating the sums as one document. ``duplicates`` and
+    ``warnings`` hold this process's own records; ``n_duplicates`` counts all.
+    """
+
+    def __init__(self, sums: Any, columns: Sequence[str], metrics: Sequence[str], n_documents: int, *,
+                 processes: int = 1, n_duplicates: int = 0, blanc_rule: str = "key", duplicates: Sequence = (),
+                 warnings: Sequence[str] = (), options: dict[str, Any] | None = None) -> None:
+        sums = np.asarray(sums, dtype=np.float64)
+        if sums.shape != (len(columns),):
+            raise ValueError(f"`sums` must have shape ({len(columns)},); got {sums.shape} instead.")
+        label = f"sum of {int(n_documents)} documents on {processes} process{'es' if processes != 1 else ''}"
+        super().__init__(sums.reshape(1, -1), columns, [label], metrics, blanc_rule=blanc_rule,
+                         duplicates=duplicates, warnings=warnings, options=options, n_duplicates=n_duplicates)
+        self._n_summed = int(n_documents)
+        self.processes = int(processes)
+        self._hint = "use Scorer.all_reduce(rows=True), or gather Scorer.counts_matrix yourself"
+
+    @property
+    def counts_matrix(self) -> np.ndarray:
+        """Unavailable: the rows stayed on their processes (see the class documentation)."""
+        raise ValueError(self._no_rows())
+
+    @counts_matrix.setter
+    def counts_matrix(self, value: np.ndarray) -> None:
+        self._sums = value
+
+    @property
+    def total_counts(self) -> np.ndarray:
+        """The summed counts of every document, shape (n_columns,)."""
+        return self._sums[0]
+
+    @property
+    def n_documents(self) -> int:
+        """Number of documents summed, on every process."""
+        return self._n_summed
+
+    def _no_rows(self) -> str:
+        return (
+            f"corefscore: this Result holds the counts of {self._n_summed} documents summed across "
+            f"{self.processes} process(es), not one row per document; per-document work (per_document, bootstrap, "
+            f"compare) needs the rows: {self._hint}.")
+
+    def per_document(self) -> list[Result]:
+        """Unavailable: the rows stayed on their processes (see the class documentation)."""
+        raise ValueError(self._no_rows())
+
+
 class Scorer:
     """A streaming accumulator of per-document counts, for validation loops.
 
@@ -305,6 +360,7 @@ class Scorer:
             self._n_dups = 0
             self._warnings: list[str] = []
             self._metrics: tuple[str, ...] | None = None
+            self._reduced: Result | None = None  # what all_reduce computed, until the next change
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -333,6 +389,7 @@ class Scorer:
             self._names.extend(scores.names)
             self._dups.extend(scores.duplicates)
             self._n_dups += scores.n_duplicates
+            self._reduced = None
             self._warnings.extend(warns)
             # A metric is reported only if it applied to every batch.
             if self._metrics is None:
@@ -362,6 +419,7 @@ class Scorer:
             state = (list(other._rows), list(other._names), list(other._dups), other._n_dups,
                      list(other._warnings), other._metrics)
         with self._lock:
+            self._reduced = None
             self._rows.extend(state[0])
             self._names.extend(state[1])
             self._dups.extend(state[2])
@@ -385,12 +443,106 @@ class Scorer:
         if len(labels) != len(arr):
             raise ValueError(f"`names` must have one name per row ({len(arr)}); got {len(labels)} instead.")
         with self._lock:
+            self._reduced = None
             self._rows.append(arr)
             self._names.extend(labels)
 
-    def compute(self) -> Result:
-        """The Result of every document since the last reset."""
+    def all_reduce(self, group: Any = None, *, rows: bool = False) -> Scorer:
+        """Sum the counts of this Scorer on every process of a ``torch.distributed`` group; returns self.
+
+        A collective call: every process of ``group`` (default: the whole
+        world) must call it. Afterwards :meth:`compute` returns, on every
+        process, the Result of all their documents, until this Scorer changes
+        (``update``, ``merge``, ``add_counts``, ``reset``: compute() is local
+        again, and another all_reduce sums afresh; nothing is counted twice).
+        The Scorer's own rows, ``counts_matrix`` and ``n_documents`` stay local.
+
+        Parameters
+        ----------
+        group : torch.distributed.ProcessGroup, optional
+        rows : bool
+            False (default): one ``all_reduce`` of a float64 vector (the column
+            sums, the document and duplicate counts, which metrics applied);
+            compute() returns a :class:`SummedResult`: corpus scores, counts
+            and ``n_documents``, but no per-document rows (``per_document``,
+            ``bootstrap`` and ``compare`` raise). True: every process's rows,
+            document names, duplicates and warnings are gathered
+            (``all_gather_object``; memory of the whole corpus's rows on every
+            process) and compute() returns a full :class:`Result`, rows in
+            rank order.
+
+        A metric is reported only if it applied on every process that scored
+        something (as :meth:`update` does across batches); with no document
+        anywhere, the engine's default set for these options. Works with the
+        gloo (CPU) and NCCL (the current CUDA device) backends.
+
+        Raises
+        ------
+        ImportError
+            Without torch (``pip install corefscore[torch]``).
+        RuntimeError
+            When no process group is initialised.
+        """
+        try:
+            import torch
+            import torch.distributed as dist
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("corefscore: Scorer.all_reduce needs torch; install it with "
+                              "`pip install corefscore[torch]`") from exc
+        if not (dist.is_available() and dist.is_initialized()):
+            raise RuntimeError("corefscore: Scorer.all_reduce needs an initialised torch.distributed process "
+                               "group (torch.distributed.init_process_group); got none.")
         with self._lock:
+            state = (list(self._rows), list(self._names), list(self._dups), self._n_dups, list(self._warnings),
+                     self._metrics)
+        columns = _lib.columns()
+        world = dist.get_world_size(group)
+        if rows:
+            parts: list[Any] = [None] * world
+            dist.all_gather_object(parts, state, group=group)
+            whole = Scorer(**self._kwargs)
+            for part_rows, names, dups, n_dups, warns, metrics in parts:
+                whole._rows.extend(part_rows)
+                whole._names.extend(names)
+                whole._dups.extend(dups)
+                whole._n_dups += n_dups
+                whole._warnings.extend(warns)
+                if metrics is not None:
+                    whole._metrics = metrics if whole._metrics is None else \
+                        tuple(m for m in whole._metrics if m in metrics)
+            reduced = whole.compute()
+        else:
+            all_metrics = _lib.metric_names()
+            scored = state[5] is not None
+            local = np.concatenate([
+                np.concatenate(state[0], axis=0).sum(axis=0) if state[0] else np.zeros(len(columns)),
+                [len(state[1]), state[3], float(scored)],
+                [float(scored and m in state[5]) for m in all_metrics],  # type: ignore[operator]
+            ])
+            device = torch.device("cuda", torch.cuda.current_device()) if dist.get_backend(group) == "nccl" \
+                else torch.device("cpu")
+            tensor = torch.from_numpy(local).to(device)
+            dist.all_reduce(tensor, op=dist.ReduceOp.SUM, group=group)
+            total = tensor.cpu().numpy()
+            ncol = len(columns)
+            n_docs, n_dups, n_scored = np.rint(total[ncol:ncol + 3]).astype(np.int64).tolist()
+            applied = np.rint(total[ncol + 3:]).astype(np.int64).tolist()
+            if n_scored:  # applied on every process that scored: the tally equals the number of such processes
+                metrics = tuple(m for m, a in zip(all_metrics, applied) if a == n_scored)
+            else:
+                metrics = _engine.score_docs([], [], self._opts, False).metrics
+            reduced = SummedResult(total[:ncol], columns, metrics, n_docs, processes=world, n_duplicates=n_dups,
+                                   blanc_rule=self._opts.blanc_rule, duplicates=state[2], warnings=state[4],
+                                   options=self._opts.values)
+        with self._lock:
+            self._reduced = reduced
+        return self
+
+    def compute(self) -> Result:
+        """The Result of every document since the last reset (of every process, after :meth:`all_reduce`)."""
+        with self._lock:
+            if self._reduced is not None:
+                return self._reduced
             names, dups, warns, n_dups = list(self._names), list(self._dups), list(self._warnings), self._n_dups
             metrics = self._metrics
         if metrics is None:  # nothing scored here (only add_counts): the engine's default set for these options

@@ -61,6 +61,9 @@ class Duplicate(tuple):
                 line: int = 0) -> Duplicate:
         return tuple.__new__(cls, (document, side, mention, int(first_cluster), int(cluster), int(line)))
 
+    def __getnewargs__(self) -> tuple:  # pickle (Dask, torch.distributed) calls __new__ with the fields
+        return tuple(self)
+
     document = property(lambda self: self[0])
     side = property(lambda self: self[1])
     mention = property(lambda self: self[2])
@@ -126,8 +129,11 @@ class Options:
         return h
 
     def __del__(self) -> None:
+        free = getattr(_lib, "options_free", None)  # None once the interpreter is shutting down
+        if free is None:
+            return
         for h in getattr(self, "_handles", {}).values():
-            _lib.options_free(h)
+            free(h)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Options) and self.pairs == other.pairs
