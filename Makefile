@@ -148,16 +148,26 @@ sdist: $(BUILD_VENV)/.installed
 	rm -f dist/corefscore-$(VERSION).tar.gz
 	$(BPY) -m build --sdist --no-isolation --outdir dist .
 
-# The test suite against the installed wheel of this machine's architecture, in a fresh venv
-# (.venv-wheel): pythonpath is emptied so that the tests import the wheel, not python/.
+# The test suite against the installed wheel of this machine's architecture, in its own venv
+# (.venv-wheel: created on first use, so fresh on CI; the wheel is reinstalled every time, its
+# dependencies only when missing) and in a copy of the repository without python/corefscore
+# (build/wheeltest): no test, nor a child process that a test starts with PYTHONPATH=python, can
+# import the sources instead.
+WHEEL_TREE := build/wheeltest/corefscore
+HOST_WHEEL = $$(ls dist/corefscore-$(VERSION)-*_$(HOST_ARCH).whl)
 test-wheel: wheel
-	rm -rf $(WHEEL_VENV)
-	$(PYTHON) -m venv $(WHEEL_VENV)
-	@echo "installing dist/corefscore-$(VERSION)-*_$(HOST_ARCH).whl with its test extra into $(WHEEL_VENV)"
-	@$(call quiet_pip,$(WHEEL_VENV),"$$(ls dist/corefscore-$(VERSION)-*_$(HOST_ARCH).whl)[test]")
-	cd $(WHEEL_VENV) && ./bin/python -c 'import corefscore, os, sys; d = os.path.dirname(corefscore.__file__); \
+	rm -rf build/wheeltest
+	@test -x $(WPY) || $(PYTHON) -m venv $(WHEEL_VENV)
+	@echo "installing $(HOST_WHEEL) with its test extra into $(WHEEL_VENV)"
+	@$(call quiet_pip,$(WHEEL_VENV),"$(HOST_WHEEL)[test]")
+	@$(call quiet_pip,$(WHEEL_VENV),--force-reinstall --no-deps "$(HOST_WHEEL)")
+	@mkdir -p $(WHEEL_TREE)/python
+	@for f in $$(ls -A); do case "$$f" in .git|.venv*|build|dist|python) ;; *) cp -R "$$f" $(WHEEL_TREE)/ ;; esac; done
+	@cp -R python/scripts $(WHEEL_TREE)/python/
+	@ln -s "$(abspath ../shared)" build/wheeltest/shared
+	cd $(WHEEL_TREE) && $(abspath $(WPY)) -c 'import corefscore, os, sys; d = os.path.dirname(corefscore.__file__); \
 		print("testing", d); sys.exit(0 if "site-packages" in d else "error: not the installed wheel")'
-	$(call pytest,$(WPY),-o pythonpath=)
+	cd $(WHEEL_TREE) && $(call pytest,$(abspath $(WPY)))
 
 clean:
 	rm -rf build dist *.egg-info python/*.egg-info $(LIB) python/corefscore/libcorefscore.h
