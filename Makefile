@@ -123,8 +123,8 @@ wheels: sdist $(WHEEL_TARGETS)
 # The wheel of this machine's architecture.
 wheel: wheel-$(HOST_ARCH)
 
-# One wheel: setup.py cross-compiles the library (GOARCH, CC=zig cc; zig's linker ignores the -s
-# that go passes for -ldflags=-s, hence --strip-all) and bdist_wheel tags it
+# One wheel: setup.py cross-compiles the library (GOARCH, CC=zig cc; linked by zig, the library
+# keeps its debug sections despite -ldflags=-s, hence --strip-all) and bdist_wheel tags it
 # linux_<arch>; `auditwheel show` must find no external library and only symbols that glibc 2.17
 # has, then `wheel tags` retags it manylinux_2_17 (= manylinux2014) into dist/. Not `auditwheel
 # repair`: it refuses a wheel of another architecture than the machine's (its --plat choices are
