@@ -22,6 +22,10 @@ TYPE_CHECKING = False
 # The public names are imported on first use (PEP 562), so that `import corefscore`
 # (and the command line's drop-in path) does not import NumPy or load the library.
 _EXPORTS = {
+    "Analysis": "._analysis",
+    "ErrorRecord": "._analysis",
+    "analyze": "._api",
+    "analyze_files": "._api",
     "DuplicateMentionWarning": "._api",
     "Scorer": "._api",
     "metric_names": "._api",
@@ -40,14 +44,17 @@ _EXPORTS = {
     "compare": ".stats",
     "compare_files": ".stats",
 }
-_SUBMODULES = ("stats", "plotting", "cli")
+_SUBMODULES = ("stats", "plotting", "report", "cli")
 
 if TYPE_CHECKING:
     from typing import Any
 
+    from ._analysis import Analysis, ErrorRecord
     from ._api import (
         DuplicateMentionWarning,
         Scorer,
+        analyze,
+        analyze_files,
         metric_names,
         score,
         score_arrays,
@@ -80,15 +87,19 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Analysis",
     "ArraySide",
     "CorefScoreInputError",
     "Duplicate",
     "DuplicateMentionWarning",
+    "ErrorRecord",
     "ForkedProcessError",
     "MetricScore",
     "Result",
     "Scorer",
     "__version__",
+    "analyze",
+    "analyze_files",
     "bootstrap",
     "compare",
     "compare_files",
