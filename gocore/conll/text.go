@@ -57,17 +57,44 @@ func Documents(path string, side int, opt gocore.Options) ([]Doc, []Text, error)
 	return docs, out, nil
 }
 
-// eachLine calls f on every line of data without its line ending.
-func eachLine(data []byte, f func(line []byte)) {
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
+// eachLine calls f on every line of data without its line ending, with the
+// line's offset in data.
+func eachLine(data []byte, f func(line []byte, at int)) {
+	at := 0
+	for at < len(data) {
+		i := bytes.IndexByte(data[at:], '\n')
 		var line []byte
+		next := len(data)
 		if i < 0 {
-			line, data = data, nil
+			line = data[at:]
 		} else {
-			line, data = data[:i], data[i+1:]
+			line, next = data[at:at+i], at+i+1
 		}
-		f(trimCR(line))
+		f(trimCR(line), at)
+		at = next
+	}
+}
+
+// field returns the start and end of the k-th (0-based) whitespace-separated
+// field of line, or -1, -1.
+func field(line []byte, k int) (int, int) {
+	i, n := 0, len(line)
+	for {
+		for i < n && isSpace(line[i]) {
+			i++
+		}
+		if i == n {
+			return -1, -1
+		}
+		j := i
+		for j < n && !isSpace(line[j]) {
+			j++
+		}
+		if k == 0 {
+			return i, j
+		}
+		k--
+		i = j
 	}
 }
 
@@ -83,7 +110,8 @@ func (t *Text) endSentence() {
 func conll2012Text(data []byte) []Text {
 	var out []Text
 	var cur *Text
-	eachLine(data, func(line []byte) {
+	text := string(data) // one copy: the words are substrings of it
+	eachLine(data, func(line []byte, at int) {
 		switch {
 		case isBeginLine(line):
 			out = append(out, Text{})
@@ -96,10 +124,9 @@ func conll2012Text(data []byte) []Text {
 			cur.endSentence()
 		case line[0] == '#':
 		default:
-			f := bytes.Fields(line)
 			w := ""
-			if len(f) > 3 {
-				w = string(f[3])
+			if i, j := field(line, 3); i >= 0 {
+				w = text[at+i : at+j]
 			}
 			cur.Words = append(cur.Words, w)
 		}
@@ -111,7 +138,8 @@ func conll2012Text(data []byte) []Text {
 // or empty nodes); "# newdoc" starts a document, as in the reader.
 func conlluText(data []byte) []Text {
 	var out []Text
-	eachLine(data, func(line []byte) {
+	text := string(data)
+	eachLine(data, func(line []byte, at int) {
 		switch {
 		case isBlank(line):
 			if len(out) > 0 {
@@ -134,7 +162,7 @@ func conlluText(data []byte) []Text {
 				out = append(out, Text{})
 			}
 			t := &out[len(out)-1]
-			t.Words = append(t.Words, string(cols[1]))
+			t.Words = append(t.Words, text[at+len(cols[0])+1:at+len(cols[0])+1+len(cols[1])])
 		}
 	})
 	if len(out) > 0 {
@@ -146,7 +174,7 @@ func conlluText(data []byte) []Text {
 // jsonlinesText reads the "sentences" of each document line.
 func jsonlinesText(data []byte) []Text {
 	var out []Text
-	eachLine(data, func(line []byte) {
+	eachLine(data, func(line []byte, _ int) {
 		if isBlank(line) {
 			return
 		}

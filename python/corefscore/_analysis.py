@@ -13,6 +13,8 @@ import html as _html
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+import numpy as np
+
 #: The seven Kummerfeld-Klein categories, then the two Martschat-Strube link errors.
 KK_CATEGORIES = ("span_error", "conflated_entities", "extra_mention", "extra_entity", "divided_entity",
                  "missing_mention", "missing_entity")
@@ -58,7 +60,9 @@ class Analysis:
 
     def __init__(self, errors: list[ErrorRecord], documents: list[str], name: str = "response",
                  warnings: list[str] | None = None) -> None:
-        self.errors, self.documents, self.name = errors, documents, name
+        self._errors: list[ErrorRecord] | None = errors
+        self._raw: dict | None = None
+        self.documents, self.name = documents, name
         self.warnings = warnings or []
         counts = dict.fromkeys(CATEGORIES, 0)
         for e in errors:
@@ -67,6 +71,23 @@ class Analysis:
 
     @classmethod
     def _of(cls, raw: dict, name: str) -> Analysis:
+        """From the engine's arrays; the records are built on first use of :attr:`errors`."""
+        a = cls([], list(raw["names"]), name, raw.get("warnings") or [])
+        per = raw["category"].astype(np.int64)
+        for code, n in enumerate(np.bincount(per, minlength=len(CATEGORIES) + 1)[1:], 1):
+            a.counts[CATEGORIES[code - 1]] = int(n)
+        a._errors, a._raw = None, raw
+        return a
+
+    @property
+    def errors(self) -> list[ErrorRecord]:
+        """One :class:`ErrorRecord` per error, in document order."""
+        if self._errors is None:
+            self._errors = self._records(self._raw)
+            self._raw = None
+        return self._errors
+
+    def _records(self, raw: dict) -> list[ErrorRecord]:
         names, mention_of = raw["names"], raw["mention_of"]
         doc, cat = raw["doc"].tolist(), raw["category"].tolist()
         mo, ko, ro = (raw[k].tolist() for k in ("mention_offsets", "key_offsets", "response_offsets"))
@@ -78,13 +99,13 @@ class Analysis:
             t = tuple(_TYPES[x] for x in types[i]) if c in MS_CATEGORIES and all(types[i]) else ()
             errors.append(ErrorRecord(names[d], c, tuple(mention_of(d, m) for m in ms[mo[i]:mo[i + 1]]),
                                       tuple(ks[ko[i]:ko[i + 1]]), tuple(rs[ro[i]:ro[i + 1]]), t))
-        return cls(errors, list(names), name, raw.get("warnings") or [])
+        return errors
 
     def __iter__(self) -> Iterator[ErrorRecord]:
         return iter(self.errors)
 
     def __len__(self) -> int:
-        return len(self.errors)
+        return sum(self.counts.values())
 
     def by_document(self) -> dict[str, list[ErrorRecord]]:
         """The records grouped by document name (every document, empty lists included)."""
@@ -101,7 +122,8 @@ class Analysis:
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.counts.items() if v)
-        return f"Analysis({self.name!r}, {len(self.documents)} documents, {len(self.errors)} errors: {shown or 'none'})"
+        n = sum(self.counts.values())
+        return f"Analysis({self.name!r}, {len(self.documents)} documents, {n} errors: {shown or 'none'})"
 
     def _repr_html_(self) -> str:
         rows = "".join(f"<tr><td>{_html.escape(k)}</td><td style='text-align:right'>{v}</td></tr>"

@@ -305,15 +305,18 @@ def analyze_files(key_path: Any, response_path: Any, opts: Options) -> dict:
     return out
 
 
-def read_documents(path: Any, side: int, opts: Options) -> list[dict]:
-    """One file's documents for display: name, words, sentence ends, entities (lists of (start, end) spans)."""
+def read_documents(path: Any, side: int, opts: Options, words: bool = True) -> list[dict]:
+    """One file's documents for display: name, words, sentence ends, entities (lists of (start, end) spans).
+
+    Without ``words`` the documents' words are left empty (they are not decoded).
+    """
     p = os.fsdecode(os.fspath(path))
     try:
         raw = _lib.read_documents(os.fsencode(p), side, opts.handle(False))
     except _lib.EngineError as exc:
         paths = [p, p]
         raise _translate(exc, paths=paths) from None
-    words, wo = raw["words"], raw["word_offsets"].tolist()
+    text, wo = raw["words"], raw["word_offsets"].tolist()
     mo, wd, sd = raw["mention_offsets"].tolist(), raw["word_docs"].tolist(), raw["sentence_docs"].tolist()
     ends, ms = raw["sentence_ends"].tolist(), raw["mentions"]
     starts, stops, clusters = ms["start"].tolist(), ms["end"].tolist(), ms["cluster"].tolist()
@@ -325,7 +328,17 @@ def read_documents(path: Any, side: int, opts: Options) -> list[dict]:
             while len(entities) <= c:
                 entities.append([])
             entities[c].append((starts[i], stops[i]))
-        toks = [words[wo[w]:wo[w + 1]].decode("utf-8", "replace") for w in range(wd[d], wd[d + 1])]
+        toks = _words(text, wo, wd[d], wd[d + 1]) if words else []
         docs.append({"name": name, "words": toks, "sentence_ends": ends[sd[d]:sd[d + 1]],
                      "entities": [sorted(e) for e in entities]})
     return docs
+
+
+def _words(raw: bytes, offsets: list[int], first: int, last: int) -> list[str]:
+    """Words first .. last-1 of a words buffer; one decode per document when it is ASCII."""
+    base, end = offsets[first], offsets[last]
+    chunk = raw[base:end]
+    if chunk.isascii():
+        s = chunk.decode("ascii")
+        return [s[offsets[w] - base:offsets[w + 1] - base] for w in range(first, last)]
+    return [raw[offsets[w]:offsets[w + 1]].decode("utf-8", "replace") for w in range(first, last)]

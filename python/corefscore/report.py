@@ -75,7 +75,7 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
                 k = f"{e.category.split('_')[0]}.{e.types[0]}_{e.types[1]}"
                 links[k] = links.get(k, 0) + 1
         data["link_counts"][system] = links
-        resp = {d["name"]: d["entities"] for d in _engine.read_documents(path, 1, _engine.options(format=format))}
+        resp = {d["name"]: d["entities"] for d in _engine.read_documents(path, 1, opts, words=False)}
         by_doc = analysis.by_document()
         for i, doc in enumerate(docs):
             doc["responses"][system] = resp.get(doc["name"], [])

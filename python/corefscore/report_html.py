@@ -580,7 +580,12 @@ def render_report(data: dict, *, full_page: bool = True) -> str:
     True
     """
     _validate(data)
-    data = _clean(data)
+    # Only numbers that are scores can be non-finite: the documents' words,
+    # spans and errors are left as they are (cleaning them costs seconds on
+    # a LitBank-sized corpus).
+    docs = data.get("documents", [])
+    data = _clean({k: v for k, v in data.items() if k != "documents"})
+    data["documents"] = [{**d, "scores": _clean(d["scores"])} if "scores" in d else d for d in docs]
     metrics = _metrics_of(data)
     root = "cfs-" + uuid.uuid4().hex[:10]
     systems = data["systems"]
