@@ -225,3 +225,23 @@ def test_report_documents_have_the_files_words():
             assert 0 <= s <= e < len(words)
     assert data["error_counts"]["response.conll"] == {
         c: corefscore.analyze_files(KEY, RESPONSE).counts[c] for c in KK_CATEGORIES}
+
+
+def test_martschat_strube_introduction_example():
+    """The example that opens Martschat & Strube (2014): a system that misses "the factory" -> "the refinery".
+
+    One recall error, nominal to nominal (anaphor first), and for Kummerfeld &
+    Klein one missing mention; no precision error. Spans are the token spans
+    of the paper's two sentences.
+    """
+    project, refinery, this, factory = (11, 23), (16, 23), (30, 30), (34, 35)
+    types = {project: "nominal", refinery: "nominal", this: "pronoun", factory: "nominal"}
+    key = [[project, this], [refinery, factory]]
+    response = [[project, this], [refinery]]
+    a = corefscore.analyze(key, response, mention_types=types)
+    assert [(e.category, e.mentions, e.types) for e in a.errors] == [
+        ("missing_mention", (factory,), ()),
+        ("recall_error", (factory, refinery), ("nominal", "nominal")),
+    ]
+    r = corefscore.score(key, response, mention_types=types, metrics=["kk", "ms"])
+    assert r.counts["ms"]["recall.nominal_nominal"] == 1 and r.counts["ms"]["precision_errors"] == 0
