@@ -25,6 +25,8 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,13 +57,19 @@ def litbank(tmp: Path) -> tuple[Path, Path, Path]:
     return key, a, b
 
 
-def process_seconds(cmd: list[str], runs: int) -> tuple[float, float]:
+def process_seconds(cmd: list[str], runs: int) -> tuple[float, float, float]:
+    """Best and median wall time, and the median CPU time (user + system) of the child process."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    cpu: list[float] = []
 
     def run() -> None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
-    return best_and_median(run, runs)
+    best, med = best_and_median(run, runs)
+    return best, med, statistics.median(cpu[1:])
 
 
 def main() -> None:
@@ -100,11 +108,13 @@ def main() -> None:
     print(f"- Python {platform.python_version()}, corefscore {corefscore.__version__}")
     print(f"- input: LitBank, {n_docs} documents in one key file, response perturbed with seed 1 "
           f"(second response seed 2); {n_err} errors found in the first")
-    print(f"- command: `python bench/report_bench.py --runs {args.runs}`\n")
-    print("| what | best (s) | median (s) |")
-    print("|---|---:|---:|")
-    for name, (best, med) in rows:
-        print(f"| {name} | {best:.3f} | {med:.3f} |")
+    print(f"- command: `python bench/report_bench.py --runs {args.runs}`")
+    print(f"- load average when done: {', '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
+    print("| what | best wall (s) | median wall (s) | median CPU, user + system (s) |")
+    print("|---|---:|---:|---:|")
+    for name, t in rows:
+        cpu = f"{t[2]:.3f}" if len(t) > 2 else ""
+        print(f"| {name} | {t[0]:.3f} | {t[1]:.3f} | {cpu} |")
     print(f"\nHTML written: {sizes[0] / 2**20:.1f} MB (one response), {sizes[1] / 2**20:.1f} MB (two responses).")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from . import _api, _engine, report_html, stats
@@ -41,8 +42,18 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
     if not 1 <= len(response_paths) <= 2:
         raise ValueError(f"a report compares one or two responses with the key; got {len(response_paths)}")
     systems = list(names) if names is not None else _system_names(response_paths)
-    opts = _engine.options(format=format)
-    key_docs = _engine.read_documents(key_path, 0, opts)
+    clusters_field = options.get("clusters_field")
+    opts = _engine.options(format=format, clusters_field=clusters_field)
+    shared = {k: options[k] for k in ("singletons", "duplicates", "clusters_field") if options.get(k) is not None}
+    # The Go calls release the GIL: the files are read, scored and analysed concurrently.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        key_future = pool.submit(_engine.read_documents, key_path, 0, opts)
+        jobs = [(pool.submit(_api.score_files, key_path, path, format=format, **options),
+                 pool.submit(_api.analyze_files, key_path, path, format=format, name=system, **shared),
+                 pool.submit(_engine.read_documents, path, 1, opts, False))
+                for system, path in zip(systems, response_paths)]
+        key_docs = key_future.result()
+        done = [(a.result(), b.result(), c.result()) for a, b, c in jobs]
     data: dict[str, Any] = {
         "title": title or f"{os.path.basename(os.fspath(key_path))}: " + " vs ".join(systems),
         "subtitle": f"key: {os.fspath(key_path)}; " + "; ".join(
@@ -51,8 +62,7 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
     }
     docs = [{"name": d["name"], "sentences": _sentences(d), "key": d["entities"], "responses": {}, "scores": {},
              "errors": {}} for d in key_docs]
-    for system, path in zip(systems, response_paths):
-        result = _api.score_files(key_path, path, format=format, **options)
+    for system, (result, analysis, resp_docs) in zip(systems, done):
         metrics = [m for m in result.metrics if m in result]
         data.setdefault("metrics", metrics)
         iv = stats.bootstrap(result, n=n_bootstrap, confidence=confidence, seed=seed) if n_bootstrap else None
@@ -66,7 +76,6 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
             table[m] = row
         data["scores"][system] = table
         per_doc = result.per_document()
-        analysis = _api.analyze_files(key_path, path, format=format, name=system)
         data["error_counts"][system] = {c: analysis.counts[c] for c in report_html.KK_CATEGORIES}
         links = {"recall_errors": analysis.counts["recall_error"],
                  "precision_errors": analysis.counts["precision_error"]}
@@ -75,7 +84,7 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
                 k = f"{e.category.split('_')[0]}.{e.types[0]}_{e.types[1]}"
                 links[k] = links.get(k, 0) + 1
         data["link_counts"][system] = links
-        resp = {d["name"]: d["entities"] for d in _engine.read_documents(path, 1, opts, words=False)}
+        resp = {d["name"]: d["entities"] for d in resp_docs}
         by_doc = analysis.by_document()
         for i, doc in enumerate(docs):
             doc["responses"][system] = resp.get(doc["name"], [])
