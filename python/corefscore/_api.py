@@ -113,7 +113,9 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
     doc = convert(key, response, "0", mention_types)
-    return _result(_engine.score_docs([doc], ["0"], opts, False), opts, [], 2)
+    scores = _engine.score_docs([doc], ["0"], opts, False) if doc.key[2] is not None or doc.response[2] is not None \
+        else _engine.score_one(doc, "0", opts)
+    return _result(scores, opts, [], 2)
 
 
 def _empty_like(side: Any) -> Any:
@@ -407,7 +409,10 @@ class Scorer:
         else:
             label = str(self.n_documents) if name is None else str(name)
             doc = convert(key, response, label, mention_types)
-            scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
+            if doc.key[2] is None and doc.response[2] is None:
+                scores, warns = _engine.score_one(doc, label, self._opts), []
+            else:
+                scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
         self._add(scores, warns + _report(scores, self._opts, 2))
 
     def merge(self, other: Scorer) -> Scorer:

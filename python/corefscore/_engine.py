@@ -235,6 +235,24 @@ def _warnings(records: list, paths: Sequence[str] = ()) -> list[str]:
 _csr = None
 
 
+def score_one(doc: Doc, name: str, opts: Options) -> Scores:
+    """One document of list input with span or int ids and no types: the per-call path of score and Scorer.update."""
+    (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
+    if len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS or type(kids) is not list or type(rids) is not list:
+        return score_docs([doc], [name], opts, False)
+    try:
+        counts, applied, dups, n_dups, warns = _lib.score_one(kids, kcl, rids, rcl,
+                                                              opts.handle(False, doc.kind == "span"))
+    except _lib.EngineError as exc:
+        offsets = ((0, len(kids)), (0, len(rids)))
+        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=offsets) from None
+    if not (n_dups or warns):
+        return Scores(counts, [name], _applied(applied), [], 0, [])
+    records = [Duplicate(name, SIDES[d.side], doc.mention(int((kids if d.side == 0 else rids)[d.mention])),
+                         d.first_cluster, d.cluster) for d in dups]
+    return Scores(counts, [name], _applied(applied), records, n_dups, _warnings(warns))
+
+
 def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) -> Scores:
     """Score converted documents in one engine call."""
     global _csr

@@ -338,9 +338,46 @@ class _Scratch(_ThreadLocal):
         self.refs = (ctypes.byref(self.key), ctypes.byref(self.response), ctypes.byref(self.names),
                      ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
         self.caps = (_i64(DUPS_KEPT), _i64(64))
+        self.one = _i64(1)
 
 
 _scratch = _Scratch()
+
+
+def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
+    """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions, given as lists: the per-call path.
+
+    Both sides go into one int64 buffer ``[0, nk, key ids, key clusters, 0, nr,
+    response ids, response clusters]``; returns what :func:`score_batch` returns.
+    """
+    import numpy as np
+
+    cdll = _lib if _lib is not None else lib()
+    s = _scratch
+    nk, nr = len(kids), len(rids)
+    buf = _array("q", (0, nk))
+    buf.extend(kids)
+    buf.extend(kcl)
+    buf.extend((0, nr))
+    buf.extend(rids)
+    buf.extend(rcl)
+    base = buf.buffer_info()[0]
+    key, resp = s.key, s.response
+    key.offsets, key.mentions, key.clusters, key.types, key.length = base, base + 16, base + 16 + 8 * nk, None, nk
+    b = base + 16 + 16 * nk
+    resp.offsets, resp.mentions, resp.clusters, resp.types, resp.length = b, b + 16, b + 16 + 8 * nr, None, nr
+    counts = np.zeros((1, len(_columns)))
+    status = cdll.cs_score_batch(s.one, s.refs[0], s.refs[1], None, _i64(options), None,
+                                 _p(counts.__array_interface__["data"][0]), _i64(len(_columns)), s.dups, s.caps[0],
+                                 s.warns, s.caps[1], s.refs[4], s.refs[5])
+    if status:
+        check(status, s.err)
+    report = s.report
+    if not (report.n_dups or report.n_warnings):
+        return counts, report.applied, (), 0, ()
+    nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
+    return (counts, int(report.applied), [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]], int(report.n_dups),
+            [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]])
 
 
 def _fill(side: CsSide, parts: tuple) -> None:
