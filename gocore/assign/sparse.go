@@ -33,6 +33,19 @@ type sparseSolver struct {
 	heap  colHeap
 	seq   uint32  // push counter: among equal distances the latest push pops first
 	final []int32 // matched right vertices finalized in this search
+
+	// Auction state: the transpose (rows and weights of column r at
+	// colRows/colW[colStart[r]:colStart[r+1]]), the left vertices of the
+	// components it solves, and the value π of each left vertex at its
+	// column (0 at its dummy).
+	colStart, colRows []int32
+	colW              []float64
+	hard              []bool
+	pi                []float64
+
+	stop    func() bool // optional hook polled every pollEvery units of work
+	work    uint64      // units of work since the start, for polling
+	stopped bool        // the hook asked to stop
 }
 
 // newSparseSolver builds the compressed rows, dropping zero-weight edges and
@@ -92,8 +105,9 @@ func (s *sparseSolver) dedup(end []int32) {
 	s.adjCol, s.adjW = s.adjCol[:out], s.adjW[:out]
 }
 
-// solve computes an optimal matching.
-func (s *sparseSolver) solve() {
+// solve computes an optimal matching. It returns false, with the matching
+// unfinished, when the stop hook asked to stop.
+func (s *sparseSolver) solve() bool {
 	s.rowCol = make([]int32, s.nLeft)
 	s.rowDead = make([]bool, s.nLeft)
 	s.matchW = make([]float64, s.nLeft)
@@ -124,6 +138,15 @@ func (s *sparseSolver) solve() {
 		}
 	}
 	s.tightMatching()
+	free := 0
+	for l := 0; l < s.nLeft; l++ {
+		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
+			free++
+		}
+	}
+	if free >= auctionMinFree && !s.warmStart() {
+		return false
+	}
 	n := s.nRight + s.nLeft
 	s.dist = make([]float64, n)
 	s.pred = make([]int32, n)
@@ -131,10 +154,11 @@ func (s *sparseSolver) solve() {
 	s.mark = make([]uint32, n)
 	s.done = make([]uint32, n)
 	for l := 0; l < s.nLeft; l++ {
-		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
-			s.augment(int32(l))
+		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] && !s.augment(int32(l)) {
+			return false
 		}
 	}
+	return true
 }
 
 // tightMatching enlarges the greedy matching to a maximum matching of the
@@ -237,8 +261,9 @@ func (s *sparseSolver) relax(c int32, d float64, l int32, w float64) {
 // reduced costs, to the nearest free column (a free right vertex or the dummy
 // of a left vertex on the tree), updates the potentials of the finalized
 // columns and flips the matching along the path. Cost: O(E' log E') for the
-// E' edges of the explored region.
-func (s *sparseSolver) augment(start int32) {
+// E' edges of the explored region. It returns false, changing nothing, when
+// the stop hook asked to stop.
+func (s *sparseSolver) augment(start int32) bool {
 	s.epoch++
 	s.heap.items = s.heap.items[:0]
 	s.final = s.final[:0]
@@ -253,6 +278,9 @@ func (s *sparseSolver) augment(start int32) {
 	var sink int32
 	var total float64
 	for {
+		if s.poll() {
+			return false
+		}
 		it := s.heap.pop()
 		c := it.col
 		if s.done[c] == s.epoch || it.d != s.dist[c] {
@@ -295,7 +323,7 @@ func (s *sparseSolver) augment(start int32) {
 			s.matchW[l] = s.predW[c]
 		}
 		if l == start {
-			return
+			return true
 		}
 		c = prev
 	}
