@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/pkg/errors"
 )
@@ -38,9 +39,11 @@ type Table struct {
 	HasTypes bool          // every mention has a known type
 
 	// Computed on first use and shared by the typed metrics of one
-	// document (the four L-metrics and DA): see cachedTypeCounts and
-	// cachedLWeights. A Table is scored by one goroutine at a time.
+	// document (the four L-metrics and DA), which may run concurrently:
+	// see cachedTypeCounts and cachedLWeights.
+	tcMu  sync.Mutex
 	tc    *typeCounts
+	lwMu  sync.Mutex
 	lw    *lweights
 	lwFor [4]float64 // the link weights lw was computed with
 }
