@@ -2,10 +2,15 @@ package assign
 
 import "math"
 
-// auctionMinFree is the number of left vertices still free after the
-// tight-subgraph matching from which solve warm-starts the shortest-path
-// phase with an auction. Below it the searches are few and cheap.
-var auctionMinFree = 64
+// The shortest-path phase switches to the auction's warm start once its
+// searches have taken more than auctionAllowance + auctionSearchSteps steps
+// per search (heap pops). On real documents a search takes a few steps; on
+// the giant component of a random partition hundreds to thousands, growing
+// with the graph. Variables so that tests can force the auction.
+var (
+	auctionAllowance   uint64 = 20_000
+	auctionSearchSteps uint64 = 32
+)
 
 // auctionTheta divides ε between the phases of the auction.
 const auctionTheta = 8
@@ -22,8 +27,8 @@ const pollEvery = 1 << 12
 const auctionEpsFinal = 1e-11
 
 // warmStart replaces the matching and potentials of the components that
-// still have a free left vertex after the tight-subgraph matching by those
-// of an ε-scaling auction (Bertsekas 1988; forward bids, and reverse bids
+// still have a free left vertex (when the searches of the shortest-path
+// phase grow long) by those of an ε-scaling auction (Bertsekas 1988; forward bids, and reverse bids
 // for free columns left with a price) followed by a repair that makes them
 // exact for the shortest-path phase. The auction is a heuristic here: it
 // leaves a matching within n·ε of optimal and prices close to optimal duals,
@@ -31,7 +36,7 @@ const auctionEpsFinal = 1e-11
 // never depends on it: the repair re-establishes the exact invariants of
 // the shortest-path phase (freeing vertices where it must) and that phase
 // certifies the optimum. Components without a free vertex keep their
-// matching, which is optimal (every left vertex holds a heaviest edge). It
+// matching and potentials, which are already optimal duals there. It
 // returns false when the stop hook asked to stop.
 //
 // Prices p (p = -v, v the column potentials) and the value of a left vertex
@@ -39,6 +44,12 @@ const auctionEpsFinal = 1e-11
 // "dummy" column of value 0 (staying unmatched).
 func (s *sparseSolver) warmStart() bool {
 	s.markHard()
+	// Prices p = -v in place (potentials of the other components are kept,
+	// and turned back at the end); the hard components start afresh.
+	p := s.v
+	for r := range p {
+		p[r] = -p[r]
+	}
 	maxW := 0.0
 	for l := 0; l < s.nLeft; l++ {
 		if !s.hard[l] {
@@ -46,15 +57,19 @@ func (s *sparseSolver) warmStart() bool {
 		}
 		for q := s.rowStart[l]; q < s.rowStart[l+1]; q++ {
 			maxW = max(maxW, s.adjW[q])
+			p[s.adjCol[q]] = 0
 		}
 		if c := s.rowCol[l]; c >= 0 {
 			s.colRow[c], s.rowCol[l], s.matchW[l] = -1, -1, 0
 		}
+		s.rowDead[l] = false
 	}
 	if maxW == 0 {
+		for r := range p {
+			p[r] = -p[r]
+		}
 		return true
 	}
-	p := s.v // all 0 still; reused as prices, turned back into potentials at the end
 	epsFinal := maxW * auctionEpsFinal
 	s.transpose()
 	s.pi = make([]float64, s.nLeft)
@@ -329,11 +344,8 @@ func (s *sparseSolver) repair(p []float64) bool {
 // poll counts one unit of work and calls the stop hook every pollEvery
 // units; it reports whether to stop.
 func (s *sparseSolver) poll() bool {
-	if s.stop == nil {
-		return false
-	}
 	s.work++
-	if s.work%pollEvery != 0 {
+	if s.stop == nil || s.work%pollEvery != 0 {
 		return false
 	}
 	if s.stop() {

@@ -11,16 +11,15 @@ import (
 )
 
 // bothModes runs check with the solver as configured (the auction warm
-// start only from auctionMinFree free vertices on) and with the auction
-// forced on every graph that has a free vertex after the tight matching.
+// start only once the shortest-path searches grow long) and with the
+// auction forced after the first search of every graph.
 func bothModes(t *testing.T, check func(t *testing.T)) {
 	t.Helper()
-	saved := auctionMinFree
-	defer func() { auctionMinFree = saved }()
-	for _, minFree := range []int{saved, 1} {
-		auctionMinFree = minFree
-		check(t)
-	}
+	allowance, steps := auctionAllowance, auctionSearchSteps
+	defer func() { auctionAllowance, auctionSearchSteps = allowance, steps }()
+	check(t)
+	auctionAllowance, auctionSearchSteps = 0, 0
+	check(t)
 }
 
 // strictTotal asserts that total is, bit for bit, the sum of the weights of

@@ -43,9 +43,10 @@ type sparseSolver struct {
 	hard              []bool
 	pi                []float64
 
-	stop    func() bool // optional hook polled every pollEvery units of work
-	work    uint64      // units of work since the start, for polling
-	stopped bool        // the hook asked to stop
+	stop     func() bool // optional hook polled every pollEvery units of work
+	work     uint64      // units of work since the start, for polling
+	augments uint64      // searches run
+	stopped  bool        // the hook asked to stop
 }
 
 // newSparseSolver builds the compressed rows, dropping zero-weight edges and
@@ -138,24 +139,36 @@ func (s *sparseSolver) solve() bool {
 		}
 	}
 	s.tightMatching()
-	free := 0
-	for l := 0; l < s.nLeft; l++ {
-		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
-			free++
-		}
-	}
-	if free >= auctionMinFree && !s.warmStart() {
-		return false
-	}
 	n := s.nRight + s.nLeft
 	s.dist = make([]float64, n)
 	s.pred = make([]int32, n)
 	s.predW = make([]float64, n)
 	s.mark = make([]uint32, n)
 	s.done = make([]uint32, n)
+	// Shortest augmenting paths, one per free left vertex. While searches
+	// stay short (real documents: a few steps each) nothing else is needed.
+	// When they grow (more than auctionSearchSteps steps per search on
+	// average beyond a first allowance), the components still holding a free
+	// vertex get the auction's warm start once, and the searches resume from
+	// the first left vertex.
+	warm := false
+	var pops uint64
 	for l := 0; l < s.nLeft; l++ {
-		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] && !s.augment(int32(l)) {
+		if s.rowCol[l] >= 0 || s.rowStart[l] == s.rowStart[l+1] {
+			continue
+		}
+		before := s.work
+		if !s.augment(int32(l)) {
 			return false
+		}
+		s.augments++
+		pops += s.work - before
+		if !warm && pops > auctionAllowance+auctionSearchSteps*s.augments {
+			warm = true
+			if !s.warmStart() {
+				return false
+			}
+			l = -1
 		}
 	}
 	return true
