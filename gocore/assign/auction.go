@@ -146,22 +146,29 @@ func (s *sparseSolver) auctionPhase(p []float64, eps float64, queue []int32) boo
 		}
 	}
 	nq := len(queue)
-	for size > 0 {
+	next := int32(-1) // the vertex just displaced, served first
+	for size > 0 || next >= 0 {
 		if s.poll() {
 			return false
 		}
-		l := queue[head]
-		head++
-		if head == nq {
-			head = 0
+		l := next
+		if l >= 0 {
+			next = -1
+		} else {
+			l = queue[head]
+			head++
+			if head == nq {
+				head = 0
+			}
+			size--
 		}
-		size--
 		v1, v2, j1, w1 := 0.0, 0.0, int32(-1), 0.0
-		for q := s.rowStart[l]; q < s.rowStart[l+1]; q++ {
-			r := s.adjCol[q]
-			val := s.adjW[q] - p[r]
-			if val > v1 {
-				v1, v2, j1, w1 = val, v1, r, s.adjW[q]
+		lo, hi := s.rowStart[l], s.rowStart[l+1]
+		ws := s.adjW[lo:hi]
+		for i, r := range s.adjCol[lo:hi] {
+			w := ws[i]
+			if val := w - p[r]; val > v1 {
+				v1, v2, j1, w1 = val, v1, r, w
 			} else if val > v2 {
 				v2 = val
 			}
@@ -174,12 +181,7 @@ func (s *sparseSolver) auctionPhase(p []float64, eps float64, queue []int32) boo
 		s.pi[l] = w1 - p[j1]
 		if old := s.colRow[j1]; old >= 0 {
 			s.rowCol[old] = -1
-			tail := head + size
-			if tail >= nq {
-				tail -= nq
-			}
-			queue[tail] = old
-			size++
+			next = old
 		}
 		s.colRow[j1], s.rowCol[l], s.matchW[l] = l, j1, w1
 	}
@@ -237,8 +239,10 @@ func (s *sparseSolver) reversePhase(p []float64, eps float64, queue []int32) boo
 		}
 		size--
 		b1, b2, l1, w1 := math.Inf(-1), math.Inf(-1), int32(-1), 0.0
-		for k := s.colStart[r]; k < s.colStart[r+1]; k++ {
-			l, w := s.colRows[k], s.colW[k]
+		lo, hi := s.colStart[r], s.colStart[r+1]
+		ws := s.colW[lo:hi]
+		for k, l := range s.colRows[lo:hi] {
+			w := ws[k]
 			if val := w - s.pi[l]; val > b1 {
 				b1, b2, l1, w1 = val, b1, l, w
 			} else if val > b2 {
