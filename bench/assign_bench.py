@@ -15,7 +15,8 @@ For each shape the script
      weight is shifted by +1 (so every full matching has the same number of edges and the
      argmax is unchanged, and no weight is an implicit zero);
   3. checks that both totals agree and prints medians side by side with the ratio;
-  4. measures the peak RSS of one ``ceafe`` scoring of each 1M shape with /usr/bin/time -v.
+  4. measures peak RSS and user CPU time of one scoring of each 1M shape (``ceafe`` on the random
+     partition, every metric on the synthetic document) with /usr/bin/time -v.
 
 Run from the repository root, with SciPy in a venv (never the system python):
 
@@ -102,15 +103,17 @@ def go_bench(shapes: list[str], count: int, dump: str) -> dict:
     return times
 
 
-def peak_rss(shape: str) -> float | None:
-    """Peak RSS in MB of the gocore test binary scoring shape's ceafe once (document building included)."""
+def peak_rss(shape: str, case: str) -> tuple[float, float] | None:
+    """Peak RSS in MB and user CPU seconds of the gocore test binary running shape's case once
+    (document building included)."""
     binary = os.path.join(tempfile.gettempdir(), "corefscore_assign_bench.test")
     subprocess.run(["go", "test", "-c", "-o", binary, "./gocore/"], cwd=ROOT, check=True)
     cmd = ["/usr/bin/time", "-v", binary, "-test.run", "^$", "-test.benchtime", "1x",
-           "-test.bench", f"^BenchmarkAssign$/^{shape}$/^ceafe$"]
+           "-test.bench", f"^BenchmarkAssign$/^{shape}$/^{case}$"]
     err = subprocess.run(cmd, cwd=os.path.join(ROOT, "gocore"), capture_output=True, text=True).stderr
-    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
-    return int(m.group(1)) / 1024 if m else None
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
+    user = re.search(r"User time \(seconds\): ([\d.]+)", err)
+    return (int(rss.group(1)) / 1024, float(user.group(1))) if rss and user else None
 
 
 def fmt(seconds: float | None) -> str:
@@ -167,9 +170,10 @@ def main() -> None:
         print()
         for shape in shapes:
             if shape.endswith("1M"):
-                rss = peak_rss(shape)
-                print(f"peak RSS, one ceafe scoring of {shape} (test binary, document building included): "
-                      f"{rss:.0f} MB" if rss else f"peak RSS of {shape}: not measured")
+                case = "typed-all" if shape.startswith("synthetic") else "ceafe"
+                got = peak_rss(shape, case)
+                print(f"{shape} {case}, one scoring in the test binary (document building included): "
+                      + (f"peak RSS {got[0]:.0f} MB, user CPU {got[1]:.2f} s" if got else "not measured"))
 
 
 if __name__ == "__main__":
