@@ -1,7 +1,9 @@
 package gocore
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,17 +31,28 @@ func withDefaults(opt Options) Options {
 	return opt
 }
 
+// workersOf returns opt.Workers, or runtime.GOMAXPROCS(0) when below 1.
+func workersOf(opt *Options) int {
+	if opt.Workers < 1 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return opt.Workers
+}
+
 // ScoreDocument writes the counts of one document into row (NumColumns()
 // long). doc is the document's index, used in duplicate reports; repeated
-// mentions are appended to dups. A typed metric that the document's types do
-// not allow under opt (see Score) is left at zero.
+// mentions are appended to dups (when not nil). A typed metric that the
+// document's types do not allow under opt (see Score) is left at zero. The
+// metrics run on up to opt.Workers goroutines (below 1: one per CPU).
 func ScoreDocument(d *Document, doc int, opt *Options, row []float64, dups *[]Duplicate) error {
 	if len(row) != NumColumns() {
 		return invalidf("counts row has %d columns, want %d", len(row), NumColumns())
 	}
 	o := withDefaults(*opt)
-	r := scoreDoc(d, doc, &o, row)
-	*dups = append(*dups, r.dups...)
+	r := scoreDoc(d, doc, &o, row, workersOf(&o))
+	if dups != nil {
+		*dups = append(*dups, r.dups...)
+	}
 	return r.err
 }
 
@@ -53,8 +66,11 @@ type docResult struct {
 }
 
 // scoreDoc scores one document into row, turning a panic into an error so
-// that a bug never takes the caller's process down.
-func scoreDoc(d *Document, doc int, opt *Options, row []float64) (r docResult) {
+// that a bug never takes the caller's process down. Its metrics run on up to
+// inner goroutines once the contingency table is built: each writes only its
+// own columns and reads the table (whose shared caches are locked), so the
+// counts are the same bit for bit for any number.
+func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r docResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.err = newError(KindInternal, "internal error: %v", p)
@@ -79,28 +95,99 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64) (r docResult) {
 			}
 		}
 	}
-	for i, m := range registry {
-		if !opt.Metrics.Has(i) {
-			continue
+	selected := make([]int, 0, len(registry))
+	for _, i := range heavyFirst {
+		if opt.Metrics.Has(i) {
+			selected = append(selected, i)
 		}
+	}
+	errs := make([]error, len(registry))
+	run := func(i int) {
 		if opt.Stop != nil && opt.Stop() {
-			r.err = newError(KindCancelled, "cancelled")
-			return r
+			errs[i] = newError(KindCancelled, "cancelled")
+			return
 		}
-		out := row[columnStart[i]:columnStart[i+1]]
-		err := m.compute(t, opt, out)
+		errs[i] = registry[i].compute(t, opt, row[columnStart[i]:columnStart[i+1]])
+	}
+	// Small documents are not worth a goroutine: the metrics are linear in the
+	// table and the alignments of a few thousand cells take microseconds.
+	if inner = min(inner, len(selected)); inner <= 1 || len(t.Cells) < parallelMinCells {
+		for _, i := range selected {
+			if run(i); errs[i] != nil && errs[i] != errSkipped {
+				break
+			}
+		}
+	} else {
+		runConcurrently(selected, inner, run)
+	}
+	// Outcomes in registry order: the error reported is the first failing
+	// metric's, whatever the order the metrics ran in.
+	for i, err := range errs {
 		switch {
 		case err == nil:
 		case err == errSkipped:
 			r.skipped |= 1 << uint(i)
-			clear(out)
+			clear(row[columnStart[i]:columnStart[i+1]])
 		default:
-			r.err = t.locate(d, err, m.name)
+			r.err = t.locate(d, err, registry[i].name)
 			return r
 		}
 	}
 	return r
 }
+
+// runConcurrently calls run(i) for each i of items on workers goroutines,
+// the caller's included; a panic in one is re-raised in the caller (scoreDoc
+// turns it into an internal error).
+func runConcurrently(items []int, workers int, run func(int)) {
+	var next atomic.Int64
+	var panicked atomic.Value
+	work := func() {
+		defer func() {
+			if p := recover(); p != nil {
+				panicked.Store(fmt.Sprint(p))
+			}
+		}()
+		for k := int(next.Add(1) - 1); k < len(items); k = int(next.Add(1) - 1) {
+			run(items[k])
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(p)
+	}
+}
+
+// parallelMinCells is the number of contingency-table cells from which the
+// metrics of one document run concurrently.
+const parallelMinCells = 4096
+
+// heavyFirst lists the registry positions in the order a document's metrics
+// are handed to its goroutines: the alignments (CEAF_e, CEAF_m, LCEAF_e,
+// LCEAF_m, DA's correspondence), which cost the most on large documents,
+// first, then the others in registry order.
+var heavyFirst = func() []int {
+	heavy := []string{"ceafe", "ceafm", "lceafe", "lceafm", "da"}
+	order := make([]int, 0, len(registry))
+	for _, name := range heavy {
+		order = append(order, metricIndex(name))
+	}
+	for i, m := range registry {
+		if !slices.Contains(heavy, m.name) {
+			order = append(order, i)
+		}
+	}
+	return order
+}()
 
 // errSkipped is returned by a typed metric that leaves a document out (its
 // types do not allow it and it was not asked for: see Score).
@@ -196,18 +283,15 @@ func Score(docs []Document, opt Options, counts []float64) (Report, error) {
 		return Report{}, newError(KindArgument, "counts matrix has %d cells, want %d documents x %d columns", len(counts), len(docs), ncol)
 	}
 	opt = withDefaults(opt)
-	workers := opt.Workers
-	if workers < 1 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if workers > len(docs) {
-		workers = len(docs)
-	}
+	workers := min(workersOf(&opt), len(docs))
+	// Workers left over when there are fewer documents than workers go to the
+	// metrics inside each document (a single large document uses them all).
+	inner := max(1, workersOf(&opt)/max(1, len(docs)))
 	clear(counts)
 	results := make([]docResult, len(docs))
 	if workers <= 1 {
 		for i := range docs {
-			results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol])
+			results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], inner)
 			if results[i].err != nil {
 				break
 			}
@@ -224,7 +308,7 @@ func Score(docs []Document, opt Options, counts []float64) (Report, error) {
 				if i >= len(docs) {
 					return
 				}
-				results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol])
+				results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], inner)
 				if results[i].err != nil {
 					failed.Store(true)
 				}

@@ -1,6 +1,7 @@
 package gocore
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,5 +104,33 @@ func TestScoreBatchPaths(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestScoreDocumentWorkersBitIdentical scores single large documents (a
+// realistic synthetic one and a random partition, typed, every metric) with
+// 1 to 8 workers: the metrics of one document then run concurrently, and
+// the counts must be the same bit for bit. It also checks that ScoreDocument
+// and ScoreBatch agree.
+func TestScoreDocumentWorkersBitIdentical(t *testing.T) {
+	docs := []Document{withTypes(synthDoc(7, 20_000)), randomPartitionDoc(3, 20_000, 2_000)}
+	for _, d := range docs {
+		t.Run(d.Name, func(t *testing.T) {
+			want := make([]float64, NumColumns())
+			_, err := ScoreBatch([]Document{d}, Options{Workers: 1}, want)
+			require.NoError(t, err)
+			for _, workers := range []int{2, 3, 8, 0} {
+				got := make([]float64, NumColumns())
+				_, err := ScoreBatch([]Document{d}, Options{Workers: workers}, got)
+				require.NoError(t, err)
+				for c := range want {
+					require.Equal(t, math.Float64bits(want[c]), math.Float64bits(got[c]), "workers %d, column %s", workers, Columns()[c])
+				}
+				row := make([]float64, NumColumns())
+				opt := withDefaults(Options{Workers: workers})
+				require.NoError(t, ScoreDocument(&d, 0, &opt, row, nil))
+				assert.Equal(t, want, row)
+			}
+		})
 	}
 }

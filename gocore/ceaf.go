@@ -52,6 +52,6 @@ func alignedSimilarity(t *Table, phi func(Cell) float64) (float64, error) {
 	for _, c := range t.Cells {
 		edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: phi(c)})
 	}
-	total, _, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
+	total, _, err := assign.MaxWeightPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	return total, err
 }

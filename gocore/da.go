@@ -358,7 +358,7 @@ func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []in
 			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: sims[ci] + daTieEps*bonus})
 		}
 	}
-	_, match, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
+	_, match, err := assign.MaxWeightPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	if err != nil {
 		return nil, nil, err
 	}

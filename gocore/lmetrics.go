@@ -452,8 +452,11 @@ func prepareL(t *Table, opt *Options) (*lweights, error) {
 }
 
 // cachedTypeCounts returns newTypeCounts(t), computed once per table: the
-// four L-metrics and DA all read the same counts. Read-only for callers.
+// four L-metrics and DA all read the same counts. Read-only for callers;
+// safe for the concurrent metrics of one document.
 func (t *Table) cachedTypeCounts() *typeCounts {
+	t.tcMu.Lock()
+	defer t.tcMu.Unlock()
 	if t.tc == nil {
 		t.tc = newTypeCounts(t)
 	}
@@ -461,8 +464,11 @@ func (t *Table) cachedTypeCounts() *typeCounts {
 }
 
 // cachedLWeights returns newLWeights(t, w), computed once per table and link
-// weights: LMUC, LB3, LCEAF_m and LCEAF_e share it. Read-only for callers.
+// weights: LMUC, LB3, LCEAF_m and LCEAF_e share it. Read-only for callers;
+// safe for the concurrent metrics of one document.
 func (t *Table) cachedLWeights(w [4]float64) *lweights {
+	t.lwMu.Lock() // taken before tcMu (newLWeights reads the type counts)
+	defer t.lwMu.Unlock()
 	if t.lw == nil || t.lwFor != w {
 		t.lw, t.lwFor = newLWeights(t, w), w
 	}
@@ -568,7 +574,7 @@ func alignCells(t *Table, phi func(ci int, c Cell) float64) (float64, error) {
 			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: w})
 		}
 	}
-	total, _, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
+	total, _, err := assign.MaxWeightPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	return total, err
 }
 

@@ -105,7 +105,7 @@ func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 		bonus := ((nk-float64(c.K))*(nr+1) - float64(c.R)) / (nk * (nr + 1))
 		edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: phi(c) + refTieEps*bonus})
 	}
-	_, match, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
+	_, match, err := assign.MaxWeightPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	if err != nil {
 		return 0, err
 	}

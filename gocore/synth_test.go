@@ -120,3 +120,27 @@ func synthDoc(seed uint64, n int) Document {
 	key := synthKey(rng, n)
 	return Document{Name: "synthetic", Key: key, Response: perturb(rng, key)}
 }
+
+// randomPartitionDoc returns a document of n mentions, all on both sides,
+// whose key and response are independent uniform random partitions into k
+// clusters (each mention takes a uniformly random cluster on each side):
+// what an untrained model emits, and the hard case of the CEAF alignment
+// (one giant overlap component with distinct φ4 weights). Mentions carry
+// seeded types, shared by both sides.
+func randomPartitionDoc(seed uint64, n, k int) Document {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	d := Document{Name: "random-partition"}
+	d.Key.Mentions = make([]int64, n)
+	d.Key.Clusters = make([]int64, n)
+	d.Response.Clusters = make([]int64, n)
+	d.Key.Types = make([]MentionType, n)
+	for m := range n {
+		d.Key.Mentions[m] = int64(m) << 32
+		d.Key.Clusters[m] = int64(rng.IntN(k))
+		d.Response.Clusters[m] = int64(rng.IntN(k))
+		d.Key.Types[m] = MentionType(1 + rng.IntN(3))
+	}
+	d.Response.Mentions = d.Key.Mentions
+	d.Response.Types = d.Key.Types
+	return d
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Cell is one non-empty cell of the contingency table: N mentions lie in key
@@ -45,9 +46,11 @@ type Table struct {
 	stop func() bool // Options.Stop, passed to the alignments
 
 	// Computed on first use and shared by the typed metrics of one
-	// document (the four L-metrics and DA): see cachedTypeCounts and
-	// cachedLWeights. A Table is scored by one goroutine at a time.
+	// document (the four L-metrics and DA), which may run concurrently:
+	// see cachedTypeCounts and cachedLWeights.
+	tcMu  sync.Mutex
 	tc    *typeCounts
+	lwMu  sync.Mutex
 	lw    *lweights
 	order []int32    // mention indices by increasing id, for the error analyses (analysisOrder)
 	lwFor [4]float64 // the link weights lw was computed with

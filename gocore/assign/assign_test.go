@@ -262,10 +262,13 @@ func FuzzMaxWeight(f *testing.F) {
 				Weight: float64(data[p+2]%16) / 4, // few distinct values: many ties
 			})
 		}
-		total, match, err := MaxWeight(nLeft, nRight, edges)
-		require.NoError(t, err)
-		require.InDelta(t, bruteForce(nLeft, nRight, edges), total, 1e-9)
-		checkMatching(t, nLeft, nRight, edges, total, match)
+		want := bruteForce(nLeft, nRight, edges)
+		bothModes(t, func(t *testing.T) {
+			total, match, err := MaxWeight(nLeft, nRight, edges)
+			require.NoError(t, err)
+			require.InDelta(t, want, total, 1e-9)
+			checkMatching(t, nLeft, nRight, edges, total, match)
+		})
 	})
 }
 
@@ -339,10 +342,13 @@ func FuzzMaxWeightDense(f *testing.F) {
 				Weight: float64(data[p+2]%5) / 2,
 			})
 		}
-		total, match, err := MaxWeight(nLeft, nRight, edges)
-		require.NoError(t, err)
-		checkMatching(t, nLeft, nRight, edges, total, match)
-		require.InDelta(t, denseTotal(nLeft, nRight, edges), total, 1e-9)
+		want := denseTotal(nLeft, nRight, edges)
+		bothModes(t, func(t *testing.T) {
+			total, match, err := MaxWeight(nLeft, nRight, edges)
+			require.NoError(t, err)
+			checkMatching(t, nLeft, nRight, edges, total, match)
+			require.InDelta(t, want, total, 1e-9)
+		})
 	})
 }
 
@@ -350,7 +356,9 @@ func FuzzMaxWeightDense(f *testing.F) {
 // that are already matchings.
 func solverOnly(nLeft, nRight int, edges []Edge) (float64, []int32) {
 	s := newSparseSolver(nLeft, nRight, edges)
-	s.solve()
+	if !s.solve() {
+		panic("stopped without a stop hook")
+	}
 	total := 0.0
 	for _, w := range s.matchW {
 		total += w
@@ -418,9 +426,9 @@ func TestDisjointEdges(t *testing.T) {
 	}
 }
 
-// TestMaxWeightStop: a stop function that reports true makes the solver give
+// TestMaxWeightPoll: a stop function that reports true makes the solver give
 // up with ErrStopped; one that reports false changes nothing.
-func TestMaxWeightStop(t *testing.T) {
+func TestMaxWeightPoll(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 10))
 	const n = 400
 	var edges []Edge
@@ -432,10 +440,10 @@ func TestMaxWeightStop(t *testing.T) {
 	want, _, err := MaxWeight(n, n, edges)
 	require.NoError(t, err)
 	calls := 0
-	got, _, err := MaxWeightStop(n, n, edges, func() bool { calls++; return false })
+	got, _, err := MaxWeightPoll(n, n, edges, func() bool { calls++; return false })
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Positive(t, calls, "polled")
-	_, _, err = MaxWeightStop(n, n, edges, func() bool { return true })
+	_, _, err = MaxWeightPoll(n, n, edges, func() bool { return true })
 	assert.ErrorIs(t, err, ErrStopped)
 }

@@ -45,3 +45,56 @@ func BenchmarkMaxWeightRandom(b *testing.B) {
 		}
 	}
 }
+
+// randomPartitionEdges returns the CEAF overlap graph of two independent
+// uniform random partitions of n mentions into k clusters each (every mention
+// takes a uniformly random cluster on each side): the cells n_ij as edges,
+// weighted by φ4 = 2 n_ij / (|K_i| + |R_j|) (entity) or by n_ij (mention).
+func randomPartitionEdges(n, k int, seed uint64, entity bool) []Edge {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	key := make([]int32, n)
+	resp := make([]int32, n)
+	keySize := make([]int32, k)
+	respSize := make([]int32, k)
+	for m := range key {
+		key[m], resp[m] = int32(rng.IntN(k)), int32(rng.IntN(k))
+		keySize[key[m]]++
+		respSize[resp[m]]++
+	}
+	count := map[[2]int32]int32{}
+	var order [][2]int32
+	for m := range key {
+		c := [2]int32{key[m], resp[m]}
+		if count[c] == 0 {
+			order = append(order, c)
+		}
+		count[c]++
+	}
+	edges := make([]Edge, 0, len(order))
+	for _, c := range order {
+		w := float64(count[c])
+		if entity {
+			w = 2 * w / float64(keySize[c[0]]+respSize[c[1]])
+		}
+		edges = append(edges, Edge{Left: c[0], Right: c[1], Weight: w})
+	}
+	return edges
+}
+
+// BenchmarkMaxWeightRandomPartition measures the solver on the overlap graph
+// of two independent random partitions (an untrained model's output).
+func BenchmarkMaxWeightRandomPartition(b *testing.B) {
+	for _, size := range [][2]int{{10_000, 1_000}, {100_000, 10_000}, {200_000, 20_000}, {1_000_000, 100_000}} {
+		for _, entity := range []bool{true, false} {
+			edges := randomPartitionEdges(size[0], size[1], 1, entity)
+			b.Run(fmt.Sprintf("n=%d/k=%d/entity=%v", size[0], size[1], entity), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := MaxWeight(size[1], size[1], edges); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

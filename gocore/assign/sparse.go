@@ -34,21 +34,19 @@ type sparseSolver struct {
 	seq   uint32  // push counter: among equal distances the latest push pops first
 	final []int32 // matched right vertices finalized in this search
 
-	stop    func() bool // polled every stopEvery steps; nil: never
-	steps   int
-	stopped bool // stop returned true: the matching is abandoned
-}
+	// Auction state: the transpose (rows and weights of column r at
+	// colRows/colW[colStart[r]:colStart[r+1]]), the left vertices of the
+	// components it solves, and the value π of each left vertex at its
+	// column (0 at its dummy).
+	colStart, colRows []int32
+	colW              []float64
+	hard              []bool
+	pi                []float64
 
-// halt counts one step and reports whether the solver must stop.
-func (s *sparseSolver) halt() bool {
-	if s.stop == nil {
-		return false
-	}
-	s.steps++
-	if s.steps%stopEvery == 0 && !s.stopped && s.stop() {
-		s.stopped = true
-	}
-	return s.stopped
+	stop     func() bool // optional hook polled every pollEvery units of work
+	work     uint64      // units of work since the start, for polling
+	augments uint64      // searches run
+	stopped  bool        // the hook asked to stop
 }
 
 // newSparseSolver builds the compressed rows, dropping zero-weight edges and
@@ -108,8 +106,9 @@ func (s *sparseSolver) dedup(end []int32) {
 	s.adjCol, s.adjW = s.adjCol[:out], s.adjW[:out]
 }
 
-// solve computes an optimal matching.
-func (s *sparseSolver) solve() {
+// solve computes an optimal matching. It returns false, with the matching
+// unfinished, when the stop hook asked to stop.
+func (s *sparseSolver) solve() bool {
 	s.rowCol = make([]int32, s.nLeft)
 	s.rowDead = make([]bool, s.nLeft)
 	s.matchW = make([]float64, s.nLeft)
@@ -140,23 +139,39 @@ func (s *sparseSolver) solve() {
 		}
 	}
 	s.tightMatching()
-	if s.stopped {
-		return
-	}
 	n := s.nRight + s.nLeft
 	s.dist = make([]float64, n)
 	s.pred = make([]int32, n)
 	s.predW = make([]float64, n)
 	s.mark = make([]uint32, n)
 	s.done = make([]uint32, n)
+	// Shortest augmenting paths, one per free left vertex. While searches
+	// stay short (real documents: a few steps each) nothing else is needed.
+	// When they grow (more than auctionSearchSteps steps per search on
+	// average beyond a first allowance), the components still holding a free
+	// vertex get the auction's warm start once, and the searches resume from
+	// the first left vertex.
+	warm := false
+	var pops uint64
 	for l := 0; l < s.nLeft; l++ {
-		if s.halt() {
-			return
+		if s.rowCol[l] >= 0 || s.rowStart[l] == s.rowStart[l+1] {
+			continue
 		}
-		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
-			s.augment(int32(l))
+		before := s.work
+		if !s.augment(int32(l)) {
+			return false
+		}
+		s.augments++
+		pops += s.work - before
+		if !warm && pops > auctionAllowance+auctionSearchSteps*s.augments {
+			warm = true
+			if !s.warmStart() {
+				return false
+			}
+			l = -1
 		}
 	}
+	return true
 }
 
 // tightMatching enlarges the greedy matching to a maximum matching of the
@@ -210,9 +225,6 @@ func (s *sparseSolver) tightMatching() {
 		}
 		found := false
 		for i := 0; i < len(queue); i++ {
-			if s.halt() {
-				return
-			}
 			l := queue[i]
 			for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
 				if s.adjW[p] != rowMax[l] {
@@ -233,9 +245,6 @@ func (s *sparseSolver) tightMatching() {
 		copy(next, s.rowStart[:s.nLeft])
 		grew := false
 		for l := int32(0); l < int32(s.nLeft); l++ {
-			if s.halt() {
-				return
-			}
 			if s.rowCol[l] < 0 && layer[l] == 0 && augment(l) {
 				grew = true
 			}
@@ -265,8 +274,9 @@ func (s *sparseSolver) relax(c int32, d float64, l int32, w float64) {
 // reduced costs, to the nearest free column (a free right vertex or the dummy
 // of a left vertex on the tree), updates the potentials of the finalized
 // columns and flips the matching along the path. Cost: O(E' log E') for the
-// E' edges of the explored region.
-func (s *sparseSolver) augment(start int32) {
+// E' edges of the explored region. It returns false, changing nothing, when
+// the stop hook asked to stop.
+func (s *sparseSolver) augment(start int32) bool {
 	s.epoch++
 	s.heap.items = s.heap.items[:0]
 	s.final = s.final[:0]
@@ -281,8 +291,8 @@ func (s *sparseSolver) augment(start int32) {
 	var sink int32
 	var total float64
 	for {
-		if s.halt() {
-			return
+		if s.poll() {
+			return false
 		}
 		it := s.heap.pop()
 		c := it.col
@@ -326,7 +336,7 @@ func (s *sparseSolver) augment(start int32) {
 			s.matchW[l] = s.predW[c]
 		}
 		if l == start {
-			return
+			return true
 		}
 		c = prev
 	}
