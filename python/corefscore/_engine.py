@@ -285,7 +285,7 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
 
 
 def score_files(key_path: Any, response_path: Any, opts: Options, as_numpy: bool = True) -> Scores:
-    """Read and score two files (parsed once, in Go); counts as a flat row-major array('d') unless ``as_numpy``."""
+    """Read and score two files (parsed once, in Go); counts as a flat row-major ctypes array unless ``as_numpy``."""
     paths = [os.fsdecode(os.fspath(p)) for p in (key_path, response_path)]
     try:
         counts, names, applied, dups, n_dups, warns = _lib.score_files(

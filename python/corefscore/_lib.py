@@ -17,7 +17,6 @@ from __future__ import annotations
 import ctypes
 import os
 from _thread import allocate_lock, start_new_thread
-from array import array as _array
 
 TYPE_CHECKING = False  # typing costs ~20 ms of start-up that the command line need not pay
 if TYPE_CHECKING:
@@ -309,9 +308,8 @@ def _addr(a: Any) -> int | None:
     """Data address of an ndarray or array.array (None for None)."""
     if a is None:
         return None
-    if type(a) is _array:
-        return a.buffer_info()[0]
-    return a.__array_interface__["data"][0]
+    iface = getattr(a, "__array_interface__", None)  # NumPy; else an array.array
+    return a.buffer_info()[0] if iface is None else iface["data"][0]
 
 
 def _side(side: tuple) -> CsSide:
@@ -351,11 +349,12 @@ def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
     response ids, response clusters]``; returns what :func:`score_batch` returns.
     """
     import numpy as np
+    from array import array  # here: it imports collections, which the command line's start-up does without
 
     cdll = _lib if _lib is not None else lib()
     s = _scratch
     nk, nr = len(kids), len(rids)
-    buf = _array("q", (0, nk))
+    buf = array("q", (0, nk))
     buf.extend(kids)
     buf.extend(kcl)
     buf.extend((0, nr))
@@ -424,10 +423,8 @@ def score_files(key_path: bytes, response_path: bytes, options: int, as_numpy: b
     """Read, pair and score two files. Returns (counts, names, applied, dups, n_dups, warnings).
 
     ``counts`` is an (n_docs, n_columns) ndarray, or without ``as_numpy`` a
-    flat row-major array('d') (the drop-in command line does not import NumPy).
+    flat row-major ctypes double array (the drop-in command line does not import NumPy).
     """
-    from array import array
-
     cdll = lib()
     handle, n_docs, names_len = _i64(0), _i64(0), _i64(0)
     report, err, cancel = CsReport(), CsError(), ctypes.c_int32(0)
@@ -436,13 +433,14 @@ def score_files(key_path: bytes, response_path: bytes, options: int, as_numpy: b
     check(interruptible(cdll.cs_score_files, args, cancel, True), err)
     try:
         n = int(n_docs.value)
-        counts = array("d", bytes(8 * n * len(_columns)))
+        # ctypes arrays, not array.array: importing array imports collections, which the drop-in never needs.
+        counts = (ctypes.c_double * (n * len(_columns)))()
         names = ctypes.create_string_buffer(max(int(names_len.value), 1))
-        offsets = array("q", bytes(8 * (n + 1)))
+        offsets = (ctypes.c_int64 * (n + 1))()
         dups = (CsDuplicate * min(int(report.n_dups), 4096))()
         warns = (CsWarning * int(report.n_warnings))()
-        status = cdll.cs_take_result(handle, _addr(counts), len(counts), names, int(names_len.value),
-                                     _addr(offsets), len(offsets), dups, len(dups), warns, len(warns),
+        status = cdll.cs_take_result(handle, counts, len(counts), names, int(names_len.value),
+                                     offsets, len(offsets), dups, len(dups), warns, len(warns),
                                      ctypes.byref(err))
         handle.value = 0 if status == CS_OK else handle.value
         check(status, err)

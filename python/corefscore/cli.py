@@ -289,7 +289,7 @@ def _dropin(argv: list[str]) -> int:
             messages.append(f"document {args.name!r} is not in the key: scored as empty, as the reference does")
     _warn(messages)
     ncol = len(_lib.columns())
-    rows = [scores.counts[i * ncol:(i + 1) * ncol].tolist() for i in range(len(names))]
+    rows = [scores.counts[i * ncol:(i + 1) * ncol] for i in range(len(names))]  # slices of a ctypes array: lists
     report = _report.Report(names, rows, _lib.columns(), key_repeats, blanc_rule=args.blanc_rule)
     text = report.render(metric, mode)
     if mode is not None and mode != args.name:
