@@ -27,6 +27,8 @@ from corefscore import cli
 from corefscore._report import REFERENCE_METRICS, percent, perl_number, rpf
 
 EXAMPLES = REPO / "examples"
+#: Where the corefscore under test lives (the checkout's python/, or an installed wheel's site-packages).
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(corefscore.__file__)))
 needs_perl = pytest.mark.skipif(not HAVE_PERL, reason=NO_PERL_REASON)
 
 
@@ -51,7 +53,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 def run_process(*argv: str) -> subprocess.CompletedProcess:
     """The real command line, ``python -m corefscore ARGV``, in a fresh interpreter."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "python"), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, env.get("PYTHONPATH", "")])
     return subprocess.run(
         [sys.executable, "-m", "corefscore", *map(str, argv)],
         capture_output=True,
@@ -625,7 +627,7 @@ def test_key_document_missing_from_response_scores_empty_as_perl(tmp_path, capsy
 def test_drop_in_imports_no_numpy_pandas_or_matplotlib():
     # The drop-in form must start fast: no NumPy, pandas or matplotlib in the process.
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "python"), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, env.get("PYTHONPATH", "")])
     code = (
         "import sys; from corefscore import cli; "
         f"status = cli.main(['all', {str(EXAMPLES / 'key.conll')!r}, {str(EXAMPLES / 'response.conll')!r}, 'none']); "
