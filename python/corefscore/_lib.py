@@ -348,8 +348,9 @@ def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
     Both sides go into one int64 buffer ``[0, nk, key ids, key clusters, 0, nr,
     response ids, response clusters]``; returns what :func:`score_batch` returns.
     """
-    import numpy as np
     from array import array  # here: it imports collections, which the command line's start-up does without
+
+    import numpy as np
 
     cdll = _lib if _lib is not None else lib()
     s = _scratch
