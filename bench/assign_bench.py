@@ -137,7 +137,7 @@ def main() -> None:
 
     import scipy
 
-    print("command:", " ".join([os.path.basename(sys.executable)] + sys.argv))
+    print("command:", " ".join([os.path.basename(sys.executable), *sys.argv]))
     print(f"machine: {cpu_model()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start "
           "(shared with other sessions: timings are noisy, medians reported)")
     go_version = subprocess.run(["go", "version"], capture_output=True, text=True).stdout.strip()
