@@ -342,20 +342,25 @@ class _Scratch(_ThreadLocal):
 _scratch = _Scratch()
 
 
+_array_type: Any = None
+_zeros: Any = None
+
+
 def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
     """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions, given as lists: the per-call path.
 
     Both sides go into one int64 buffer ``[0, nk, key ids, key clusters, 0, nr,
     response ids, response clusters]``; returns what :func:`score_batch` returns.
     """
-    from array import array  # here: it imports collections, which the command line's start-up does without
+    global _array_type, _zeros
+    if _zeros is None:  # imported on first use: array imports collections, which the command line does without
+        from array import array as _array_type
 
-    import numpy as np
-
+        from numpy import zeros as _zeros
     cdll = _lib if _lib is not None else lib()
     s = _scratch
     nk, nr = len(kids), len(rids)
-    buf = array("q", (0, nk))
+    buf = _array_type("q", (0, nk))
     buf.extend(kids)
     buf.extend(kcl)
     buf.extend((0, nr))
@@ -366,7 +371,7 @@ def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
     key.offsets, key.mentions, key.clusters, key.types, key.length = base, base + 16, base + 16 + 8 * nk, None, nk
     b = base + 16 + 16 * nk
     resp.offsets, resp.mentions, resp.clusters, resp.types, resp.length = b, b + 16, b + 16 + 8 * nr, None, nr
-    counts = np.zeros((1, len(_columns)))
+    counts = _zeros((1, len(_columns)))
     status = cdll.cs_score_batch(s.one, s.refs[0], s.refs[1], None, _i64(options), None,
                                  _p(counts.__array_interface__["data"][0]), _i64(len(_columns)), s.dups, s.caps[0],
                                  s.warns, s.caps[1], s.refs[4], s.refs[5])
