@@ -35,6 +35,10 @@ var registry = []metricDef{
 	{name: "lceafm", columns: rpColumns, readsTypes: true, compute: lceafmCounts},
 	{name: "lceafe", columns: rpColumns, readsTypes: true, compute: lceafeCounts},
 	{name: "da", columns: daColumns, readsTypes: true, compute: daCounts},
+	// The CRAC 2022 measures read mention shapes (words, heads): they are
+	// skipped, not refused, on documents without them (shapesUsable).
+	{name: "mor", columns: rpColumns, compute: morCountsMetric},
+	{name: "zero", columns: rpColumns, compute: zeroCounts},
 }
 
 // MetricSet is a set of metrics, one bit per registry entry in order. The
