@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/corefscore/corefscore/gocore"
 )
 
 // ReadCoNLLU reads a CorefUD 1.x CoNLL-U file:
@@ -46,9 +48,24 @@ func ReadCoNLLU(r io.Reader, path string) ([]Doc, error) {
 
 // udOpen is an open mention (or part of a discontinuous one).
 type udOpen struct {
-	start int32
-	line  int
-	head  []byte // value of the declared head attribute (nil if none), within the file's bytes
+	start      int32 // first word (the next word when opened on an empty node)
+	startEmpty int   // first empty node that can belong to it (index in conlluDoc.empties)
+	line       int
+	head       []byte // value of the declared head attribute (nil if none), within the file's bytes
+}
+
+// emptyNode is an empty node ("N.k" line) of the document being read.
+type emptyNode struct {
+	node     gocore.Node
+	sentence int32 // document index of the first word of its sentence
+	deps     []gocore.Dep
+}
+
+// udCursor is the node an Entity= value is read on: a word (empty < 0) or an
+// empty node.
+type udCursor struct {
+	word  int32 // the word; for an empty node, the number of words before it
+	empty int   // index in conlluDoc.empties, -1 for a word
 }
 
 // udPartial is a discontinuous mention whose parts are being read.
@@ -57,8 +74,10 @@ type udPartial struct {
 	total  int
 	parts  int // parts closed so far
 	words  []int32
+	empty  []int // indices in conlluDoc.empties
 	line   int
 	head   []byte // head attribute of part 1
+	last   []byte // head attribute of the last part read (CorefUD's head index applies to the whole mention)
 }
 
 // conlluDoc is the state of the document being read.
@@ -77,6 +96,9 @@ type conlluDoc struct {
 	scratch  []tokenClass
 	heads    []int32 // per word, document index of its dependency head, -1 for the root or none
 	propn    []bool  // per word, UPOS is PROPN
+	sent     []int32 // per word, document index of the first word of its sentence
+	empties  []emptyNode
+	nodeBuf  []gocore.Node // scratch for head positions
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
@@ -172,8 +194,14 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 			return nil, parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", len(cols))
 		}
 		id := cols[0]
-		if bytes.IndexByte(id, '-') >= 0 || bytes.IndexByte(id, '.') >= 0 {
-			continue // multiword token range or empty node: not a word
+		if bytes.IndexByte(id, '-') >= 0 {
+			continue // multiword token range: not a word
+		}
+		if bytes.IndexByte(id, '.') >= 0 {
+			if err := d.emptyLine(cols, path, l.num); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if len(id) == 0 || digitsAt(id, 0) != len(id) {
 			return nil, parseErr(path, l.num, name, "word id %q is not a number", id)
@@ -221,9 +249,11 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	d.words++
 	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
 	head := int32(-1)
+	id, _ := strconv.Atoi(string(cols[0]))
+	first := w - int32(id) + 1
+	d.sent = append(d.sent, first)
 	if h, err := strconv.Atoi(string(cols[6])); err == nil && h > 0 {
-		id, _ := strconv.Atoi(string(cols[0]))
-		head = w - int32(id) + int32(h) // sentence start + h - 1
+		head = first + int32(h) - 1
 	}
 	d.heads = append(d.heads, head)
 	d.propn = append(d.propn, string(cols[3]) == "PROPN")
@@ -233,7 +263,7 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	}
 	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
 		if v, ok := bytes.CutPrefix(item, entityKey); ok {
-			if err := d.entityValue(v, w, path, num); err != nil {
+			if err := d.entityValue(v, udCursor{word: w, empty: -1}, path, num); err != nil {
 				return err
 			}
 		}
@@ -241,8 +271,78 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	return nil
 }
 
-// entityValue reads the value of Entity= on word w.
-func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
+// emptyLine reads an empty node line "N.k": its position, its DEPS and its
+// Entity= value.
+func (d *conlluDoc) emptyLine(cols [][]byte, path string, num int) error {
+	id := cols[0]
+	dot := bytes.IndexByte(id, '.')
+	n, okN := smallInt(id[:dot])
+	k, okK := smallInt(id[dot+1:])
+	if !okN || !okK || k < 1 || k >= 0x8000 {
+		return parseErr(path, num, d.name, "empty node id %q is not N.k", id)
+	}
+	first := d.words // a "0.k" node comes before its sentence's first word
+	if n >= 1 {
+		if len(d.sent) == 0 {
+			return parseErr(path, num, d.name, "empty node %q before any word", id)
+		}
+		first = d.sent[len(d.sent)-1]
+	}
+	e := emptyNode{node: gocore.NodeOf(first, n, k), sentence: first}
+	if deps := cols[8]; len(deps) > 0 && string(deps) != "_" {
+		for item := range bytes.SplitSeq(deps, []byte{'|'}) {
+			h, rel, ok := bytes.Cut(item, []byte{':'})
+			if !ok {
+				return parseErr(path, num, d.name, "DEPS item %q is not HEAD:RELATION", item)
+			}
+			hn, hk := h, []byte(nil)
+			if i := bytes.IndexByte(h, '.'); i >= 0 {
+				hn, hk = h[:i], h[i+1:]
+			}
+			pn, ok1 := smallInt(hn)
+			pk, ok2 := 0, true
+			if hk != nil {
+				pk, ok2 = smallInt(hk)
+			}
+			if !ok1 || !ok2 || pk >= 0x8000 {
+				return parseErr(path, num, d.name, "DEPS item %q has a malformed head", item)
+			}
+			e.deps = append(e.deps, gocore.Dep{Parent: gocore.NodeOf(first, pn, pk), Rel: string(rel)})
+		}
+	}
+	d.empties = append(d.empties, e)
+	misc := cols[9]
+	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
+		if v, ok := bytes.CutPrefix(item, entityKey); ok {
+			if err := d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// smallInt parses a non-negative decimal of at most 9 digits.
+func smallInt(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 || digitsAt(b, 0) != len(b) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		n = 10*n + int(c-'0')
+	}
+	return n, true
+}
+
+// entityValue reads the value of Entity= on the node at c.
+func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) error {
+	// A mention opened here starts at this node; one closed here ends at it.
+	o := udOpen{start: c.word, startEmpty: len(d.empties), line: num}
+	endWord, endEmpty := c.word, len(d.empties)
+	if c.empty >= 0 {
+		o.startEmpty = c.empty
+		endWord, endEmpty = c.word-1, c.empty+1
+	}
 	i := 0
 	for i < len(v) {
 		switch v[i] {
@@ -262,7 +362,9 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 			single := j < len(v) && v[j] == ')'
 			head := d.attr.value(content)
 			if single {
-				if err := d.closeMention(string(id), w, w, head, path, num, v); err != nil {
+				oo := o
+				oo.head = head
+				if err := d.closeMention(string(id), oo, endWord, endEmpty, path, num, v); err != nil {
 					return err
 				}
 				j++
@@ -273,7 +375,9 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 					return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 				}
 				d.entity(base) // entities are numbered in order of first opening
-				d.open[sid] = append(d.open[sid], udOpen{start: w, line: num, head: head})
+				oo := o
+				oo.head = head
+				d.open[sid] = append(d.open[sid], oo)
 				d.nOpen++
 			}
 			i = j
@@ -295,7 +399,7 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 			o := st[len(st)-1]
 			d.open[sid] = st[:len(st)-1]
 			d.nOpen--
-			if err := d.closeMention(sid, o.start, w, o.head, path, num, v); err != nil {
+			if err := d.closeMention(sid, o, endWord, endEmpty, path, num, v); err != nil {
 				return err
 			}
 			i += j + 1
@@ -333,24 +437,26 @@ func errMalformedPart(id string) error {
 	return partError("malformed discontinuous part " + strconv.Quote(id) + ", want ID[k/n]")
 }
 
-// closeMention records the span [start, end] of the (part of a) mention id
-// and the value head of its head attribute (nil if none).
-func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path string, num int, v []byte) error {
+// closeMention records the (part of the) mention id opened at o and
+// closed at word endWord (inclusive) and empty node endEmpty (exclusive):
+// its words are o.start..endWord and its empty nodes
+// d.empties[o.startEmpty:endEmpty] (a zero mention has none of the first).
+func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
 	base, k, n, err := splitPart(id)
 	if err != nil {
 		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 	}
 	if n <= 1 {
 		e := d.entity(base)
-		m := Mention{Start: start, End: end, Cluster: int64(e)}
-		d.setType(&m, head)
+		m := Mention{Start: o.start, End: endWord, Cluster: int64(e)}
+		d.finishMention(&m, o.head, o.head, o.startEmpty, endEmpty, nil)
 		d.ents[e] = append(d.ents[e], m)
 		return nil
 	}
 	e := d.entity(base)
 	var p *udPartial
 	if k == 1 {
-		p = &udPartial{entity: e, total: n, line: num, head: head}
+		p = &udPartial{entity: e, total: n, line: num, head: o.head}
 		d.partials = append(d.partials, p)
 	} else {
 		for i := len(d.partials) - 1; i >= 0; i-- {
@@ -364,8 +470,14 @@ func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path 
 			return parseErr(path, num, d.name, "Entity=%s: part %d/%d of a discontinuous mention of entity %s without part %d", v, k, n, base, k-1)
 		}
 	}
-	for x := start; x <= end; x++ {
+	for x := o.start; x <= endWord; x++ {
 		p.words = append(p.words, x)
+	}
+	for x := o.startEmpty; x < endEmpty; x++ {
+		p.empty = append(p.empty, x)
+	}
+	if o.head != nil {
+		p.last = o.head
 	}
 	p.parts++
 	if p.parts < n {
@@ -378,18 +490,105 @@ func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path 
 		}
 	}
 	m := wordSetMention(p.words, int64(e))
-	d.setType(&m, p.head)
+	if len(p.words) == 0 {
+		m = Mention{Start: d.words, End: d.words - 1, Cluster: int64(e)}
+	}
+	headSpec := p.last
+	if headSpec == nil {
+		headSpec = p.head
+	}
+	d.finishMention(&m, p.head, headSpec, 0, 0, p.empty)
 	d.ents[e] = append(d.ents[e], m)
 	return nil
 }
 
-// setType sets the type of mention m, just closed, whose head attribute has
-// the value head (nil if none): every word of m has been read, with its tags
-// and the position of its dependency head, which is all that headWord and
-// mentionTypeOf look at.
-func (d *conlluDoc) setType(m *Mention, head []byte) {
-	h := headWord(m, d.attr.minspan, head, d.heads)
+// finishMention sets the empty nodes, type and head of mention m, just
+// closed: its empty nodes are d.empties[from:to] or, when given, those at
+// the indices empties; typeHead is the head attribute its type reads (as
+// before empty nodes were read), headSpec the one its head node reads.
+func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, to int, empties []int) {
+	if empties == nil {
+		for x := from; x < to; x++ {
+			empties = append(empties, x)
+		}
+	}
+	slices.Sort(empties)
+	empties = slices.Compact(empties)
+	if len(empties) > 0 {
+		m.Empty = make([]gocore.Node, len(empties))
+		for i, x := range empties {
+			m.Empty[i] = d.empties[x].node
+		}
+	}
+	h := headWord(m, d.attr.minspan, typeHead, d.heads)
 	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch)
+	d.setHead(m, headSpec, h, empties)
+}
+
+// setHead sets m's head node: the k-th of its nodes (words and empty nodes
+// in order, 1-based) when the file declares CorefUD's head attribute and
+// headSpec is a valid position; otherwise word h (headWord's choice: GUM's
+// minspan, else the dependency tree) when there is one; otherwise its first
+// node. It also sets the head's sentence and, for an empty head, its DEPS.
+func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int) {
+	nw := 0
+	if m.Words != nil {
+		nw = len(m.Words)
+	} else if m.End >= m.Start {
+		nw = int(m.End-m.Start) + 1
+	}
+	word := func(i int) int32 {
+		if m.Words != nil {
+			return m.Words[i]
+		}
+		return m.Start + int32(i)
+	}
+	total := nw + len(empties)
+	if total == 0 {
+		return
+	}
+	// nodeAt returns the i-th node (0-based) of the merge of words and empty
+	// nodes, and the index of the empty node (-1 for a word).
+	nodeAt := func(i int) (gocore.Node, int) {
+		a, b := 0, 0
+		for {
+			var wn, en gocore.Node
+			haveW, haveE := a < nw, b < len(empties)
+			if haveW {
+				wn = gocore.WordNode(word(a))
+			}
+			if haveE {
+				en = d.empties[empties[b]].node
+			}
+			if haveW && (!haveE || wn < en) {
+				if a+b == i {
+					return wn, -1
+				}
+				a++
+			} else {
+				if a+b == i {
+					return en, empties[b]
+				}
+				b++
+			}
+		}
+	}
+	var node gocore.Node
+	ei := -1
+	if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
+		node, ei = nodeAt(k - 1)
+	} else if h >= 0 {
+		node = gocore.WordNode(h)
+	} else {
+		node, ei = nodeAt(0)
+	}
+	m.Head, m.HasHead = node, true
+	if ei >= 0 {
+		m.Sentence = d.empties[ei].sentence
+		m.Deps = d.empties[ei].deps
+	} else {
+		m.Sentence = d.sent[int(node>>16)-1]
+	}
 }
 
 // wordSetMention builds a mention from a set of words: sorted and unique, a

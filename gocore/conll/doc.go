@@ -60,6 +60,17 @@ type Mention struct {
 	Words      []int32
 	Cluster    int64              // dense entity index in order of first sight within the document
 	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
+
+	// CoNLL-U only. Empty lists the mention's empty nodes (sorted), nil when
+	// it has none; a zero mention has no words (End < Start) but an empty
+	// node. Head is its head node (HasHead false when the reader gives no
+	// head), Sentence the document index of the first word of the head's
+	// sentence, and Deps the DEPS of the head when it is an empty node.
+	Empty    []gocore.Node
+	Head     gocore.Node
+	HasHead  bool
+	Sentence int32
+	Deps     []gocore.Dep
 }
 
 // Contiguous reports whether the mention is a single span.

@@ -28,7 +28,12 @@ const discontinuousBit = int64(1) << 62
 // Mention ids: a contiguous span packs as Start<<32 | End; a discontinuous
 // mention is interned, per document pair, to 1<<62 | k (k counting distinct
 // word sets from 0, key first), so equal word sets get equal ids on both
-// sides. Cluster ids are the readers' dense entity indices. Types are given
+// sides; a CoNLL-U mention with empty nodes is interned by its words and
+// empty nodes when both documents are CoNLL-U (an empty node inside a span
+// belongs to the mention, as in the CorefUD scorer), by its words alone when
+// the other document cannot have empty nodes. Both sides of a CoNLL-U pair
+// carry gocore.Side.Shapes (nodes, heads, DEPS of empty heads) for mention
+// matching, MOR and the zero score. Cluster ids are the readers' dense entity indices. Types are given
 // (Side.Types non-nil) when at least one mention of the side has a known
 // type. Time and memory are linear in the number of mentions.
 func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
@@ -63,7 +68,9 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 				"conll: document %q has %d tokens in the key (%s:%d) but %d in the response (%s:%d)",
 				k.Name, k.NumTokens, k.Path, k.Line, r.NumTokens, r.Path, r.Line)
 		}
-		in := interner{}
+		// Empty nodes count in a mention's identity only when both sides
+		// are CoNLL-U (know them); otherwise a mention is its words.
+		in := interner{wordsOnly: r != nil && !(hasNodes(k) && hasNodes(r))}
 		docs[i].Name = k.Name
 		docs[i].Key = in.side(k)
 		if r != nil {
@@ -117,19 +124,35 @@ func canonicalIndex(key, response []Doc) map[string]int {
 	return m
 }
 
+// hasNodes reports whether a document comes with mention nodes and heads
+// (CoNLL-U), vacuously when it has no mention.
+func hasNodes(d *Doc) bool {
+	return len(d.Mentions) == 0 || d.Mentions[0].HasHead
+}
+
 // interner gives discontinuous mentions of one document pair their ids.
 type interner struct {
-	ids map[string]int64
-	buf []byte
+	ids       map[string]int64
+	buf       []byte
+	wordsOnly bool // ignore empty nodes (the other side does not know them)
 }
 
 func (in *interner) id(m *Mention) int64 {
-	if m.Words == nil {
+	if m.Words == nil && (m.Empty == nil || (in.wordsOnly && m.End >= m.Start)) {
 		return packSpan(m.Start, m.End)
 	}
 	in.buf = in.buf[:0]
-	for _, w := range m.Words {
-		in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
+	if m.Empty != nil && !(in.wordsOnly && m.End >= m.Start) {
+		// Words and empty nodes, as nodes: never equal to a list of words
+		// alone (its length is a multiple of 8 after a marker byte).
+		in.buf = append(in.buf, 0xff)
+		forNodes(m, func(x gocore.Node) {
+			in.buf = binary.LittleEndian.AppendUint64(in.buf, uint64(x))
+		})
+	} else {
+		for _, w := range m.Words {
+			in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
+		}
 	}
 	if id, ok := in.ids[string(in.buf)]; ok {
 		return id
@@ -140,6 +163,59 @@ func (in *interner) id(m *Mention) int64 {
 	id := discontinuousBit | int64(len(in.ids))
 	in.ids[string(in.buf)] = id
 	return id
+}
+
+// forNodes calls f on the nodes of m (words and empty nodes) in order.
+func forNodes(m *Mention, f func(gocore.Node)) {
+	nw := 0
+	if m.Words != nil {
+		nw = len(m.Words)
+	} else if m.End >= m.Start {
+		nw = int(m.End-m.Start) + 1
+	}
+	word := func(i int) gocore.Node {
+		if m.Words != nil {
+			return gocore.WordNode(m.Words[i])
+		}
+		return gocore.WordNode(m.Start + int32(i))
+	}
+	a, b := 0, 0
+	for a < nw || b < len(m.Empty) {
+		if a < nw && (b >= len(m.Empty) || word(a) < m.Empty[b]) {
+			f(word(a))
+			a++
+		} else {
+			f(m.Empty[b])
+			b++
+		}
+	}
+}
+
+// shapes builds the gocore shapes of a CoNLL-U document's mentions (nil for
+// other formats, whose mentions have no head), their nodes in one buffer.
+func shapes(d *Doc) []gocore.Shape {
+	total := 0
+	for i := range d.Mentions {
+		m := &d.Mentions[i]
+		if !m.HasHead {
+			return nil
+		}
+		if m.Words != nil {
+			total += len(m.Words)
+		} else if m.End >= m.Start {
+			total += int(m.End-m.Start) + 1
+		}
+		total += len(m.Empty)
+	}
+	buf := make([]gocore.Node, 0, total)
+	out := make([]gocore.Shape, len(d.Mentions))
+	for i := range d.Mentions {
+		m := &d.Mentions[i]
+		from := len(buf)
+		forNodes(m, func(x gocore.Node) { buf = append(buf, x) })
+		out[i] = gocore.Shape{Nodes: buf[from:len(buf):len(buf)], Head: m.Head, HasHead: true, Sentence: m.Sentence, Deps: m.Deps}
+	}
+	return out
 }
 
 // side converts the mentions of one document.
@@ -154,6 +230,9 @@ func (in *interner) side(d *Doc) gocore.Side {
 		if m.Type != gocore.TypeUnknown {
 			typed = true
 		}
+	}
+	if n > 0 && !in.wordsOnly {
+		s.Shapes = shapes(d)
 	}
 	if typed {
 		s.Types = make([]gocore.MentionType, n)
