@@ -36,10 +36,13 @@ import (
 // is the SciPy solver's choice in the CorefUD scorer (the earlier one);
 // elsewhere the scorer's choice is whatever SciPy's augmenting order gives.
 
-// needsShapes reports whether the options need mention shapes.
-func needsShapes(opt *Options) bool {
-	return opt.Match != MatchExact || opt.ZeroMatch == ZeroDependent
-}
+// needsShapes reports whether the options need mention shapes: partial and
+// head matching need every mention's nodes and head. (The dependent zero
+// alignment has nothing to do on input without shapes: it has no zeros.)
+func needsShapes(opt *Options) bool { return opt.Match != MatchExact }
+
+// matches reports whether the options pair mentions other than by id.
+func matches(opt *Options) bool { return opt.Match != MatchExact || opt.ZeroMatch == ZeroDependent }
 
 // docShapes is what matching leaves for the Table: the shape of every kept
 // mention of each side and the MOR counts.
@@ -86,8 +89,8 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	if ks == nil || rs == nil {
 		if needsShapes(opt) {
 			return nil, errors.Wrapf(ErrMissingShapes,
-				"matching %s with %s zero alignment needs the nodes and heads of every mention (CoNLL-U files give them; this input does not)",
-				opt.Match, opt.ZeroMatch)
+				"%s matching needs the nodes and heads of every mention (CoNLL-U files give them, CoNLL-2012 files with POS tags too; this input does not)",
+				opt.Match)
 		}
 		return nil, nil
 	}
@@ -107,7 +110,7 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	if opt.Metrics.Has(metricIndex("mor")) {
 		sh.mor = morCounts(ks, rs)
 	}
-	if !needsShapes(opt) {
+	if !matches(opt) {
 		return sh, nil
 	}
 	nk, nr := len(ks), len(rs)

@@ -308,7 +308,7 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 		return nil, err
 	}
 	var sh *docShapes
-	if needsShapes(opt) || d.Key.Shapes != nil || d.Response.Shapes != nil {
+	if matches(opt) || d.Key.Shapes != nil || d.Response.Shapes != nil {
 		if sh, err = matchMentions(d, &key, &resp, opt, sl); err != nil {
 			return nil, err
 		}

@@ -622,7 +622,7 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		return Doc{}, parseErr(path, p.line, d.name,
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
-	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids}
+	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true}
 	total := 0
 	for _, ms := range d.ents {
 		total += len(ms)

@@ -61,11 +61,14 @@ type Mention struct {
 	Cluster    int64              // dense entity index in order of first sight within the document
 	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
 
-	// CoNLL-U only. Empty lists the mention's empty nodes (sorted), nil when
-	// it has none; a zero mention has no words (End < Start) but an empty
-	// node. Head is its head node (HasHead false when the reader gives no
-	// head), Sentence the document index of the first word of the head's
-	// sentence, and Deps the DEPS of the head when it is an empty node.
+	// Empty lists the mention's empty nodes (CoNLL-U, sorted), nil when it
+	// has none; a zero mention has no words (End < Start) but an empty node.
+	// Head is its head node (HasHead false when the reader gives no head:
+	// CoNLL-U always gives one; CoNLL-2012 when every word of the mention
+	// has a POS tag, by the head rule of the mention types, see simpleHead;
+	// jsonlines never), Sentence the document index of the first word of the
+	// head's sentence (-1 when unknown), and Deps the DEPS of the head when
+	// it is an empty node.
 	Empty    []gocore.Node
 	Head     gocore.Node
 	HasHead  bool
@@ -91,6 +94,9 @@ type Doc struct {
 	// Path and Line locate the document's first line, for messages.
 	Path string
 	Line int
+	// emptyNodes is true for CoNLL-U documents, which can have empty nodes
+	// (and whose mentions have nodes and heads).
+	emptyNodes bool
 }
 
 // Format names accepted by Read.

@@ -37,6 +37,13 @@ const discontinuousBit = int64(1) << 62
 // (Side.Types non-nil) when at least one mention of the side has a known
 // type. Time and memory are linear in the number of mentions.
 func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
+	return pairDocs(key, response, false)
+}
+
+// pairDocs is Pair; with spanShapes, documents that are not CoNLL-U get
+// shapes too when every mention has a head (CoNLL-2012 with POS tags), for
+// partial and head matching.
+func pairDocs(key, response []Doc, spanShapes bool) ([]gocore.Document, []string, error) {
 	var warnings []string
 	byName := make(map[string]int, len(response))
 	for i := range response {
@@ -70,7 +77,7 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 		}
 		// Empty nodes count in a mention's identity only when both sides
 		// are CoNLL-U (know them); otherwise a mention is its words.
-		in := interner{wordsOnly: r != nil && !(hasNodes(k) && hasNodes(r))}
+		in := interner{wordsOnly: r != nil && !(hasNodes(k) && hasNodes(r)), spanShapes: spanShapes}
 		docs[i].Name = k.Name
 		docs[i].Key = in.side(k)
 		if r != nil {
@@ -125,16 +132,15 @@ func canonicalIndex(key, response []Doc) map[string]int {
 }
 
 // hasNodes reports whether a document comes with mention nodes and heads
-// (CoNLL-U), vacuously when it has no mention.
-func hasNodes(d *Doc) bool {
-	return len(d.Mentions) == 0 || d.Mentions[0].HasHead
-}
+// (CoNLL-U).
+func hasNodes(d *Doc) bool { return d.emptyNodes }
 
 // interner gives discontinuous mentions of one document pair their ids.
 type interner struct {
 	ids       map[string]int64
 	buf       []byte
-	wordsOnly bool // ignore empty nodes (the other side does not know them)
+	wordsOnly  bool // ignore empty nodes (the other side does not know them)
+	spanShapes bool // give shapes to documents that are not CoNLL-U too
 }
 
 func (in *interner) id(m *Mention) int64 {
@@ -191,9 +197,10 @@ func forNodes(m *Mention, f func(gocore.Node)) {
 	}
 }
 
-// shapes builds the gocore shapes of a CoNLL-U document's mentions (nil for
-// other formats, whose mentions have no head), their nodes in one buffer.
-func shapes(d *Doc) []gocore.Shape {
+// shapes builds the gocore shapes of a document's mentions, their nodes in
+// one buffer, without empty nodes when wordsOnly; nil when some mention has
+// no head (jsonlines, CoNLL-2012 without POS tags).
+func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
 	total := 0
 	for i := range d.Mentions {
 		m := &d.Mentions[i]
@@ -212,8 +219,14 @@ func shapes(d *Doc) []gocore.Shape {
 	for i := range d.Mentions {
 		m := &d.Mentions[i]
 		from := len(buf)
-		forNodes(m, func(x gocore.Node) { buf = append(buf, x) })
-		out[i] = gocore.Shape{Nodes: buf[from:len(buf):len(buf)], Head: m.Head, HasHead: true, Sentence: m.Sentence, Deps: m.Deps}
+		forNodes(m, func(x gocore.Node) {
+			if !wordsOnly || !x.Empty() {
+				buf = append(buf, x)
+			}
+		})
+		nodes := buf[from:len(buf):len(buf)]
+		hasHead := len(nodes) > 0 && (!wordsOnly || !m.Head.Empty())
+		out[i] = gocore.Shape{Nodes: nodes, Head: m.Head, HasHead: hasHead, Sentence: m.Sentence, Deps: m.Deps}
 	}
 	return out
 }
@@ -231,8 +244,8 @@ func (in *interner) side(d *Doc) gocore.Side {
 			typed = true
 		}
 	}
-	if n > 0 && !in.wordsOnly {
-		s.Shapes = shapes(d)
+	if n > 0 && ((d.emptyNodes && !in.wordsOnly) || in.spanShapes) {
+		s.Shapes = shapes(d, in.wordsOnly)
 	}
 	if typed {
 		s.Types = make([]gocore.MentionType, n)
@@ -252,7 +265,8 @@ func (in *interner) side(d *Doc) gocore.Side {
 func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
 	// The two files are read concurrently, with mention types only when a
 	// metric reads them.
-	types := opt.Metrics.ReadsTypes()
+	// Partial and head matching read CoNLL-2012 heads from the POS tags.
+	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
 	var resp []Doc
 	var respErr error
 	done := make(chan struct{})
@@ -273,9 +287,14 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 	if respErr != nil {
 		return nil, nil, nil, nil, respErr
 	}
-	docs, warnings, err := Pair(key, resp)
+	docs, warnings, err := pairDocs(key, resp, opt.Match != gocore.MatchExact)
 	if err != nil {
 		return nil, nil, nil, warnings, err
+	}
+	if opt.Match != gocore.MatchExact {
+		if err := checkHeads(keyPath, key, respPath, resp, opt); err != nil {
+			return nil, nil, nil, warnings, err
+		}
 	}
 	names = make([]string, len(docs))
 	for i := range docs {
@@ -287,4 +306,27 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 		return nil, nil, nil, warnings, err
 	}
 	return names, counts, dups, warnings, nil
+}
+
+// checkHeads refuses partial and head matching on files whose mentions have
+// no heads, with a message that says where heads come from.
+func checkHeads(keyPath string, key []Doc, respPath string, resp []Doc, opt gocore.Options) error {
+	for _, f := range []struct {
+		path string
+		docs []Doc
+	}{{keyPath, key}, {respPath, resp}} {
+		for i := range f.docs {
+			d := &f.docs[i]
+			for j := range d.Mentions {
+				if !d.Mentions[j].HasHead {
+					return errors.Wrapf(gocore.ErrInvalidInput,
+						"conll: %s matching needs the head of every mention, and %s gives none for document %q (line %d): "+
+							"heads come from CoNLL-U (the Entity head index) or from the POS column of CoNLL-2012 files; "+
+							"jsonlines and CoNLL-2012 files without POS tags support match=exact only",
+						opt.Match, f.path, d.Name, d.Line)
+				}
+			}
+		}
+	}
+	return nil
 }
