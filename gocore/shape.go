@@ -189,8 +189,9 @@ func ParseZeroMatch(s string) (ZeroMatch, error) {
 
 // ApplyPreset sets the options a named preset stands for. "crac" is the
 // ranking setting of the CRAC 2023-2024 shared tasks: head matching,
-// singletons excluded, dependent zero alignment. Other fields are left as
-// they are.
+// singletons excluded, dependent zero alignment. "conll" is the CoNLL
+// reference scorer's (the defaults): exact matching, singletons kept,
+// linear zero alignment. Other fields are left as they are.
 func ApplyPreset(opt *Options, name string) error {
 	switch strings.ToLower(name) {
 	case "crac":
@@ -198,8 +199,11 @@ func ApplyPreset(opt *Options, name string) error {
 		opt.Singletons = SingletonsExclude
 		opt.ZeroMatch = ZeroDependent
 		return nil
-	case "", "none", "conll":
+	case "conll":
+		opt.Match = MatchExact
+		opt.Singletons = SingletonsKeep
+		opt.ZeroMatch = ZeroLinear
 		return nil
 	}
-	return invalidf("unknown preset %q; want crac", name)
+	return invalidf("unknown preset %q; want crac or conll", name)
 }
