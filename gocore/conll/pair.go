@@ -137,8 +137,8 @@ func hasNodes(d *Doc) bool { return d.emptyNodes }
 
 // interner gives discontinuous mentions of one document pair their ids.
 type interner struct {
-	ids       map[string]int64
-	buf       []byte
+	ids        map[string]int64
+	buf        []byte
 	wordsOnly  bool // ignore empty nodes (the other side does not know them)
 	spanShapes bool // give shapes to documents that are not CoNLL-U too
 }
