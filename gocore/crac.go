@@ -63,6 +63,17 @@ func zeroCounts(t *Table, opt *Options, out []float64) error {
 		return nil
 	}
 	n := len(t.KeyOf)
+	anyZero := false
+	for m := range n {
+		if (t.KeyShapes[m] != nil && t.KeyShapes[m].Zero()) || (t.RespShapes[m] != nil && t.RespShapes[m].Zero()) {
+			anyZero = true
+			break
+		}
+	}
+	if !anyZero { // no anaphor to score, no spurious one
+		writeRP(out, 0, 0, 0, 0)
+		return nil
+	}
 	order := func(side []*Shape, of []int32, nClusters int) [][]int32 {
 		cl := make([][]int32, nClusters)
 		for m := range n {

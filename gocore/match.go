@@ -108,7 +108,7 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	}
 	sh := &docShapes{key: ks, resp: rs}
 	if opt.Metrics.Has(metricIndex("mor")) {
-		sh.mor = morCounts(ks, rs)
+		sh.mor = morCounts(ks, rs, key, resp)
 	}
 	if !matches(opt) {
 		return sh, nil
@@ -467,8 +467,15 @@ func lexFirst(edges []assign.Edge) map[int32]int32 {
 // recall denominator, precision numerator, precision denominator): the
 // largest total overlap |K ∩ R| of a one-to-one pairing of key and response
 // mentions, against the total size of the key mentions and of the response
-// mentions. Sizes count words and empty nodes.
-func morCounts(ks, rs []*Shape) [4]float64 {
+// mentions. Sizes count words and empty nodes. key and resp give the
+// mentions' ids (equal ids, equal nodes) in id order (byID).
+//
+// Mentions with equal nodes are paired first: some maximum pairing always
+// holds them (for K = R paired elsewhere with R' and K', swapping gains
+// |K| + |K' ∩ R'| - |K ∩ R'| - |K ∩ K'| ≥ 0, since |K ∩ R'| + |K ∩ K'| ≤
+// |K| + |K' ∩ R'|). The others go to assign.MaxWeight over the pairs that
+// overlap, found through a per-node index of the key mentions left.
+func morCounts(ks, rs []*Shape, key, resp *sideIndex) [4]float64 {
 	var kd, rd float64
 	for _, s := range ks {
 		kd += float64(len(s.Nodes))
@@ -479,29 +486,73 @@ func morCounts(ks, rs []*Shape) [4]float64 {
 	if len(ks) == 0 || len(rs) == 0 {
 		return [4]float64{0, kd, 0, rd}
 	}
-	// Key mentions containing each node: a chained list per node.
-	first := make(map[Node]int32, 4*len(ks))
+	total := 0.0
+	kUsed := make([]bool, len(ks))
+	rUsed := make([]bool, len(rs))
+	k := 0
+	for _, r := range resp.byID {
+		id := resp.ids[r]
+		for k < len(key.byID) && key.ids[key.byID[k]] < id {
+			k++
+		}
+		if k < len(key.byID) && key.ids[key.byID[k]] == id {
+			kp := key.byID[k]
+			kUsed[kp], rUsed[r] = true, true
+			total += float64(len(ks[kp].Nodes))
+		}
+	}
+	// Key mentions left, by node: words in a dense index, empty nodes in a map.
+	maxWord := int64(0)
+	for i, s := range ks {
+		if !kUsed[i] && len(s.Nodes) > 0 {
+			maxWord = max(maxWord, int64(s.Nodes[len(s.Nodes)-1]>>16))
+		}
+	}
 	type link struct{ k, next int32 }
-	links := make([]link, 0, 4*len(ks))
-	for k, s := range ks {
+	wordFirst := make([]int32, maxWord+1)
+	for i := range wordFirst {
+		wordFirst[i] = -1
+	}
+	var emptyFirst map[Node]int32
+	var links []link
+	for i, s := range ks {
+		if kUsed[i] {
+			continue
+		}
 		for _, x := range s.Nodes {
-			h, ok := first[x]
-			if !ok {
-				h = -1
+			if x.Empty() {
+				if emptyFirst == nil {
+					emptyFirst = map[Node]int32{}
+				}
+				h, ok := emptyFirst[x]
+				if !ok {
+					h = -1
+				}
+				emptyFirst[x] = int32(len(links))
+				links = append(links, link{int32(i), h})
+				continue
 			}
-			first[x] = int32(len(links))
-			links = append(links, link{int32(k), h})
+			w := x >> 16
+			links = append(links, link{int32(i), wordFirst[w]})
+			wordFirst[w] = int32(len(links) - 1)
 		}
 	}
 	count := make([]int32, len(ks))
 	var touched []int32
 	var edges []assign.Edge
 	for r, s := range rs {
+		if rUsed[r] {
+			continue
+		}
 		touched = touched[:0]
 		for _, x := range s.Nodes {
-			h, ok := first[x]
-			if !ok {
-				continue
+			h := int32(-1)
+			if x.Empty() {
+				if v, ok := emptyFirst[x]; ok {
+					h = v
+				}
+			} else if w := int64(x >> 16); w <= maxWord {
+				h = wordFirst[w]
 			}
 			for ; h >= 0; h = links[h].next {
 				k := links[h].k
@@ -516,9 +567,11 @@ func morCounts(ks, rs []*Shape) [4]float64 {
 			count[k] = 0
 		}
 	}
-	total, _, err := assign.MaxWeight(len(ks), len(rs), edges)
-	if err != nil {
-		total = 0
+	if len(edges) > 0 {
+		rest, _, err := assign.MaxWeight(len(ks), len(rs), edges)
+		if err == nil {
+			total += rest
+		}
 	}
 	return [4]float64{total, kd, total, rd}
 }

@@ -547,6 +547,16 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int)
 	if total == 0 {
 		return
 	}
+	if len(empties) == 0 { // words only: no merge
+		node := gocore.WordNode(word(0))
+		if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
+			node = gocore.WordNode(word(k - 1))
+		} else if h >= 0 {
+			node = gocore.WordNode(h)
+		}
+		m.Head, m.HasHead, m.Sentence = node, true, d.sent[int(node>>16)-1]
+		return
+	}
 	// nodeAt returns the i-th node (0-based) of the merge of words and empty
 	// nodes, and the index of the empty node (-1 for a word).
 	nodeAt := func(i int) (gocore.Node, int) {

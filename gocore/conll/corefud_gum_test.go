@@ -37,7 +37,7 @@ type udSkelLine struct {
 
 // readSkeleton reads one CoNLL-U document (a file holding one) into a
 // skeleton, dropping its Entity=, Bridge= and SplitAnte= annotations.
-func readSkeleton(t *testing.T, path string) *udSkeleton {
+func readSkeleton(t testing.TB, path string) *udSkeleton {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	s := &udSkeleton{}
@@ -186,7 +186,7 @@ func (s *udSkeleton) write(b *strings.Builder, zeros []udZero, ms []udMention) {
 // split and merged, spurious mentions, and zeros kept, moved to another
 // word (same DEPS: only the dependent alignment finds them), given another
 // relation, dropped or invented.
-func perturbGUM(t *testing.T, path string, rng *rand.Rand) (key, resp string) {
+func perturbGUM(t testing.TB, path string, rng *rand.Rand) (key, resp string) {
 	s := readSkeleton(t, path)
 	docs, err := Read(path, FormatCoNLLU)
 	require.NoError(t, err)
