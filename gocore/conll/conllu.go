@@ -503,7 +503,8 @@ func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty in
 }
 
 // finishMention sets the empty nodes, type and head of mention m, just
-// closed: its empty nodes are d.empties[from:to] or, when given, those at
+// closed (a zero mention, whose head is an empty node, is a pronoun when its
+// words say nothing else): its empty nodes are d.empties[from:to] or, when given, those at
 // the indices empties; typeHead is the head attribute its type reads (as
 // before empty nodes were read), headSpec the one its head node reads.
 func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, to int, empties []int) {
@@ -523,6 +524,9 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, t
 	h := headWord(m, d.attr.minspan, typeHead, d.heads)
 	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch)
 	d.setHead(m, headSpec, h, empties)
+	if m.Head.Empty() && m.Type == gocore.TypeUnknown && d.classes != nil {
+		m.Type = gocore.TypePronoun // a zero: a dropped pronoun
+	}
 }
 
 // setHead sets m's head node: the k-th of its nodes (words and empty nodes
