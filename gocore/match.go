@@ -150,29 +150,33 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 
 // renameResponse gives each matched response mention its key partner's id
 // and each other response mention that shares an id with a key mention a
-// fresh id, then re-sorts the response's id order.
+// fresh id (above every id of the document), then re-sorts the response's id
+// order. The clashes are found by a merge of the two id orders.
 func renameResponse(key, resp *sideIndex, partner []int32, sl *slab) {
-	keyIDs := make(map[int64]struct{}, len(key.ids))
 	maxID := int64(math.MinInt64)
-	for _, id := range key.ids {
-		keyIDs[id] = struct{}{}
-		maxID = max(maxID, id)
+	if n := len(key.byID); n > 0 {
+		maxID = key.ids[key.byID[n-1]]
 	}
-	for _, id := range resp.ids {
-		maxID = max(maxID, id)
+	if n := len(resp.byID); n > 0 {
+		maxID = max(maxID, resp.ids[resp.byID[n-1]])
 	}
 	ids := make([]int64, len(resp.ids))
+	copy(ids, resp.ids)
 	next := maxID + 1
-	for r, id := range resp.ids {
-		switch {
-		case partner[r] >= 0:
-			ids[r] = key.ids[partner[r]]
-		default:
-			if _, clash := keyIDs[id]; clash {
-				id = next
-				next++
-			}
-			ids[r] = id
+	k := 0
+	for _, r := range resp.byID {
+		id := resp.ids[r]
+		for k < len(key.byID) && key.ids[key.byID[k]] < id {
+			k++
+		}
+		if partner[r] < 0 && k < len(key.byID) && key.ids[key.byID[k]] == id {
+			ids[r] = next
+			next++
+		}
+	}
+	for r, p := range partner {
+		if p >= 0 {
+			ids[r] = key.ids[p]
 		}
 	}
 	resp.ids = ids
