@@ -18,21 +18,32 @@ import (
 //     first word holds one document named after the file (its base name
 //     without extension);
 //   - word lines have ten tab-separated columns; words are numbered from 0
-//     across the document; multiword-token ranges ("15-16") and empty nodes
-//     ("26.1") are not words and their MISC is ignored;
+//     across the document; multiword-token ranges ("15-16") are not words
+//     and their MISC is ignored; empty nodes ("26.1", "0.1") are not words
+//     either, but carry mentions: a mention holds every word and empty node
+//     from the node it opens on to the node it closes on (so an empty node
+//     inside a span belongs to it), and a mention on empty nodes alone is a
+//     zero mention; the DEPS of empty nodes are kept for the dependent zero
+//     alignment (gocore.ZeroDependent);
 //   - coreference is the MISC attribute Entity=: "(ID-attrs..." opens a
-//     mention of entity ID on this word, "ID)" closes the most recently
-//     opened mention of ID, "(ID-attrs...)" is a one-word mention; the id
+//     mention of entity ID on this node, "ID)" closes the most recently
+//     opened mention of ID, "(ID-attrs...)" is a one-node mention; the id
 //     is up to the first "-"; of the attributes only the head one is read,
 //     when a "# global.Entity = ..." line declares "head" (CorefUD) or
 //     "minspan" (GUM) among them (see headWord). A discontinuous mention is written
 //     in parts "(ID[k/n]-..." ... "ID[k/n])": the mention is the set of the
-//     words of its n parts, complete when part n closes.
+//     nodes of its n parts, complete when part n closes.
 //
 // Mentions are emitted grouped by entity, entities in order of first
 // opening, mentions of an entity in closing order. UPOS (column 4), XPOS
 // (column 5), HEAD (column 7) and the head attribute give the mention types
-// (see mentionTypeOf and headWord).
+// (see mentionTypeOf and headWord; a zero mention is a pronoun). Each
+// mention's head node (Mention.Head), for partial and head matching, is the
+// CorefUD head attribute's node (its 1-based position among the mention's
+// words and empty nodes, as the CorefUD scorer reads it; of a discontinuous
+// mention, the last part's attribute), else headWord's word (GUM's minspan,
+// else the word whose dependency head lies outside the mention), else the
+// mention's first node.
 //
 // Errors (*ParseError): a closing bracket with no opening, a mention still
 // open at the end of its document, a malformed Entity value, a word line
