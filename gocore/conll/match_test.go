@@ -171,3 +171,25 @@ func TestCoNLL2012Heads(t *testing.T) {
 	assert.ErrorIs(t, err, gocore.ErrInvalidInput)
 	assert.Contains(t, err.Error(), "needs the head of every mention")
 }
+
+// TestRepeatedResponseMention checks where we differ from the CorefUD
+// scorer on purpose: a response mention in two entities is kept once (in the
+// first), and reported, as for CoNLL-2012 files; the CorefUD scorer keeps it
+// in both entities.
+func TestRepeatedResponseMention(t *testing.T) {
+	key := udDoc(4, map[int]string{1: "(e1-x-1-)", 3: "(e1-x-1-)"}, nil)
+	resp := udDoc(4, map[int]string{1: "(e1-x-1-)", 3: "(e1-x-1-)(e2-x-1-)", 4: "(e2-x-1-)"}, nil)
+	dir := t.TempDir()
+	kp, rp := filepath.Join(dir, "key.conllu"), filepath.Join(dir, "resp.conllu")
+	require.NoError(t, os.WriteFile(kp, []byte(key), 0o644))
+	require.NoError(t, os.WriteFile(rp, []byte(resp), 0o644))
+	for _, m := range []gocore.MatchMode{gocore.MatchExact, gocore.MatchHead} {
+		_, counts, dups, _, err := ScoreFiles(kp, rp, "", gocore.Options{Match: m})
+		require.NoError(t, err)
+		require.Len(t, dups, 1, m.String())
+		assert.Equal(t, gocore.ResponseSide, dups[0].Side)
+		got := sumRows(counts)
+		assert.Equal(t, 3.0, got["mentions.precision_den"], "the repeated mention counts once")
+		assert.Equal(t, 1.0, got["muc.recall_num"], "its first entity links it to word 1")
+	}
+}
