@@ -146,3 +146,13 @@ func TestLexFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestHasShapes checks Document.HasShapes on each combination.
+func TestHasShapes(t *testing.T) {
+	shaped := Side{Mentions: []int64{1}, Clusters: []int64{0}, Shapes: []Shape{span(0, 0, 0)}}
+	bare := Side{Mentions: []int64{1}, Clusters: []int64{0}}
+	assert.True(t, (&Document{Key: shaped, Response: shaped}).HasShapes())
+	assert.True(t, (&Document{Key: shaped}).HasShapes(), "an empty response")
+	assert.False(t, (&Document{Key: shaped, Response: bare}).HasShapes())
+	assert.False(t, (&Document{Key: bare, Response: shaped}).HasShapes())
+}

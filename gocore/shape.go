@@ -207,3 +207,11 @@ func ApplyPreset(opt *Options, name string) error {
 	}
 	return invalidf("unknown preset %q; want crac or conll", name)
 }
+
+// HasShapes reports whether both sides of d carry mention shapes (a side
+// without mentions counts as having them): then the mor and zero metrics
+// apply, and partial and head matching can run.
+func (d *Document) HasShapes() bool {
+	return (d.Key.Shapes != nil || len(d.Key.Mentions) == 0) &&
+		(d.Response.Shapes != nil || len(d.Response.Mentions) == 0)
+}
