@@ -63,43 +63,58 @@ func zeroCounts(t *Table, opt *Options, out []float64) error {
 		return nil
 	}
 	n := len(t.KeyOf)
+	// Only key clusters with a zero need their order; of the response
+	// clusters only the first mention of each matters.
+	keyZero := make([]bool, len(t.KeySize))
 	anyZero := false
 	for m := range n {
-		if (t.KeyShapes[m] != nil && t.KeyShapes[m].Zero()) || (t.RespShapes[m] != nil && t.RespShapes[m].Zero()) {
+		if t.KeyOf[m] >= 0 && t.KeyShapes[m].Zero() {
+			keyZero[t.KeyOf[m]] = true
 			anyZero = true
-			break
+		}
+		if t.RespOf[m] >= 0 && t.RespShapes[m].Zero() {
+			anyZero = true
 		}
 	}
 	if !anyZero { // no anaphor to score, no spurious one
 		writeRP(out, 0, 0, 0, 0)
 		return nil
 	}
-	order := func(side []*Shape, of []int32, nClusters int) [][]int32 {
-		cl := make([][]int32, nClusters)
-		for m := range n {
-			if c := of[m]; c >= 0 {
-				cl[c] = append(cl[c], int32(m))
+	byOrder := func(side []*Shape) func(a, b int32) int {
+		return func(a, b int32) int {
+			switch {
+			case side[a].less(side[b]):
+				return -1
+			case side[b].less(side[a]):
+				return 1
 			}
+			return int(a - b)
 		}
-		for _, ms := range cl {
-			slices.SortStableFunc(ms, func(a, b int32) int {
-				switch {
-				case side[a].less(side[b]):
-					return -1
-				case side[b].less(side[a]):
-					return 1
-				}
-				return 0
-			})
-		}
-		return cl
 	}
-	keyCl := order(t.KeyShapes, t.KeyOf, len(t.KeySize))
-	respCl := order(t.RespShapes, t.RespOf, len(t.RespSize))
+	keyCl := make([][]int32, len(t.KeySize))
+	for m := range n {
+		if c := t.KeyOf[m]; c >= 0 && keyZero[c] {
+			keyCl[c] = append(keyCl[c], int32(m))
+		}
+	}
+	cmpKey := byOrder(t.KeyShapes)
+	for _, ms := range keyCl {
+		slices.SortFunc(ms, cmpKey)
+	}
+	firstOf := make([]int32, len(t.RespSize))
+	for i := range firstOf {
+		firstOf[i] = -1
+	}
+	cmpResp := byOrder(t.RespShapes)
+	for m := range n {
+		if c := t.RespOf[m]; c >= 0 && (firstOf[c] < 0 || cmpResp(int32(m), firstOf[c]) < 0) {
+			firstOf[c] = int32(m)
+		}
+	}
 	firstResp := make([]bool, n)
-	for _, ms := range respCl {
-		if len(ms) > 0 {
-			firstResp[ms[0]] = true
+	for _, m := range firstOf {
+		if m >= 0 {
+			firstResp[m] = true
 		}
 	}
 	covered := make([]bool, n)
