@@ -505,6 +505,10 @@ func morCounts(ks, rs []*Shape, key, resp *sideIndex) [4]float64 {
 			total += float64(len(ks[kp].Nodes))
 		}
 	}
+	kLeft, rLeft := slices.Contains(kUsed, false), slices.Contains(rUsed, false)
+	if !kLeft || !rLeft {
+		return [4]float64{total, kd, total, rd}
+	}
 	// Key mentions left, by node: words in a dense index, empty nodes in a map.
 	maxWord := int64(0)
 	for i, s := range ks {

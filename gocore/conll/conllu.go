@@ -260,10 +260,10 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	d.words++
 	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
 	head := int32(-1)
-	id, _ := strconv.Atoi(string(cols[0]))
+	id, _ := smallInt(cols[0]) // checked to be digits by the caller
 	first := w - int32(id) + 1
 	d.sent = append(d.sent, first)
-	if h, err := strconv.Atoi(string(cols[6])); err == nil && h > 0 {
+	if h, ok := smallInt(cols[6]); ok && h > 0 {
 		head = first + int32(h) - 1
 	}
 	d.heads = append(d.heads, head)
