@@ -527,9 +527,9 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, t
 	slices.Sort(empties)
 	empties = slices.Compact(empties)
 	if len(empties) > 0 {
-		m.Empty = make([]gocore.Node, len(empties))
+		m.empty = &emptyPart{nodes: make([]gocore.Node, len(empties))}
 		for i, x := range empties {
-			m.Empty[i] = d.empties[x].node
+			m.empty.nodes[i] = d.empties[x].node
 		}
 	}
 	h := headWord(m, d.attr.minspan, typeHead, d.heads)
@@ -610,7 +610,7 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int)
 	m.Head, m.HasHead = node, true
 	if ei >= 0 {
 		m.Sentence = d.empties[ei].sentence
-		m.Deps = d.empties[ei].deps
+		m.empty.deps = d.empties[ei].deps
 	} else {
 		m.Sentence = d.sent[int(node>>16)-1]
 	}

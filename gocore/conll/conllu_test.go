@@ -59,7 +59,7 @@ func TestReadCoNLLU(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 	zero := d.Mentions[2]
-	assert.Equal(t, []gocore.Node{gocore.NodeOf(0, 3, 1)}, zero.Empty)
+	assert.Equal(t, []gocore.Node{gocore.NodeOf(0, 3, 1)}, zero.EmptyNodes())
 	assert.Equal(t, gocore.NodeOf(0, 3, 1), zero.Head)
 	assert.True(t, zero.Head.Empty())
 	assert.Equal(t, gocore.WordNode(1), d.Mentions[0].Head, "head 2 of e1 is its second word")
@@ -97,7 +97,7 @@ func TestReadCoNLLUZeros(t *testing.T) {
 	var got []m
 	for _, x := range d.Mentions {
 		require.True(t, x.HasHead)
-		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.Empty, x.Head, x.Sentence, x.Deps})
+		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.EmptyNodes(), x.Head, x.Sentence, x.HeadDeps()})
 	}
 	z21, z31, z01 := gocore.NodeOf(0, 2, 1), gocore.NodeOf(0, 3, 1), gocore.NodeOf(4, 0, 1)
 	deps := []gocore.Dep{{Parent: gocore.WordNode(1), Rel: "nsubj"}, {Parent: gocore.WordNode(0), Rel: "obj"}}

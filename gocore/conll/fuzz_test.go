@@ -85,7 +85,7 @@ func checkDocs(t *testing.T, docs []Doc) {
 	for _, d := range docs {
 		for _, m := range d.Mentions {
 			if m.Start > m.End { // a zero mention: empty nodes only
-				require.NotEmpty(t, m.Empty, "span [%d, %d]", m.Start, m.End)
+				require.NotEmpty(t, m.EmptyNodes(), "span [%d, %d]", m.Start, m.End)
 				require.True(t, m.HasHead && m.Head.Empty())
 				continue
 			}

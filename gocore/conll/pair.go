@@ -144,11 +144,11 @@ type interner struct {
 }
 
 func (in *interner) id(m *Mention) int64 {
-	if m.Words == nil && (m.Empty == nil || (in.wordsOnly && m.End >= m.Start)) {
+	if m.Words == nil && (m.empty == nil || (in.wordsOnly && m.End >= m.Start)) {
 		return packSpan(m.Start, m.End)
 	}
 	in.buf = in.buf[:0]
-	if m.Empty != nil && !(in.wordsOnly && m.End >= m.Start) {
+	if m.empty != nil && !(in.wordsOnly && m.End >= m.Start) {
 		// Words and empty nodes, as nodes: never equal to a list of words
 		// alone (its length is a multiple of 8 after a marker byte).
 		in.buf = append(in.buf, 0xff)
@@ -185,13 +185,14 @@ func forNodes(m *Mention, f func(gocore.Node)) {
 		}
 		return gocore.WordNode(m.Start + int32(i))
 	}
+	empty := m.EmptyNodes()
 	a, b := 0, 0
-	for a < nw || b < len(m.Empty) {
-		if a < nw && (b >= len(m.Empty) || word(a) < m.Empty[b]) {
+	for a < nw || b < len(empty) {
+		if a < nw && (b >= len(empty) || word(a) < empty[b]) {
 			f(word(a))
 			a++
 		} else {
-			f(m.Empty[b])
+			f(empty[b])
 			b++
 		}
 	}
@@ -212,7 +213,7 @@ func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
 		} else if m.End >= m.Start {
 			total += int(m.End-m.Start) + 1
 		}
-		total += len(m.Empty)
+		total += len(m.EmptyNodes())
 	}
 	buf := make([]gocore.Node, 0, total)
 	out := make([]gocore.Shape, len(d.Mentions))
@@ -226,7 +227,7 @@ func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
 		})
 		nodes := buf[from:len(buf):len(buf)]
 		hasHead := len(nodes) > 0 && (!wordsOnly || !m.Head.Empty())
-		out[i] = gocore.Shape{Nodes: nodes, Head: m.Head, HasHead: hasHead, Sentence: m.Sentence, Deps: m.Deps}
+		out[i] = gocore.Shape{Nodes: nodes, Head: m.Head, HasHead: hasHead, Sentence: m.Sentence, Deps: m.HeadDeps()}
 	}
 	return out
 }
