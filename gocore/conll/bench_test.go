@@ -125,10 +125,10 @@ func BenchmarkScoreFilesLitBank(b *testing.B) {
 }
 
 // BenchmarkScoreFilesGUMCoNLLU times reading and scoring the 177 gum-conllu
-// documents (one key file of 12.8 MB, with added zero mentions, MISC
-// reduced to Entity=) against a
-// perturbed response (perturbGUM), every metric, with exact matching and
-// with head matching and the dependent zero alignment.
+// documents (one key file of 12.8 MB, with added zero mentions, MISC reduced
+// to Entity=) against a perturbed response (perturbGUM), every metric, with
+// exact matching and with head matching and the dependent zero alignment
+// (see bench/corefud.md).
 func BenchmarkScoreFilesGUMCoNLLU(b *testing.B) {
 	files, err := filepath.Glob(filepath.Join(dataDir(b, "gum-conllu"), "*.conllu"))
 	require.NoError(b, err)
