@@ -5,6 +5,12 @@ The scripts run as ``python bench/NAME.py``, so this folder is on their path.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# The benchmarks build their corpora with the test fixtures (tests/fixtures), which are not installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
 import platform
 import statistics
 import time

@@ -3,9 +3,9 @@
 Fixtures (written to a temporary directory, seeded):
 
 - LitBank: the 100 files of ../shared/data/litbank concatenated into one key
-  file, and a seeded perturbation of it (``corefscore._perturb``, seed 1);
+  file, and a seeded perturbation of it (``fixtures.perturb``, seed 1);
 - a synthetic corpus the size of the CoNLL-2012 English test set (348
-  documents, 19,700 key mentions; ``corefscore.synthetic``, seed 0) written
+  documents, 19,700 key mentions; ``fixtures.synthetic``, seed 0) written
   as CoNLL-2012 key and response files.
 
 Commands timed (each run is a fresh process; median of ``--runs`` after one
@@ -58,6 +58,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO / "python"))
+sys.path.insert(0, str(REPO / "tests"))  # the fixtures
 
 
 #: CPU seconds (user + system) of the last timed runs, per command, filled by wall().
@@ -94,7 +95,7 @@ def _cpu(cmd: list[str]) -> str:
 
 
 def fixtures(tmp: Path) -> dict[str, tuple[Path, Path]]:
-    from corefscore._perturb import perturb_conll_file, write_synthetic_corpus
+    from fixtures.perturb import perturb_conll_file, write_synthetic_corpus
 
     out = {}
     files = sorted((DATA / "litbank").glob("*.conll"))

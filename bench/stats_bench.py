@@ -4,7 +4,7 @@ Run from the repository root (after building the library or ``pip install -e .``
 
     python bench/stats_bench.py [--n 10000] [--repeat 5]
 
-Corpus: ``corefscore.synthetic.synthetic_corpus(seed=0)`` (348 documents, 19,700
+Corpus: ``fixtures.synthetic.synthetic_corpus(seed=0)`` (348 documents, 19,700
 key mentions), system A its perturbed response, system B a second response of
 the same keys (``perturb`` with ``default_rng(1)`` and smaller error rates).
 Both are scored once with every metric that needs no mention types; the
@@ -26,7 +26,7 @@ import corefscore
 import numpy as np
 from _machine import best_and_median, cpu_model
 from corefscore import stats
-from corefscore.synthetic import perturb, synthetic_corpus
+from fixtures.synthetic import perturb, synthetic_corpus
 
 
 def main(argv: list[str] | None = None) -> int:

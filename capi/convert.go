@@ -1,22 +1,23 @@
 package main
 
-// This file holds the conversions behind the exports, on ordinary Go values,
-// so that they can be unit-tested (cgo is not allowed in _test.go files).
+// This file holds everything behind the exports that needs no C type, on
+// ordinary Go values, so that it can be unit-tested (cgo is not allowed in
+// _test.go files): handles, checks of lengths and offsets, the conversion of
+// errors, duplicates and warnings into records shaped like the header's
+// structs, and the two scoring calls.
 
 import (
 	"fmt"
-	"io/fs"
-	"strings"
+	"math"
+	"sync"
 	"unsafe"
-
-	"github.com/pkg/errors"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/corefscore/corefscore/gocore/conll"
 )
 
 // abiVersion must equal CS_ABI_VERSION in corefscore.h.
-const abiVersion = 1
+const abiVersion = 2
 
 // Status codes, as in corefscore.h.
 const (
@@ -25,16 +26,191 @@ const (
 	statusBufferTooSmall = 2
 	statusInternal       = 3
 	statusIO             = 4
+	statusCancelled      = 5
 )
 
-// duplicateFields is CS_DUPLICATE_FIELDS.
-const duplicateFields = 5
+// messageLen is CS_MESSAGE_LEN.
+const messageLen = 512
 
-// errBufferTooSmall marks a caller buffer that cannot hold the output.
-var errBufferTooSmall = errors.New("capi: output buffer too small")
+// maxBytes bounds the size in bytes of any caller array: lengths beyond it
+// (a 47-bit address space) are refused before a slice is made over them.
+const maxBytes = int64(1) << 47
 
-// errIO marks a file that could not be read.
-var errIO = errors.New("capi: cannot read file")
+// argErr returns an error of kind KindArgument.
+func argErr(format string, args ...any) *gocore.Error {
+	return gocore.NewError(gocore.KindArgument, format, args...)
+}
+
+// checkLen checks that n elements of size bytes each fit in memory; name
+// names the length in the message.
+func checkLen(name string, n int64, size int64) error {
+	if n < 0 {
+		return argErr("%s is negative (%d)", name, n)
+	}
+	if n > maxBytes/size {
+		return argErr("%s is too large (%d)", name, n)
+	}
+	return nil
+}
+
+// checkBuffer checks a caller buffer of capacity n: a NULL buffer must
+// have capacity 0.
+func checkBuffer(name string, isNull bool, n int64, size int64) error {
+	if err := checkLen(name, n, size); err != nil {
+		return err
+	}
+	if isNull && n > 0 {
+		return argErr("%s is %d but its buffer is NULL", name, n)
+	}
+	return nil
+}
+
+// checkOffsets checks CSR offsets of nDocs documents over length entries:
+// offsets[0] = 0, non-decreasing, offsets[nDocs] = length. what names them.
+func checkOffsets(what string, offsets []int64, length int64) error {
+	n := len(offsets) - 1
+	if offsets[0] != 0 || offsets[n] != length {
+		return argErr("%s offsets must run from 0 to %d; got %d to %d", what, length, offsets[0], offsets[n])
+	}
+	for d := 0; d < n; d++ {
+		if offsets[d+1] < offsets[d] {
+			e := argErr("%s offsets decrease (%d then %d)", what, offsets[d], offsets[d+1])
+			e.Doc = d
+			return e
+		}
+	}
+	return nil
+}
+
+// handles maps integer handles (> 0, never reused) to values.
+type handles[T any] struct {
+	mu   sync.Mutex
+	next int64
+	m    map[int64]T
+}
+
+func (h *handles[T]) put(v T) int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m == nil {
+		h.m = make(map[int64]T)
+	}
+	h.next++
+	h.m[h.next] = v
+	return h.next
+}
+
+func (h *handles[T]) get(id int64) (T, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	v, ok := h.m[id]
+	return v, ok
+}
+
+// take removes and returns the value of id.
+func (h *handles[T]) take(id int64) (T, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	v, ok := h.m[id]
+	delete(h.m, id)
+	return v, ok
+}
+
+var (
+	optionHandles handles[*gocore.Options]
+	resultHandles handles[*conll.FileResult]
+)
+
+// defaultOptions are the options of handle 0, parsed once.
+// (ParseOptions fails only on lists of different lengths.)
+var defaultOptions, _ = gocore.ParseOptions(nil, nil)
+
+// newOptions validates the options into a handle.
+func newOptions(keys, values []string) (int64, error) {
+	opt, err := gocore.ParseOptions(keys, values)
+	if err != nil {
+		return 0, err
+	}
+	return optionHandles.put(&opt), nil
+}
+
+// optionsOf returns the options of a handle, 0 meaning the defaults.
+func optionsOf(h int64) (gocore.Options, error) {
+	if h == 0 {
+		return defaultOptions, nil
+	}
+	opt, ok := optionHandles.get(h)
+	if !ok {
+		return gocore.Options{}, argErr("options handle %d is not valid (never made, or freed)", h)
+	}
+	return *opt, nil
+}
+
+// errRecord is a cs_error as Go values.
+type errRecord struct {
+	status, kind  int32
+	doc           int64
+	side, option  int32
+	mention, line int64
+	start, end    int64
+	message       string
+}
+
+// statusOfKind maps an error kind to a status.
+func statusOfKind(k gocore.ErrorKind) int32 {
+	switch k {
+	case gocore.KindNotFound, gocore.KindIO:
+		return statusIO
+	case gocore.KindCancelled:
+		return statusCancelled
+	case gocore.KindInternal:
+		return statusInternal
+	}
+	return statusInvalidInput
+}
+
+// errBufferTooSmall is a caller buffer smaller than the call's contract asks.
+type errBufferTooSmall struct{ msg string }
+
+func (e errBufferTooSmall) Error() string { return e.msg }
+
+// recordOf turns any error into a record. The message is the error's own
+// text, without the fields (document, side, file, line) that the record
+// carries apart.
+func recordOf(err error) errRecord {
+	if b, ok := err.(errBufferTooSmall); ok {
+		return errRecord{status: statusBufferTooSmall, kind: int32(gocore.KindArgument), doc: -1, side: -1,
+			option: -1, mention: -1, start: -1, end: -1, message: b.msg}
+	}
+	e := gocore.AsError(err)
+	msg := e.Msg
+	if e.Path != "" && e.Name != "" {
+		// A failed file call returns no document names: the message carries the one it needs.
+		msg = fmt.Sprintf("document %q: %s", e.Name, msg)
+	}
+	return errRecord{status: statusOfKind(e.Kind), kind: int32(e.Kind), doc: int64(e.Doc), side: int32(e.Side),
+		option: int32(e.Option), mention: int64(e.Mention), line: int64(e.Line), start: e.Start, end: e.End,
+		message: msg}
+}
+
+// recoveredErr turns a recovered panic (a bug, or a fault on a bad caller
+// pointer) into an internal error.
+func recoveredErr(r any) error {
+	return gocore.NewError(gocore.KindInternal, "internal error: %v", r)
+}
+
+// messageBytes returns s truncated to fit a message buffer with its NUL,
+// never cutting a UTF-8 sequence.
+func messageBytes(s string) []byte {
+	if len(s) < messageLen {
+		return []byte(s)
+	}
+	cut := messageLen - 1
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return []byte(s[:cut])
+}
 
 // flatSide is one side of a batch as Go slices over the caller's arrays.
 type flatSide struct {
@@ -44,26 +220,22 @@ type flatSide struct {
 	types    []int8 // nil when the caller gave none
 }
 
-// buildDocs slices the flat arrays into documents without copying. names is
-// the '\n'-separated list of document names, or empty.
-func buildDocs(nDocs int, key, resp flatSide, names string) ([]gocore.Document, error) {
-	var nameList []string
-	if names != "" {
-		nameList = strings.Split(names, "\n")
-		if len(nameList) != nDocs {
-			return nil, errors.Wrapf(gocore.ErrInvalidInput, "capi: %d document names for %d documents", len(nameList), nDocs)
+// buildDocs slices the flat arrays into documents without copying. names
+// holds one name per document, or is nil.
+func buildDocs(key, resp flatSide, names []string) ([]gocore.Document, error) {
+	nDocs := len(key.offsets) - 1
+	if names != nil && len(names) != nDocs {
+		return nil, argErr("%d document names for %d documents", len(names), nDocs)
+	}
+	for s, side := range []flatSide{key, resp} {
+		if err := checkSide(side, gocore.SideKind(s)); err != nil {
+			return nil, err
 		}
-	}
-	if err := checkSide("key", nDocs, key); err != nil {
-		return nil, err
-	}
-	if err := checkSide("response", nDocs, resp); err != nil {
-		return nil, err
 	}
 	docs := make([]gocore.Document, nDocs)
 	for d := range docs {
-		if nameList != nil {
-			docs[d].Name = nameList[d]
+		if names != nil {
+			docs[d].Name = names[d]
 		}
 		docs[d].Key = sideSlice(key, d)
 		docs[d].Response = sideSlice(resp, d)
@@ -72,22 +244,16 @@ func buildDocs(nDocs int, key, resp flatSide, names string) ([]gocore.Document, 
 }
 
 // checkSide verifies the CSR invariants of one side.
-func checkSide(kind string, nDocs int, s flatSide) error {
+func checkSide(s flatSide, kind gocore.SideKind) error {
 	n := int64(len(s.mentions))
-	if len(s.offsets) != nDocs+1 {
-		return errors.Wrapf(gocore.ErrInvalidInput, "capi: %s offsets have %d entries, want %d", kind, len(s.offsets), nDocs+1)
-	}
 	if int64(len(s.clusters)) != n || (s.types != nil && int64(len(s.types)) != n) {
-		return errors.Wrapf(gocore.ErrInvalidInput, "capi: %s arrays differ in length", kind)
+		e := argErr("%s arrays differ in length", kind)
+		e.Side = int(kind)
+		return e
 	}
-	if s.offsets[0] != 0 || s.offsets[nDocs] != n {
-		return errors.Wrapf(gocore.ErrInvalidInput, "capi: %s offsets must run from 0 to %d; got %d to %d", kind, n, s.offsets[0], s.offsets[nDocs])
-	}
-	for d := 0; d < nDocs; d++ {
-		if s.offsets[d+1] < s.offsets[d] {
-			return &gocore.DocError{Doc: d, Err: errors.Wrapf(gocore.ErrInvalidInput,
-				"capi: %s offsets decrease (%d then %d)", kind, s.offsets[d], s.offsets[d+1])}
-		}
+	if err := checkOffsets(kind.String(), s.offsets, n); err != nil {
+		err.(*gocore.Error).Side = int(kind)
+		return err
 	}
 	return nil
 }
@@ -102,75 +268,6 @@ func sideSlice(s flatSide, d int) gocore.Side {
 	return side
 }
 
-// numMetrics is the number of metrics, read once: options runs on every call.
-var numMetrics = len(gocore.MetricNames())
-
-// options converts the C options; link and DA weights are checked by the
-// metrics that use them.
-func options(metrics uint64, singletons, duplicates, workers, daGreedy int32, link [4]float64, da [3]float64) (gocore.Options, error) {
-	if singletons != 0 && singletons != 1 {
-		return gocore.Options{}, errors.Wrapf(gocore.ErrInvalidInput, "capi: singletons must be 0 (keep) or 1 (exclude); got %d", singletons)
-	}
-	if duplicates != 0 && duplicates != 1 {
-		return gocore.Options{}, errors.Wrapf(gocore.ErrInvalidInput, "capi: duplicates must be 0 (keep first) or 1 (error); got %d", duplicates)
-	}
-	if n := numMetrics; metrics>>uint(n) != 0 {
-		return gocore.Options{}, errors.Wrapf(gocore.ErrInvalidInput, "capi: metrics mask %#x has bits beyond the %d metrics", metrics, n)
-	}
-	return gocore.Options{
-		Metrics:     gocore.MetricSet(metrics),
-		Singletons:  gocore.SingletonPolicy(singletons),
-		Duplicates:  gocore.DuplicatePolicy(duplicates),
-		Workers:     int(workers),
-		DAGreedy:    daGreedy != 0,
-		LinkWeights: link,
-		DAWeights:   da,
-	}, nil
-}
-
-// writeDuplicates packs duplicate records into out (duplicateFields each)
-// and returns how many fitted.
-func writeDuplicates(out []int64, dups []gocore.Duplicate) {
-	for i, d := range dups {
-		if (i+1)*duplicateFields > len(out) {
-			return
-		}
-		rec := out[i*duplicateFields : (i+1)*duplicateFields]
-		rec[0], rec[1], rec[2], rec[3], rec[4] = int64(d.Doc), int64(d.Side), d.Mention, d.FirstCluster, d.Cluster
-	}
-}
-
-// statusOf maps an error to a status code.
-func statusOf(err error) int32 {
-	switch {
-	case err == nil:
-		return statusOK
-	case errors.Is(err, errBufferTooSmall):
-		return statusBufferTooSmall
-	case errors.Is(err, errIO):
-		return statusIO
-	case errors.Is(err, gocore.ErrInvalidInput), errors.Is(err, gocore.ErrDuplicateMention),
-		errors.Is(err, gocore.ErrMissingTypes):
-		return statusInvalidInput
-	}
-	return statusInternal
-}
-
-// writeString copies s into buf, truncated, always NUL-terminated.
-func writeString(buf []byte, s string) {
-	if len(buf) == 0 {
-		return
-	}
-	n := copy(buf[:len(buf)-1], s)
-	buf[n] = 0
-}
-
-// columnList returns the column names as the ABI lists them.
-func columnList() string { return strings.Join(gocore.Columns(), "\n") }
-
-// recovered turns a recovered panic value into an internal error.
-func recovered(r any) error { return fmt.Errorf("capi: internal error: %v", r) }
-
 // int8sAsTypes views caller int8 codes as mention types without copying;
 // gocore validates each code.
 func int8sAsTypes(b []int8) []gocore.MentionType {
@@ -180,34 +277,177 @@ func int8sAsTypes(b []int8) []gocore.MentionType {
 	return unsafe.Slice((*gocore.MentionType)(unsafe.Pointer(&b[0])), len(b))
 }
 
-// fileScores is the output of scoring a key file against a response file.
-type fileScores struct {
-	names    string // '\n'-separated document names
-	counts   []float64
-	nDocs    int
-	dups     []gocore.Duplicate
-	warnings string // '\n'-separated
-}
-
-// scoreFiles reads, pairs and scores two files (see conll.ScoreFiles), the
-// collector paced by beginGCBudget.
-func scoreFiles(keyPath, respPath, format string, opt gocore.Options) (*fileScores, error) {
-	defer beginGCBudget(fileSizes(keyPath, respPath))()
-	names, counts, dups, warnings, err := conll.ScoreFiles(keyPath, respPath, format, opt)
-	if err != nil {
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			return nil, errors.Wrap(errIO, err.Error())
-		}
+// namesOf splits name bytes at offsets (n_docs + 1 entries, checked here).
+func namesOf(bytes []byte, offsets []int64) ([]string, error) {
+	if err := checkOffsets("name", offsets, int64(len(bytes))); err != nil {
 		return nil, err
 	}
-	return &fileScores{names: strings.Join(names, "\n"), counts: counts, nDocs: len(names),
-		dups: dups, warnings: strings.Join(warnings, "\n")}, nil
+	names := make([]string, len(offsets)-1)
+	for d := range names {
+		names[d] = string(bytes[offsets[d]:offsets[d+1]])
+	}
+	return names, nil
 }
 
-// fits reports whether the outputs fit the caller's capacities: rows of
-// counts, bytes of names and of warnings (NUL included).
-func (f *fileScores) fits(rowsCap, namesCap, warningsCap int64) bool {
-	return int64(f.nDocs) <= rowsCap && int64(len(f.names)+1) <= namesCap &&
-		int64(len(f.warnings)+1) <= warningsCap
+// dupRecord is a cs_duplicate as Go values.
+type dupRecord struct {
+	doc                   int64
+	side                  int32
+	mention               int64
+	firstCluster, cluster int64
+	line, start, end      int64
+}
+
+// warnRecord is a cs_warning as Go values.
+type warnRecord struct {
+	kind, side       int32
+	doc, line, count int64
+	message          string
+}
+
+// warnRecords keeps a repeated warning (same kind, side and message) once,
+// with its count; the first occurrence gives the document and line.
+func warnRecords(ws []gocore.Warning) []warnRecord {
+	type key struct {
+		kind gocore.WarningKind
+		side int
+		msg  string
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	seen := make(map[key]int, len(ws))
+	var out []warnRecord
+	for _, w := range ws {
+		k := key{w.Kind, w.Side, w.Msg}
+		count := max(w.Count, 1)
+		if i, ok := seen[k]; ok {
+			out[i].count += count
+			continue
+		}
+		seen[k] = len(out)
+		out = append(out, warnRecord{kind: int32(w.Kind), side: int32(w.Side), doc: int64(w.Doc), line: int64(w.Line),
+			count: count, message: w.Msg})
+	}
+	return out
+}
+
+// batchOut is what scoreBatch produced besides the counts.
+type batchOut struct {
+	applied  uint64
+	nDups    int64
+	dups     []dupRecord
+	warnings []warnRecord
+}
+
+// scoreBatch scores a batch: opt from its handle, the documents from the
+// flat sides, at most dupsCap duplicate records. An error naming a mention
+// names it by its index in the side's arrays (the caller's).
+func scoreBatch(key, resp flatSide, names []string, optHandle int64, stop func() bool,
+	counts []float64, dupsCap int64) (batchOut, error) {
+	opt, err := optionsOf(optHandle)
+	if err != nil {
+		return batchOut{}, err
+	}
+	opt.Stop = stop
+	opt.MaxDuplicates = int(min(dupsCap, math.MaxInt32))
+	if dupsCap == 0 {
+		opt.MaxDuplicates = -1
+	}
+	docs, err := buildDocs(key, resp, names)
+	if err != nil {
+		return batchOut{}, err
+	}
+	rep, err := gocore.Score(docs, opt, counts)
+	if err != nil {
+		e := gocore.AsError(err)
+		if e.Mention >= 0 && e.Doc >= 0 && e.Side >= 0 {
+			side := key
+			if e.Side == 1 {
+				side = resp
+			}
+			e.Mention += int(side.offsets[e.Doc])
+		}
+		return batchOut{}, e
+	}
+	out := batchOut{applied: uint64(rep.Applied), nDups: rep.NumDuplicates, warnings: warnRecords(rep.Warnings)}
+	for _, d := range rep.Duplicates {
+		side := key
+		if d.Side == gocore.ResponseSide {
+			side = resp
+		}
+		out.dups = append(out.dups, dupRecord{doc: int64(d.Doc), side: int32(d.Side),
+			mention: side.offsets[d.Doc] + int64(d.Pos), firstCluster: d.FirstCluster, cluster: d.Cluster,
+			start: -1, end: -1})
+	}
+	return out, nil
+}
+
+// scoreFiles reads and scores two files into a result handle.
+func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (int64, *conll.FileResult, error) {
+	opt, err := optionsOf(optHandle)
+	if err != nil {
+		return 0, nil, err
+	}
+	opt.Stop = stop
+	res, err := conll.Score(keyPath, respPath, opt)
+	if err != nil {
+		return 0, nil, err
+	}
+	return resultHandles.put(res), res, nil
+}
+
+// namesLen is the total length of the names of a file result.
+func namesLen(res *conll.FileResult) int64 {
+	var n int64
+	for _, s := range res.Names {
+		n += int64(len(s))
+	}
+	return n
+}
+
+// fileDupRecords converts the duplicates of a file result.
+func fileDupRecords(res *conll.FileResult) []dupRecord {
+	out := make([]dupRecord, len(res.Duplicates))
+	for i, d := range res.Duplicates {
+		out[i] = dupRecord{doc: int64(d.Doc), side: int32(d.Side), mention: -1, firstCluster: d.FirstCluster,
+			cluster: d.Cluster, line: int64(d.Line), start: d.Start, end: d.End}
+	}
+	return out
+}
+
+// checkTake checks the caller's buffers against a file result's sizes.
+func checkTake(res *conll.FileResult, countsLen, namesCap, offsetsLen int64) error {
+	nDocs := int64(len(res.Names))
+	cells := nDocs * int64(gocore.NumColumns())
+	if countsLen < cells || namesCap < namesLen(res) || offsetsLen < nDocs+1 {
+		return errBufferTooSmall{fmt.Sprintf("the result needs %d counts cells, %d name bytes and %d name offsets; got %d, %d and %d",
+			cells, namesLen(res), nDocs+1, countsLen, namesCap, offsetsLen)}
+	}
+	return nil
+}
+
+// writeNames writes a result's names and their offsets.
+func writeNames(res *conll.FileResult, names []byte, offsets []int64) {
+	pos := int64(0)
+	offsets[0] = 0
+	for i, s := range res.Names {
+		copy(names[pos:], s)
+		pos += int64(len(s))
+		offsets[i+1] = pos
+	}
+}
+
+// touch reads one element of s per page, so that a bad caller pointer
+// faults here, on the calling goroutine (which turns faults into panics),
+// and not later on a worker goroutine, where a fault would kill the process.
+func touch[T any](s []T, size int) (sink T) {
+	step := max(4096/size, 1)
+	for i := 0; i < len(s); i += step {
+		sink = s[i]
+	}
+	if len(s) > 0 {
+		sink = s[len(s)-1]
+	}
+	return sink
 }

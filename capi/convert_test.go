@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,78 +11,174 @@ import (
 	"github.com/corefscore/corefscore/gocore"
 )
 
+// TestCheckLengths: negative, overflowing and NULL-with-capacity lengths are
+// refused as CS_ERR_ARGUMENT.
+func TestCheckLengths(t *testing.T) {
+	assert.NoError(t, checkLen("n", 0, 8))
+	assert.NoError(t, checkBuffer("n", true, 0, 8))
+	for _, err := range []error{
+		checkLen("n", -1, 8),
+		checkLen("n", maxBytes/8+1, 8),
+		checkLen("n", 1<<62, 8*int64(gocore.NumColumns())),
+		checkBuffer("counts_len", true, 3, 8),
+	} {
+		require.Error(t, err)
+		rec := recordOf(err)
+		assert.Equal(t, int32(statusInvalidInput), rec.status)
+		assert.Equal(t, int32(gocore.KindArgument), rec.kind)
+	}
+}
+
+// TestBuildDocsRejectsBadCSR: offsets that do not describe the arrays are
+// refused with the side (and document) as fields.
 func TestBuildDocsRejectsBadCSR(t *testing.T) {
 	good := flatSide{offsets: []int64{0, 2, 3}, mentions: []int64{1, 2, 3}, clusters: []int64{0, 0, 1}}
 	cases := []struct {
 		name string
 		side flatSide
 		want string
+		doc  int64
 	}{
-		{"short offsets", flatSide{offsets: []int64{0, 3}, mentions: good.mentions, clusters: good.clusters}, "offsets have 2 entries"},
-		{"offsets past end", flatSide{offsets: []int64{0, 2, 4}, mentions: good.mentions, clusters: good.clusters}, "offsets must run from 0 to 3"},
-		{"decreasing inside", flatSide{offsets: []int64{0, 4, 3}, mentions: good.mentions, clusters: good.clusters}, "offsets decrease"},
-		{"long offsets", flatSide{offsets: []int64{0, 3, 2, 3}, mentions: good.mentions, clusters: good.clusters}, "offsets have 4 entries"},
-		{"ragged clusters", flatSide{offsets: good.offsets, mentions: good.mentions, clusters: []int64{0, 0}}, "differ in length"},
-		{"ragged types", flatSide{offsets: good.offsets, mentions: good.mentions, clusters: good.clusters, types: []int8{1}}, "differ in length"},
+		{"offsets past end", flatSide{offsets: []int64{0, 2, 4}, mentions: good.mentions, clusters: good.clusters}, "offsets must run from 0 to 3", -1},
+		{"offsets start", flatSide{offsets: []int64{1, 2, 3}, mentions: good.mentions, clusters: good.clusters}, "offsets must run from 0 to 3", -1},
+		{"decreasing inside", flatSide{offsets: []int64{0, 4, 3}, mentions: good.mentions, clusters: good.clusters}, "offsets decrease", 1},
+		{"ragged clusters", flatSide{offsets: good.offsets, mentions: good.mentions, clusters: []int64{0, 0}}, "differ in length", -1},
+		{"ragged types", flatSide{offsets: good.offsets, mentions: good.mentions, clusters: good.clusters, types: []int8{1}}, "differ in length", -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := buildDocs(2, good, c.side, "")
+			_, err := buildDocs(good, c.side, nil)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), c.want)
-			assert.Equal(t, int32(statusInvalidInput), statusOf(err))
+			rec := recordOf(err)
+			assert.Contains(t, rec.message, c.want)
+			assert.Equal(t, int32(statusInvalidInput), rec.status)
+			assert.Equal(t, int32(1), rec.side, "the response")
+			assert.Equal(t, c.doc, rec.doc)
 		})
 	}
 }
 
-func TestBuildDocsNamesAndViews(t *testing.T) {
-	side := flatSide{offsets: []int64{0, 2, 3}, mentions: []int64{1, 2, 3}, clusters: []int64{0, 0, 1}, types: []int8{1, 3, 2}}
-	docs, err := buildDocs(2, side, side, "a\nb")
+// TestNamesOf: names cross as bytes and offsets, any byte allowed; bad
+// offsets are refused.
+func TestNamesOf(t *testing.T) {
+	names, err := namesOf([]byte("a\nb\x00cd"), []int64{0, 4, 4, 6})
 	require.NoError(t, err)
-	require.Len(t, docs, 2)
-	assert.Equal(t, "b", docs[1].Name)
-	assert.Equal(t, []int64{3}, docs[1].Key.Mentions)
-	assert.Equal(t, []gocore.MentionType{gocore.TypeName, gocore.TypePronoun}, docs[0].Response.Types)
-
-	_, err = buildDocs(2, side, side, "only-one")
-	require.ErrorContains(t, err, "1 document names for 2 documents")
+	assert.Equal(t, []string{"a\nb\x00", "", "cd"}, names)
+	_, err = namesOf([]byte("ab"), []int64{0, 3})
+	assert.Error(t, err)
+	_, err = namesOf([]byte("ab"), []int64{0, 2, 1, 2})
+	assert.Error(t, err)
 }
 
-func TestOptionsValidation(t *testing.T) {
-	_, err := options(0, 2, 0, 0, 0, [4]float64{}, [3]float64{})
-	require.ErrorContains(t, err, "singletons must be")
-	_, err = options(0, 0, 7, 0, 0, [4]float64{}, [3]float64{})
-	require.ErrorContains(t, err, "duplicates must be")
-	_, err = options(1<<63, 0, 0, 0, 0, [4]float64{}, [3]float64{})
-	require.ErrorContains(t, err, "bits beyond")
-	opt, err := options(3, 1, 1, 4, 1, [4]float64{1, 1, 1, 1}, [3]float64{})
+// TestScoreBatchErrors: an error about a mention names its index in the
+// caller's arrays of that side (not its position in the document), and a
+// repeated mention under warn is recorded the same way.
+func TestScoreBatchErrors(t *testing.T) {
+	key := flatSide{offsets: []int64{0, 2, 5}, mentions: []int64{1, 2, 1, 2, 2}, clusters: []int64{0, 0, 0, 0, 1}}
+	resp := flatSide{offsets: []int64{0, 2, 4}, mentions: []int64{1, 2, 1, 2}, clusters: []int64{0, 0, 0, -4}}
+	ncol := gocore.NumColumns()
+	counts := make([]float64, 2*ncol)
+	_, err := scoreBatch(key, resp, []string{"x", "y"}, 0, nil, counts, 0)
+	rec := recordOf(err)
+	assert.Equal(t, int32(gocore.KindMention), rec.kind)
+	assert.Equal(t, []int64{1, 1, 3}, []int64{rec.doc, int64(rec.side), rec.mention})
+	assert.NotContains(t, rec.message, "document")
+	assert.NotContains(t, rec.message, "gocore")
+
+	resp.clusters[3] = 0
+	out, err := scoreBatch(key, resp, nil, 0, nil, counts, 10)
 	require.NoError(t, err)
-	assert.Equal(t, gocore.SingletonsExclude, opt.Singletons)
-	assert.True(t, opt.DAGreedy)
-}
+	assert.Equal(t, int64(1), out.nDups)
+	require.Len(t, out.dups, 1)
+	assert.Equal(t, dupRecord{doc: 1, side: 0, mention: 4, firstCluster: 0, cluster: 1, start: -1, end: -1}, out.dups[0])
 
-func TestWriteStringAlwaysTerminates(t *testing.T) {
-	buf := []byte("xxxxx")
-	writeString(buf, "hello world")
-	assert.Equal(t, "hell\x00", string(buf))
-	writeString(nil, "no buffer") // must not panic
-}
-
-func TestWriteDuplicatesStopsAtCapacity(t *testing.T) {
-	out := make([]int64, duplicateFields) // room for one record
-	writeDuplicates(out, []gocore.Duplicate{{Doc: 1, Side: gocore.ResponseSide, Mention: 9, FirstCluster: 2, Cluster: 3}, {Doc: 4}})
-	assert.Equal(t, []int64{1, 1, 9, 2, 3}, out)
-}
-
-func TestScoreFilesStatus(t *testing.T) {
-	_, err := scoreFiles(filepath.Join(t.TempDir(), "missing.conll"), "also-missing.conll", "", gocore.Options{})
-	require.Error(t, err)
-	assert.Equal(t, int32(statusIO), statusOf(err))
-
-	res, err := scoreFiles("../examples/key.conll", "../examples/response.conll", "", gocore.Options{})
+	h, err := newOptions([]string{"duplicates"}, []string{"raise"})
 	require.NoError(t, err)
-	assert.Equal(t, 2, res.nDocs)
-	assert.Len(t, res.counts, 2*gocore.NumColumns())
-	assert.False(t, res.fits(1, 1000, 1000), "two documents do not fit one row")
-	assert.True(t, res.fits(2, int64(len(res.names)+1), int64(len(res.warnings)+1)))
+	defer optionHandles.take(h)
+	_, err = scoreBatch(key, resp, nil, h, nil, counts, 10)
+	rec = recordOf(err)
+	assert.Equal(t, int32(gocore.KindDuplicate), rec.kind)
+	assert.Equal(t, []int64{1, 0, 4}, []int64{rec.doc, int64(rec.side), rec.mention})
+
+	_, err = scoreBatch(key, resp, nil, 0, func() bool { return true }, counts, 0)
+	rec = recordOf(err)
+	assert.Equal(t, int32(statusCancelled), rec.status)
+	assert.Equal(t, int32(gocore.KindCancelled), rec.kind)
+
+	_, err = scoreBatch(key, resp, nil, 12345, nil, counts, 0)
+	assert.Equal(t, int32(gocore.KindArgument), recordOf(err).kind, "unknown options handle")
+}
+
+// TestOptionsHandles: an option error carries its index; handles are
+// never reused.
+func TestOptionsHandles(t *testing.T) {
+	_, err := newOptions([]string{"workers", "singletons"}, []string{"2", "maybe"})
+	rec := recordOf(err)
+	assert.Equal(t, int32(gocore.KindOption), rec.kind)
+	assert.Equal(t, int32(1), rec.option)
+	assert.Equal(t, `must be keep or exclude; got "maybe"`, rec.message)
+	a, err := newOptions(nil, nil)
+	require.NoError(t, err)
+	optionHandles.take(a)
+	b, err := newOptions(nil, nil)
+	require.NoError(t, err)
+	defer optionHandles.take(b)
+	assert.Greater(t, b, a)
+	_, err = optionsOf(a)
+	assert.Error(t, err, "a freed handle")
+}
+
+// TestWarnRecords: a repeated warning is kept once with its count.
+func TestWarnRecords(t *testing.T) {
+	ws := []gocore.Warning{
+		{Kind: gocore.WarnBadItem, Side: 1, Doc: 0, Line: 3, Count: 2, Msg: "m"},
+		{Kind: gocore.WarnOther, Side: -1, Doc: -1, Msg: "other"},
+		{Kind: gocore.WarnBadItem, Side: 1, Doc: 4, Line: 9, Count: 5, Msg: "m"},
+	}
+	recs := warnRecords(ws)
+	require.Len(t, recs, 2)
+	assert.Equal(t, warnRecord{kind: int32(gocore.WarnBadItem), side: 1, doc: 0, line: 3, count: 7, message: "m"}, recs[0])
+	assert.Equal(t, int64(1), recs[1].count)
+}
+
+// TestMessageBytes: messages are cut to fit CS_MESSAGE_LEN with the NUL,
+// never inside a UTF-8 sequence.
+func TestMessageBytes(t *testing.T) {
+	assert.Equal(t, []byte("short"), messageBytes("short"))
+	long := strings.Repeat("é", messageLen)
+	b := messageBytes(long)
+	assert.Less(t, len(b), messageLen)
+	assert.True(t, strings.HasPrefix(long, string(b)))
+	assert.Equal(t, 0, len(b)%2)
+}
+
+// TestFileResult: file results stay behind a handle until taken; a buffer
+// too small keeps them.
+func TestFileResult(t *testing.T) {
+	key := filepath.Join("..", "examples", "key.conll")
+	resp := filepath.Join("..", "examples", "response.conll")
+	h, res, err := scoreFiles(key, resp, 0, nil)
+	require.NoError(t, err)
+	nDocs := int64(len(res.Names))
+	require.Positive(t, nDocs)
+	cells := nDocs * int64(gocore.NumColumns())
+	assert.IsType(t, errBufferTooSmall{}, checkTake(res, cells-1, namesLen(res), nDocs+1))
+	assert.Equal(t, int32(statusBufferTooSmall), recordOf(checkTake(res, cells, namesLen(res)-1, nDocs+1)).status)
+	require.NoError(t, checkTake(res, cells, namesLen(res), nDocs+1))
+	names, offsets := make([]byte, namesLen(res)), make([]int64, nDocs+1)
+	writeNames(res, names, offsets)
+	got, err := namesOf(names, offsets)
+	require.NoError(t, err)
+	assert.Equal(t, res.Names, got)
+	_, ok := resultHandles.take(h)
+	assert.True(t, ok)
+	_, ok = resultHandles.get(h)
+	assert.False(t, ok)
+
+	_, _, err = scoreFiles(filepath.Join(t.TempDir(), "absent.conll"), resp, 0, nil)
+	rec := recordOf(err)
+	assert.Equal(t, int32(statusIO), rec.status)
+	assert.Equal(t, int32(gocore.KindNotFound), rec.kind)
+	assert.Equal(t, int32(0), rec.side)
+	assert.Equal(t, "no such file", rec.message)
 }

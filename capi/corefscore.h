@@ -1,8 +1,9 @@
 /*
  * corefscore.h: the C ABI of the corefscore scoring engine (version 2).
  *
- * This hand-written header is the contract; the Go side (capi/*.go) follows
- * it. Rules that hold for every call:
+ * This hand-written header is the contract; the library (capi/) follows it
+ * and its entry points (capi/entry.c) are compiled against it. Rules that
+ * hold for every call:
  *   - The caller owns every buffer; the library reads and writes them during
  *     the call only and hands out no pointer. Results that the caller cannot
  *     size in advance (file scoring) stay in the library behind an integer
@@ -13,7 +14,9 @@
  *   - No Go panic escapes, and a bad pointer within declared lengths becomes
  *     CS_INTERNAL, not a crash. Every length and capacity is checked.
  *   - Calls may run concurrently from several threads. The library does not
- *     survive fork(): a child process must not call it (see the README).
+ *     survive fork(): in a process forked after it was loaded, every call
+ *     returns at once (CS_INTERNAL; cs_num_columns and cs_column_metric -1),
+ *     its message naming the spawn and forkserver start methods.
  */
 #ifndef COREFSCORE_H
 #define COREFSCORE_H
@@ -46,6 +49,7 @@ extern "C" {
 #define CS_ERR_IO 8            /* another read error (permission, a directory, ...) */
 #define CS_ERR_CANCELLED 9
 #define CS_ERR_INTERNAL 10
+#define CS_ERR_MISSING_HEADS 11 /* match=partial|head or a metric reading mention words (mor, zero) meets input without them */
 
 /* Mention type codes (int8). */
 #define CS_TYPE_UNKNOWN 0

@@ -1,6 +1,8 @@
 // Command capi is the corefscore C shared library: only //export functions
 // that convert C values and call ordinary Go functions (see convert.go). The
-// contract is corefscore.h; build with
+// contract is corefscore.h. Its functions are defined in entry.c, which
+// refuses calls in a forked child and otherwise calls the csgo_* exports of
+// this file. Build with
 //
 //	go build -trimpath -buildmode=c-shared -o libcorefscore.so ./capi
 package main
@@ -12,190 +14,323 @@ package main
 import "C"
 
 import (
+	"runtime/debug"
+	"sync/atomic"
 	"unsafe"
-
-	"github.com/pkg/errors"
 
 	"github.com/corefscore/corefscore/gocore"
 )
 
 func main() {}
 
-//export cs_abi_version
-func cs_abi_version() C.int32_t { return abiVersion }
-
-//export cs_num_columns
-func cs_num_columns() C.int32_t { return C.int32_t(gocore.NumColumns()) }
-
-//export cs_columns
-func cs_columns(buf *C.char, bufLen C.int64_t, needed *C.int64_t) (status C.int32_t) {
-	defer func() {
+// guard is deferred by every export that returns a status: it turns a panic
+// (a bug, or a fault on a bad caller pointer: faults panic while the export
+// runs) into CS_INTERNAL, and restores the goroutine's fault setting.
+// Deferred as `defer guard(&status, err)()`.
+func guard(status *C.int32_t, errp *C.cs_error) func() {
+	old := debug.SetPanicOnFault(true)
+	return func() {
 		if r := recover(); r != nil {
-			status = statusInternal
+			*status = fail(errp, recoveredErr(r))
 		}
-	}()
-	list := columnList()
-	if needed != nil {
-		*needed = C.int64_t(len(list) + 1)
+		debug.SetPanicOnFault(old)
 	}
-	if buf == nil || int64(bufLen) < int64(len(list)+1) {
+}
+
+// fail fills the caller's error record (when not NULL) and returns the
+// status. A fault while writing the record leaves it unwritten.
+func fail(errp *C.cs_error, err error) (status C.int32_t) {
+	rec := recordOf(err)
+	status = C.int32_t(rec.status)
+	if errp == nil {
+		return status
+	}
+	defer func() { _ = recover() }()
+	errp.status = C.int32_t(rec.status)
+	errp.kind = C.int32_t(rec.kind)
+	errp.doc = C.int64_t(rec.doc)
+	errp.side = C.int32_t(rec.side)
+	errp.option = C.int32_t(rec.option)
+	errp.mention = C.int64_t(rec.mention)
+	errp.line = C.int64_t(rec.line)
+	errp.start = C.int64_t(rec.start)
+	errp.end = C.int64_t(rec.end)
+	writeMessage(&errp.message, rec.message)
+	return status
+}
+
+// writeMessage copies s, truncated and NUL-terminated, into a message field.
+func writeMessage(dst *[messageLen]C.char, s string) {
+	b := messageBytes(s)
+	out := unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), messageLen)
+	n := copy(out, b)
+	out[n] = 0
+}
+
+// view returns the caller's array p of n elements as a Go slice (empty when
+// n is 0). Lengths are checked before.
+func view[T any, P any](p *P, n int64) []T {
+	if p == nil || n <= 0 {
+		return []T{}
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(p)), int(n))
+}
+
+// stopFunc returns a function that reads the caller's cancel flag (nil for a
+// NULL flag), after reading it once here, on the export's goroutine, so that
+// a bad pointer faults where faults are recovered.
+func stopFunc(cancel *C.int32_t) func() bool {
+	if cancel == nil {
+		return nil
+	}
+	p := (*int32)(unsafe.Pointer(cancel))
+	_ = atomic.LoadInt32(p)
+	return func() bool { return atomic.LoadInt32(p) != 0 }
+}
+
+//export csgo_abi_version
+func csgo_abi_version() C.int32_t { return abiVersion }
+
+//export csgo_num_columns
+func csgo_num_columns() C.int32_t { return C.int32_t(gocore.NumColumns()) }
+
+//export csgo_column_name
+func csgo_column_name(i C.int32_t, buf *C.char, bufLen C.int64_t) (status C.int32_t) {
+	defer guard(&status, nil)()
+	cols := gocore.Columns()
+	if i < 0 || int(i) >= len(cols) || bufLen < 0 || (buf == nil && bufLen > 0) {
+		return statusInvalidInput
+	}
+	name := cols[i]
+	if int64(bufLen) < int64(len(name))+1 {
 		return statusBufferTooSmall
 	}
-	writeString(bytesOf(buf, bufLen), list)
+	out := view[byte](buf, int64(bufLen))
+	n := copy(out, name)
+	out[n] = 0
 	return statusOK
 }
 
-//export cs_score_batch
-func cs_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.char, namesLen C.int64_t,
-	opts *C.cs_options, counts *C.double, countsLen C.int64_t,
-	dups *C.int64_t, dupsCap C.int64_t, nDups *C.int64_t, errBuf *C.char, errLen C.int64_t) (status C.int32_t) {
-	defer func() {
-		if r := recover(); r != nil {
-			status = fail(errBuf, errLen, recovered(r))
+//export csgo_column_metric
+func csgo_column_metric(i C.int32_t) C.int32_t {
+	m := gocore.ColumnMetric(int(i))
+	return C.int32_t(m)
+}
+
+//export csgo_options_new
+func csgo_options_new(n C.int32_t, keys, values **C.char, handle *C.int64_t, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	if n < 0 || handle == nil || (n > 0 && (keys == nil || values == nil)) {
+		return fail(errp, argErr("n must be >= 0, handle not NULL, and keys and values not NULL when n > 0"))
+	}
+	ks, vs := view[*C.char](keys, int64(n)), view[*C.char](values, int64(n))
+	goKeys, goValues := make([]string, n), make([]string, n)
+	for i := range goKeys {
+		if ks[i] == nil || vs[i] == nil {
+			e := argErr("key or value %d is NULL", i)
+			e.Option = i
+			return fail(errp, e)
 		}
-	}()
-	if nDocs < 0 || key == nil || response == nil || countsLen < 0 || dupsCap < 0 || namesLen < 0 {
-		return fail(errBuf, errLen, errors.Wrapf(gocore.ErrInvalidInput,
-			"capi: negative length or missing side (n_docs %d, counts_len %d, dups_cap %d)", nDocs, countsLen, dupsCap))
+		goKeys[i], goValues[i] = C.GoString(ks[i]), C.GoString(vs[i])
 	}
-	opt, err := goOptions(opts)
+	h, err := newOptions(goKeys, goValues)
 	if err != nil {
-		return fail(errBuf, errLen, err)
+		return fail(errp, err)
 	}
-	keySide, err := goSide(int(nDocs), key)
-	if err != nil {
-		return fail(errBuf, errLen, errors.Wrap(err, "key"))
-	}
-	respSide, err := goSide(int(nDocs), response)
-	if err != nil {
-		return fail(errBuf, errLen, errors.Wrap(err, "response"))
-	}
-	docs, err := buildDocs(int(nDocs), keySide, respSide, string(bytesOf(names, namesLen)))
-	if err != nil {
-		return fail(errBuf, errLen, err)
-	}
-	out := float64s(counts, countsLen)
-	found, err := gocore.ScoreBatch(docs, opt, out)
-	if err != nil {
-		return fail(errBuf, errLen, err)
-	}
-	if nDups != nil {
-		*nDups = C.int64_t(len(found))
-	}
-	writeDuplicates(int64s(dups, dupsCap*duplicateFields), found)
+	*handle = C.int64_t(h)
 	return statusOK
 }
 
-// goOptions converts the options struct; NULL means the defaults.
-func goOptions(o *C.cs_options) (gocore.Options, error) {
-	if o == nil {
-		return gocore.Options{}, nil
-	}
-	var link [4]float64
-	var da [3]float64
-	for i := range link {
-		link[i] = float64(o.link_weights[i])
-	}
-	for i := range da {
-		da[i] = float64(o.da_weights[i])
-	}
-	return options(uint64(o.metrics), int32(o.singletons), int32(o.duplicates), int32(o.workers),
-		int32(o.da_greedy), link, da)
+//export csgo_options_free
+func csgo_options_free(handle C.int64_t) {
+	defer func() { _ = recover() }()
+	optionHandles.take(int64(handle))
 }
 
-// goSide views a C side as Go slices, checking pointers and lengths first.
-func goSide(nDocs int, s *C.cs_side) (flatSide, error) {
+// goSide views a C side of nDocs documents as Go slices, checking pointers
+// and lengths first and touching every page.
+func goSide(nDocs int64, s *C.cs_side, kind gocore.SideKind) (flatSide, error) {
 	n := int64(s.length)
-	if n < 0 {
-		return flatSide{}, errors.Wrapf(gocore.ErrInvalidInput, "capi: negative length %d", n)
+	bad := func(msg string) error {
+		e := argErr("%s", msg)
+		e.Side = int(kind)
+		return e
+	}
+	if err := checkLen("length", n, 8); err != nil {
+		err.(*gocore.Error).Side = int(kind)
+		return flatSide{}, err
 	}
 	if s.offsets == nil || (n > 0 && (s.mentions == nil || s.clusters == nil)) {
-		return flatSide{}, errors.Wrap(gocore.ErrInvalidInput, "capi: NULL array")
+		return flatSide{}, bad("offsets, mentions or clusters is NULL")
 	}
 	fs := flatSide{
-		offsets:  int64s(s.offsets, C.int64_t(nDocs+1)),
-		mentions: int64s(s.mentions, C.int64_t(n)),
-		clusters: int64s(s.clusters, C.int64_t(n)),
+		offsets:  view[int64](s.offsets, nDocs+1),
+		mentions: view[int64](s.mentions, n),
+		clusters: view[int64](s.clusters, n),
 	}
 	if s.types != nil {
-		fs.types = unsafe.Slice((*int8)(unsafe.Pointer(s.types)), n)
+		fs.types = view[int8](s.types, n)
 	}
+	touch(fs.offsets, 8)
+	touch(fs.mentions, 8)
+	touch(fs.clusters, 8)
+	touch(fs.types, 1)
 	return fs, nil
 }
 
-// fail writes err into the caller's buffer and returns its status.
-func fail(buf *C.char, n C.int64_t, err error) C.int32_t {
-	writeString(bytesOf(buf, n), err.Error())
-	return C.int32_t(statusOf(err))
-}
-
-func bytesOf(p *C.char, n C.int64_t) []byte {
-	if p == nil || n <= 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
-}
-
-func int64s[T any](p *T, n C.int64_t) []int64 {
-	if p == nil || n <= 0 {
-		return []int64{}
-	}
-	return unsafe.Slice((*int64)(unsafe.Pointer(p)), int(n))
-}
-
-func float64s(p *C.double, n C.int64_t) []float64 {
-	if p == nil || n <= 0 {
-		return []float64{}
-	}
-	return unsafe.Slice((*float64)(unsafe.Pointer(p)), int(n))
-}
-
-//export cs_score_files
-func cs_score_files(keyPath, respPath, format *C.char, opts *C.cs_options,
-	counts *C.double, rowsCap C.int64_t, nDocs *C.int64_t,
-	names *C.char, namesCap C.int64_t, namesNeeded *C.int64_t,
-	dups *C.int64_t, dupsCap C.int64_t, nDups *C.int64_t,
-	warnings *C.char, warningsCap C.int64_t, warningsNeeded *C.int64_t,
-	errBuf *C.char, errLen C.int64_t) (status C.int32_t) {
-	defer func() {
-		if r := recover(); r != nil {
-			status = fail(errBuf, errLen, recovered(r))
+//export csgo_score_batch
+func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_names, options C.int64_t,
+	cancel *C.int32_t, counts *C.double, countsLen C.int64_t,
+	dups *C.cs_duplicate, dupsCap C.int64_t, warnings *C.cs_warning, warningsCap C.int64_t,
+	report *C.cs_report, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	nd, ncol := int64(nDocs), int64(gocore.NumColumns())
+	for _, err := range []error{
+		checkLen("n_docs", nd, 8*ncol),
+		checkBuffer("counts_len", counts == nil, int64(countsLen), 8),
+		checkBuffer("dups_cap", dups == nil, int64(dupsCap), int64(unsafe.Sizeof(C.cs_duplicate{}))),
+		checkBuffer("warnings_cap", warnings == nil, int64(warningsCap), int64(unsafe.Sizeof(C.cs_warning{}))),
+	} {
+		if err != nil {
+			return fail(errp, err)
 		}
-	}()
-	if keyPath == nil || respPath == nil || rowsCap < 0 || namesCap < 0 || dupsCap < 0 || warningsCap < 0 {
-		return fail(errBuf, errLen, errors.Wrap(gocore.ErrInvalidInput, "capi: missing path or negative capacity"))
 	}
-	opt, err := goOptions(opts)
+	if key == nil || response == nil {
+		return fail(errp, argErr("key and response must not be NULL"))
+	}
+	if int64(countsLen) != nd*ncol {
+		return fail(errp, argErr("counts_len is %d, want n_docs x columns = %d x %d", countsLen, nd, ncol))
+	}
+	stop := stopFunc(cancel)
+	if stop != nil && stop() {
+		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
+	}
+	keySide, err := goSide(nd, key, gocore.KeySide)
 	if err != nil {
-		return fail(errBuf, errLen, err)
+		return fail(errp, err)
 	}
-	goFormat := ""
-	if format != nil {
-		goFormat = C.GoString(format)
-	}
-	res, err := scoreFiles(C.GoString(keyPath), C.GoString(respPath), goFormat, opt)
+	respSide, err := goSide(nd, response, gocore.ResponseSide)
 	if err != nil {
-		return fail(errBuf, errLen, err)
+		return fail(errp, err)
 	}
-	if nDocs != nil {
-		*nDocs = C.int64_t(res.nDocs)
+	var nameList []string
+	if names != nil {
+		if names.offsets == nil {
+			return fail(errp, argErr("names.offsets is NULL"))
+		}
+		offsets := view[int64](names.offsets, nd+1)
+		touch(offsets, 8)
+		total := offsets[nd]
+		if err := checkLen("names length", total, 1); err != nil {
+			return fail(errp, err)
+		}
+		if names.bytes == nil && total > 0 {
+			return fail(errp, argErr("names.bytes is NULL"))
+		}
+		bytes := view[byte](names.bytes, total)
+		touch(bytes, 1)
+		if nameList, err = namesOf(bytes, offsets); err != nil {
+			return fail(errp, err)
+		}
 	}
-	if namesNeeded != nil {
-		*namesNeeded = C.int64_t(len(res.names) + 1)
+	out := view[float64](counts, int64(countsLen))
+	res, err := scoreBatch(keySide, respSide, nameList, int64(options), stop, out, int64(dupsCap))
+	if err != nil {
+		return fail(errp, err)
 	}
-	if warningsNeeded != nil {
-		*warningsNeeded = C.int64_t(len(res.warnings) + 1)
+	writeDups(view[C.cs_duplicate](dups, int64(dupsCap)), res.dups)
+	writeWarnings(view[C.cs_warning](warnings, int64(warningsCap)), res.warnings)
+	if report != nil {
+		report.applied = C.uint64_t(res.applied)
+		report.n_dups = C.int64_t(res.nDups)
+		report.n_warnings = C.int64_t(len(res.warnings))
 	}
-	if nDups != nil {
-		*nDups = C.int64_t(len(res.dups))
-	}
-	if !res.fits(int64(rowsCap), int64(namesCap), int64(warningsCap)) {
-		return fail(errBuf, errLen, errors.Wrapf(errBufferTooSmall,
-			"capi: need %d rows, %d name bytes and %d warning bytes", res.nDocs, len(res.names)+1, len(res.warnings)+1))
-	}
-	copy(float64s(counts, rowsCap*C.int64_t(gocore.NumColumns())), res.counts)
-	writeString(bytesOf(names, namesCap), res.names)
-	writeString(bytesOf(warnings, warningsCap), res.warnings)
-	writeDuplicates(int64s(dups, dupsCap*duplicateFields), res.dups)
 	return statusOK
+}
+
+// writeDups writes as many records as fit.
+func writeDups(out []C.cs_duplicate, recs []dupRecord) {
+	for i := 0; i < len(out) && i < len(recs); i++ {
+		r := recs[i]
+		out[i] = C.cs_duplicate{doc: C.int64_t(r.doc), side: C.int32_t(r.side), mention: C.int64_t(r.mention),
+			first_cluster: C.int64_t(r.firstCluster), cluster: C.int64_t(r.cluster), line: C.int64_t(r.line),
+			start: C.int64_t(r.start), end: C.int64_t(r.end)}
+	}
+}
+
+// writeWarnings writes as many records as fit.
+func writeWarnings(out []C.cs_warning, recs []warnRecord) {
+	for i := 0; i < len(out) && i < len(recs); i++ {
+		r := recs[i]
+		out[i].kind = C.int32_t(r.kind)
+		out[i].side = C.int32_t(r.side)
+		out[i].doc = C.int64_t(r.doc)
+		out[i].line = C.int64_t(r.line)
+		out[i].count = C.int64_t(r.count)
+		writeMessage(&out[i].message, r.message)
+	}
+}
+
+//export csgo_score_files
+func csgo_score_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
+	result, nDocs, namesLenOut *C.int64_t, report *C.cs_report, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	if keyPath == nil || respPath == nil || result == nil || nDocs == nil || namesLenOut == nil {
+		return fail(errp, argErr("paths, result, n_docs and names_len must not be NULL"))
+	}
+	stop := stopFunc(cancel)
+	if stop != nil && stop() {
+		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
+	}
+	h, res, err := scoreFiles(C.GoString(keyPath), C.GoString(respPath), int64(options), stop)
+	if err != nil {
+		return fail(errp, err)
+	}
+	*result = C.int64_t(h)
+	*nDocs = C.int64_t(len(res.Names))
+	*namesLenOut = C.int64_t(namesLen(res))
+	if report != nil {
+		report.applied = C.uint64_t(res.Applied)
+		report.n_dups = C.int64_t(res.NumDuplicates)
+		report.n_warnings = C.int64_t(len(warnRecords(res.Warnings)))
+	}
+	return statusOK
+}
+
+//export csgo_take_result
+func csgo_take_result(result C.int64_t, counts *C.double, countsLen C.int64_t,
+	names *C.char, namesCap C.int64_t, nameOffsets *C.int64_t, offsetsLen C.int64_t,
+	dups *C.cs_duplicate, dupsCap C.int64_t, warnings *C.cs_warning, warningsCap C.int64_t,
+	errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	for _, err := range []error{
+		checkBuffer("counts_len", counts == nil, int64(countsLen), 8),
+		checkBuffer("names_len", names == nil, int64(namesCap), 1),
+		checkBuffer("offsets_len", nameOffsets == nil, int64(offsetsLen), 8),
+		checkBuffer("dups_cap", dups == nil, int64(dupsCap), int64(unsafe.Sizeof(C.cs_duplicate{}))),
+		checkBuffer("warnings_cap", warnings == nil, int64(warningsCap), int64(unsafe.Sizeof(C.cs_warning{}))),
+	} {
+		if err != nil {
+			return fail(errp, err)
+		}
+	}
+	res, ok := resultHandles.get(int64(result))
+	if !ok {
+		return fail(errp, argErr("result handle %d is not valid (never made, taken or freed)", result))
+	}
+	if err := checkTake(res, int64(countsLen), int64(namesCap), int64(offsetsLen)); err != nil {
+		return fail(errp, err)
+	}
+	copy(view[float64](counts, int64(countsLen)), res.Counts)
+	writeNames(res, view[byte](names, int64(namesCap)), view[int64](nameOffsets, int64(offsetsLen)))
+	writeDups(view[C.cs_duplicate](dups, int64(dupsCap)), fileDupRecords(res))
+	writeWarnings(view[C.cs_warning](warnings, int64(warningsCap)), warnRecords(res.Warnings))
+	resultHandles.take(int64(result))
+	return statusOK
+}
+
+//export csgo_free_result
+func csgo_free_result(result C.int64_t) {
+	defer func() { _ = recover() }()
+	resultHandles.take(int64(result))
 }

@@ -69,8 +69,8 @@ func TestScoreBatchPaths(t *testing.T) {
 		{"one document", []Document{smallDoc()}, -1, "", nil},
 		{"lowest failing document", []Document{smallDoc(), bad("b1"), smallDoc(), bad("b3")}, 1, "b1", nil},
 		{"duplicates in document order", []Document{repeated, smallDoc(), repeated}, -1, "",
-			[]Duplicate{{Doc: 0, Side: ResponseSide, Mention: 1, FirstCluster: 0, Cluster: 4},
-				{Doc: 2, Side: ResponseSide, Mention: 1, FirstCluster: 0, Cluster: 4}}},
+			[]Duplicate{{Doc: 0, Side: ResponseSide, Mention: 1, Pos: 2, FirstCluster: 0, Cluster: 4},
+				{Doc: 2, Side: ResponseSide, Mention: 1, Pos: 2, FirstCluster: 0, Cluster: 4}}},
 	}
 	for _, tc := range tests {
 		for _, workers := range []int{1, 2, 8} {

@@ -41,7 +41,7 @@ func runScore(b *testing.B, d Document, opt Options) {
 // documents with mention types ("typed-all", which adds the linguistically
 // aware metrics and DA), on the size ladder.
 func BenchmarkMetric(b *testing.B) {
-	names := []string{"mentions", "muc", "bcub", "bcub_entity", "ceafm", "ceafe", "blanc", "lea", "all", "typed-all"}
+	names := []string{"mentions", "muc", "bcub", "bcub_entity", "ceafm", "ceafe", "blanc", "lea", "kk", "ms", "all", "typed-all"}
 	for _, name := range names {
 		var set MetricSet
 		var err error

@@ -21,8 +21,14 @@ func ceafmCounts(t *Table, _ *Options, out []float64) error {
 // ceafeCounts scores entity-based CEAF with φ4(K, R) = 2|K ∩ R| / (|K| + |R|):
 //
 //	recall = Φ(g*) / #key clusters,   precision = Φ(g*) / #response clusters
-func ceafeCounts(t *Table, _ *Options, out []float64) error {
-	sim, err := alignedSimilarity(t, func(c Cell) float64 {
+//
+// Under Options.ReferenceSums, Φ(g*) is summed as refCeafeNum says.
+func ceafeCounts(t *Table, opt *Options, out []float64) error {
+	sum := alignedSimilarity
+	if opt.ReferenceSums {
+		sum = refCeafeNum
+	}
+	sim, err := sum(t, func(c Cell) float64 {
 		return 2 * float64(c.N) / float64(t.KeySize[c.K]+t.RespSize[c.R])
 	})
 	if err != nil {
@@ -46,6 +52,6 @@ func alignedSimilarity(t *Table, phi func(Cell) float64) (float64, error) {
 	for _, c := range t.Cells {
 		edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: phi(c)})
 	}
-	total, _, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
+	total, _, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	return total, err
 }

@@ -47,8 +47,13 @@ func mucCounts(t *Table, _ *Options, out []float64) error {
 //	precision = Σ_ij n_ij² / |R_j|  /  Σ_j |R_j|
 //
 // Mentions on one side only count in that side's denominator. Cost:
-// O(cells).
-func bcubCounts(t *Table, _ *Options, out []float64) error {
+// O(cells), or O(mentions) under Options.ReferenceSums (refBcubNums).
+func bcubCounts(t *Table, opt *Options, out []float64) error {
+	if opt.ReferenceSums {
+		r, p := refBcubNums(t)
+		writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
+		return nil
+	}
 	var r, p float64
 	for _, c := range t.Cells {
 		n2 := float64(c.N) * float64(c.N)

@@ -2,25 +2,25 @@ package gocore
 
 import (
 	"slices"
-
-	"github.com/pkg/errors"
 )
 
 // The two measures of the CRAC 2022 shared task (Žabokrtský et al. 2022)
 // that the CorefUD scorer reports besides the classic metrics.
 
 // shapesUsable decides whether a metric that reads mention shapes can run,
-// as typesUsable does for types: skipped (columns left at zero) on a
-// document without shapes when every metric is selected implicitly, refused
-// with ErrMissingShapes when it was asked for by name.
+// as typesUsable does for types: skipped (errSkipped: left out of the whole
+// batch, see Score) on a document without shapes when every metric is
+// selected implicitly, refused with an error of kind KindMissingHeads when
+// it was asked for by name.
 func shapesUsable(t *Table, opt *Options, name string) (bool, error) {
 	if t.KeyShapes != nil || t.NumMentions() == 0 {
 		return true, nil
 	}
 	if opt.Metrics == 0 {
-		return false, nil
+		return false, errSkipped
 	}
-	return false, errors.Wrapf(ErrMissingShapes, "%s needs the words of every mention (CoNLL-U files give them; this input does not)", name)
+	return false, newError(KindMissingHeads, "metric %s needs the words of every mention, which this input lacks: "+
+		"score CoNLL-U files, or CoNLL-2012 files with a POS column and match=partial or head", name)
 }
 
 // morCountsMetric writes the mention overlap ratio (MOR): the largest total

@@ -1,11 +1,11 @@
 package gocore
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/corefscore/corefscore/gocore/assign"
-	"github.com/pkg/errors"
 )
 
 // This file holds the denotation-assignment metric DA of Trouilleux, Gaussier,
@@ -16,6 +16,10 @@ import (
 // maximises a similarity favouring the most specific expressions (proper
 // names, then lexical noun phrases, then pronouns); a response assignment is
 // correct when the key makes the same assignment to the corresponding chain.
+//
+// Chains are the paper's referential chains, singletons included: an
+// expression that one side leaves out is a singleton chain on that side (see
+// daTable).
 
 // daColumns are DA's counts: recall and precision over denotation
 // assignments, then the error counts. errors = incorrect + spurious + missing
@@ -41,16 +45,16 @@ func daWeightsOf(opt *Options) ([3]float64, error) {
 	a, b, c := w[0], w[1], w[2]
 	for _, x := range w {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return w, invalidf("da weights (a, b, c) = %v must be finite", w)
+			return w, newError(KindOption, "da weights (a, b, c) = %v must be finite", w)
 		}
 	}
 	switch {
 	case math.Abs(a+b+c-1) > 1e-9:
-		return w, invalidf("da weights (a, b, c) = %v must sum to 1; they sum to %v", w, a+b+c)
+		return w, newError(KindOption, "da weights (a, b, c) = %v must sum to 1; they sum to %v", w, a+b+c)
 	case !(a > b && b > c && c >= 0):
-		return w, invalidf("da weights (a, b, c) = %v must satisfy a > b > c >= 0", w)
+		return w, newError(KindOption, "da weights (a, b, c) = %v must satisfy a > b > c >= 0", w)
 	case !(a > b+c):
-		return w, invalidf("da weights (a, b, c) = %v must satisfy a > b + c", w)
+		return w, newError(KindOption, "da weights (a, b, c) = %v must satisfy a > b + c", w)
 	}
 	return w, nil
 }
@@ -85,24 +89,26 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 	if t.HasTypes || t.NumMentions() == 0 {
 		return daTyped, nil
 	}
-	// The error is built only when it is returned: wrapping records a stack
-	// trace, which would dominate the cost of a small untyped document.
-	skipped := opt.Metrics == 0
+	// The error is built only when it is returned: it would dominate the
+	// cost of a small untyped document.
+	skipped := opt.Metrics == 0 && !opt.TypesGiven
+	missing := func(m int, format string, args ...any) (daMode, error) {
+		if skipped {
+			return daSkip, errSkipped
+		}
+		e := newError(KindMissingTypes, format, args...)
+		e.tableMention = m
+		return daSkip, e
+	}
 	if t.Types == nil {
 		if t.NumKey > 0 {
-			if skipped {
-				return daSkip, nil
-			}
-			return daSkip, errors.Wrap(ErrMissingTypes, "da needs a type for every key mention: no mention types were given")
+			return missing(0, "a type is needed for every key mention; no mention types were given")
 		}
 		return daUntyped, nil // no key mention: nothing can correspond
 	}
 	for m := 0; m < t.NumKey; m++ {
 		if t.Types[m] == TypeUnknown {
-			if skipped {
-				return daSkip, nil
-			}
-			return daSkip, errors.Wrapf(ErrMissingTypes, "da needs a type for every key mention: key mention %d has none", t.IDs[m])
+			return missing(m, "a type is needed for every key mention; this one has none")
 		}
 	}
 	typed, untyped := -1, -1
@@ -114,14 +120,116 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 		}
 	}
 	if typed >= 0 && untyped >= 0 {
-		if skipped {
-			return daSkip, nil
-		}
-		return daSkip, errors.Wrapf(ErrMissingTypes,
-			"da needs a type for every response mention without a key twin, or for none: response mention %d has none, response mention %d has one",
-			t.IDs[untyped], t.IDs[typed])
+		return missing(untyped, "a type is needed for every response mention without a key twin, or for none; this one has none, response mention %d has one", t.IDs[typed])
 	}
 	return daUntyped, nil
+}
+
+// daTable returns the chains DA puts in correspondence: the chains of t and,
+// for every mention present on one side only, a singleton chain {m} on the
+// other side. Trouilleux et al. (2000) define chains over the expressions of
+// the text, not over what an annotation brackets:
+//
+//   - §1: "A referential chain may be a singleton"; the example text "also
+//     contains a number of singleton referential chains; the set {Mandela},
+//     for instance, is one of them", although Figure 1 does not bracket
+//     Mandela.
+//   - §3.2: the response chain {Mandela, his, he} "corresponds to the
+//     singleton referential chain {Mandela} in the key".
+//   - §5, Figure 3 pairs {Mandela} with {Mandela, his, he}, {Clinton, his,
+//     he} with {Clinton} and the empty set with {it}; §5.2 defines spurious
+//     and missing assignments through chains "mapped to the empty set",
+//     which assumes that every expression has a chain on both sides.
+//   - §6.3, Figure 4 rejects the pairing {Clinton, his, he} <-> {Mandela,
+//     his, he} of the "Exclusive Core-MR" method.
+//
+// So a key mention missing from the response has the response chain {m},
+// and a response mention with no key twin the key chain {m}. Such a chain
+// takes part in the similarities and the correspondence like any other, is
+// its own representative, and makes no denotation assignment (|{m}| - 1 =
+// 0). The result is the same whether a caller lists such singletons or
+// leaves them out, and so, where both sides give a mention the same type,
+// under either singleton policy.
+//
+// The returned table is canonical: its mentions are numbered in order of
+// mention id (text order for spans packed as start<<32 | end), its chains on
+// each side in order of their first mention, and every mention is on both
+// sides. The tie rules of daCorrespondence and daRepresentatives read this
+// numbering, so DA depends neither on the input order of mentions and
+// chains, nor on cluster ids, nor on the mention ids beyond their order.
+// Types are those of t. When t is already canonical, t itself is returned
+// (its cached type counts are then shared with the L-metrics).
+//
+// Cost: O(n) for n mentions (a radix sort of the ids and a few passes).
+func daTable(t *Table) *Table {
+	if daCanonical(t) {
+		return t
+	}
+	n := t.NumMentions()
+	order := sortedOrder(t.IDs)
+	d := &Table{NumKey: n, NumResp: n, NumBoth: n, HasTypes: t.HasTypes}
+	d.IDs = make([]int64, n)
+	if t.Types != nil {
+		d.Types = make([]MentionType, n)
+	}
+	d.KeyOf, d.RespOf = make([]int32, n), make([]int32, n)
+	nk, nr := int32(len(t.KeySize)), int32(len(t.RespSize))
+	for i, p := range order {
+		d.IDs[i] = t.IDs[p]
+		if d.Types != nil {
+			d.Types[i] = t.Types[p]
+		}
+		// A one-sided mention gets a label of its own past the real chains.
+		d.KeyOf[i], d.RespOf[i] = t.KeyOf[p], t.RespOf[p]
+		if d.KeyOf[i] < 0 {
+			d.KeyOf[i] = nk + int32(i)
+		}
+		if d.RespOf[i] < 0 {
+			d.RespOf[i] = nr + int32(i)
+		}
+	}
+	d.KeySize = chainSizes(d.KeyOf, numberInOrder(d.KeyOf, make([]int32, int(nk)+n), d.KeyOf, nil))
+	d.RespSize = chainSizes(d.RespOf, numberInOrder(d.RespOf, make([]int32, int(nr)+n), d.RespOf, nil))
+	d.Cells = (*slab)(nil).buildCells(d.KeyOf, d.RespOf, len(d.KeySize), len(d.RespSize))
+	return d
+}
+
+// daCanonical reports whether t is already what daTable would build: every
+// mention on both sides, mention ids increasing, and the chains of each side
+// numbered in order of their first mention.
+func daCanonical(t *Table) bool {
+	if t.NumBoth != t.NumMentions() {
+		return false
+	}
+	var nextK, nextR int32
+	for m := range t.KeyOf {
+		if m > 0 && t.IDs[m] <= t.IDs[m-1] {
+			return false
+		}
+		switch k := t.KeyOf[m]; {
+		case k == nextK:
+			nextK++
+		case k > nextK:
+			return false
+		}
+		switch r := t.RespOf[m]; {
+		case r == nextR:
+			nextR++
+		case r > nextR:
+			return false
+		}
+	}
+	return true
+}
+
+// chainSizes returns the size of each of n chains given the chain of each
+// mention.
+func chainSizes(of []int32, n int32) []int32 {
+	sizes := make([]int32, n)
+	for _, c := range of {
+		sizes[c]++
+	}
+	return sizes
 }
 
 // daSimilarities returns the similarity of the key and response chains of
@@ -138,7 +246,10 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 //     can correspond; the price is that a chain without names has a
 //     similarity below 1 with itself, which only matters relatively.
 //   - In the untyped variant (mode daUntyped) PN(R), NP(R) and PRO(R) are all
-//     R: Dice(PN(K), R) = 2 |PN(K) ∩ R| / (|PN(K)| + |R|), and so on.
+//     R: Dice(PN(K), R) = 2 |PN(K) ∩ R| / (|PN(K)| + |R|), and so on. The
+//     implicit key chain {m} of an untyped response mention m (see daTable)
+//     has no name, nominal or pronoun, so its similarity is 0 with every
+//     chain: it corresponds to nothing and changes no count.
 //
 // Linear in the number of mentions.
 func daSimilarities(t *Table, tc *typeCounts, w [3]float64, mode daMode) []float64 {
@@ -161,9 +272,9 @@ func daSimilarities(t *Table, tc *typeCounts, w [3]float64, mode daMode) []float
 	return sims
 }
 
-// daCorrespondence returns, for each key chain, the response chain it
-// corresponds to (-1 for the empty set), and the converse, given the
-// similarity of each cell.
+// daCorrespondence returns, for each key chain of t (a table built by
+// daTable), the response chain it corresponds to (-1 for the empty set), and
+// the converse, given the similarity of each cell.
 //
 // Optimal (greedy false): the one-to-one correspondence C maximising
 // Σ_{(K,R) ∈ C} sim(K, R) (§4.2), solved exactly by assign.MaxWeight per
@@ -171,23 +282,36 @@ func daSimilarities(t *Table, tc *typeCounts, w [3]float64, mode daMode) []float
 // pairs taken in decreasing order of similarity, each kept when neither chain
 // is taken yet.
 //
-// Readings: a pair of similarity 0 (chains sharing only a class of weight 0)
-// never corresponds: its chains map to the empty set. Ties are broken by
-// input order, chains being numbered in order of first appearance on their
-// side: the earlier key chain wins, then the earlier response chain.
+// A pair of similarity 0 (chains sharing only a class of weight 0) never
+// corresponds: its chains map to the empty set.
 //
-//   - Greedy: pairs of equal similarity are taken in the order of t.Cells (by
-//     key chain, then by first meeting), the first kept.
-//   - Optimal: each pair's similarity gets a bonus of at most daTieEps (1e-9),
-//     larger for an earlier key chain and then an earlier response chain, so
-//     that among correspondences of equal total similarity the solver
-//     returns the one that favours earlier chains, whatever its internal
-//     order. Correspondences whose totals differ by less than about 1e-9 per
-//     pair are thereby read as ties.
+// Ties, which the paper leaves open, are broken by the numbering of daTable:
+// K_i is the i-th key chain and R_j the j-th response chain in order of
+// their first mention (text order), 0 ≤ i < n_K, 0 ≤ j < n_R. Greedy takes
+// pairs of equal similarity in order of i, then of j. The optimal solver
+// maximises
 //
-// In the worked example of the paper (§5, Figure 3) {African Americans} and
-// {Africans} tie for {African Americans, Africans}; the first wins, as in the
-// figure (either choice gives the same counts there).
+//	Σ_{(K_i,R_j) ∈ C} (sim(K_i, R_j) + ε·b(i, j)),   ε = daTieEps = 1e-9,
+//	b(i, j) = ((n_K - i)(n_R + 1) - j) / (n_K (n_R + 1)),   0 < b ≤ 1,
+//
+// b strictly decreasing in (i, j) taken lexicographically. So among
+// correspondences of equal total similarity it returns one with the largest
+// Σ b over its pairs:
+//
+//   - Where two chains compete for one partner and the rest is equal, the
+//     earlier chain wins. In Figure 3 the key singletons {African Americans}
+//     and {Africans} tie for {African Americans, Africans}; the first takes
+//     it, as printed (either choice gives the same counts there).
+//   - Between correspondences made of different pairs, Σ b decides. It
+//     usually, not always, favours the one with more pairs: every b is in
+//     (0, 1], so one pair of large b can outweigh two of small b.
+//   - A total lower by less than ε times the difference of the Σ b (at most
+//     ε per pair) is read as a tie too.
+//   - Correspondences equal in Σ (sim + ε·b) are decided by the solver's
+//     deterministic order; daTable's numbering gives it the same input for
+//     documents that differ only in the order of their input arrays, in
+//     their mention ids but not the ids' order, in their cluster ids, or in
+//     which one-sided singletons they list.
 func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []int32, err error) {
 	keyTo = make([]int32, len(t.KeySize))
 	respTo = make([]int32, len(t.RespSize))
@@ -198,17 +322,28 @@ func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []in
 		respTo[j] = -1
 	}
 	if greedy {
-		order := make([]int, 0, len(t.Cells))
-		for ci := range t.Cells {
+		type pair struct {
+			sim  float64
+			k, r int32
+		}
+		pairs := make([]pair, 0, len(t.Cells))
+		for ci, c := range t.Cells {
 			if sims[ci] > 0 {
-				order = append(order, ci)
+				pairs = append(pairs, pair{sims[ci], c.K, c.R})
 			}
 		}
-		sort.SliceStable(order, func(x, y int) bool { return sims[order[x]] > sims[order[y]] })
-		for _, ci := range order {
-			c := t.Cells[ci]
-			if keyTo[c.K] < 0 && respTo[c.R] < 0 {
-				keyTo[c.K], respTo[c.R] = c.R, c.K
+		slices.SortFunc(pairs, func(a, b pair) int {
+			if c := cmp.Compare(b.sim, a.sim); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.k, b.k); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.r, b.r)
+		})
+		for _, p := range pairs {
+			if keyTo[p.k] < 0 && respTo[p.r] < 0 {
+				keyTo[p.k], respTo[p.r] = p.r, p.k
 			}
 		}
 		return keyTo, respTo, nil
@@ -223,7 +358,7 @@ func daCorrespondence(t *Table, sims []float64, greedy bool) (keyTo, respTo []in
 			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: sims[ci] + daTieEps*bonus})
 		}
 	}
-	_, match, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
+	_, match, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -254,24 +389,31 @@ func specificity(ty MentionType) int {
 	return 3
 }
 
-// daRepresentatives returns the representative expression (a mention of t)
-// of every key and response chain, -1 for none. Readings (§5 of the paper
-// says only that one is "selected"):
+// daRepresentatives returns the representative expression (a mention of t,
+// a table built by daTable) of every key and response chain, -1 for none.
+// Readings (§5 of the paper says only that one is "selected"):
 //
 //   - Chains in correspondence share a representative, an expression of both
 //     (their common referent is identified once). Which common expression it
 //     is does not change any count: the others are correct either way. The
-//     first in mention order is taken.
+//     first in text order is taken.
 //   - A chain mapped to the empty set is represented by its most specific
 //     expression (name, then nominal, then pronoun, by the descriptive
-//     specificity of §3.2), the first in mention order among equals. This
-//     choice matters: it decides which expression of an unmatched key chain
-//     has no key assignment (so that a response assignment to it is spurious)
-//     and which of an unmatched response chain has no response assignment (so
-//     that a key assignment to it is missing).
+//     specificity of §3.2; an untyped one last), the first in text order
+//     among equals. The choice decides which expression of an unmatched key
+//     chain has no key assignment (so that a response assignment to it is
+//     spurious) and which of an unmatched response chain has no response
+//     assignment (so that a key assignment to it is missing). Because every
+//     expression has a chain on both sides, it changes a count only through
+//     expressions that add nothing to any similarity: an untyped response
+//     mention in the untyped variant, or a type of weight 0. (Any other
+//     expression of an unmatched chain lies, on the other side, in a chain
+//     of positive similarity with it, which the correspondence therefore
+//     matched elsewhere: the expression carries an assignment there, and
+//     the chain's errors are the same whichever representative it has.)
+//   - A singleton chain, implicit or not, is its own representative.
 //
-// Mention order is the Table's numbering: key mentions in input order, then
-// response mentions without a key twin in input order.
+// Text order is the numbering of daTable: mentions in order of mention id.
 func daRepresentatives(t *Table, keyTo, respTo []int32) (keyRep, respRep []int32) {
 	keyRep = make([]int32, len(t.KeySize))
 	respRep = make([]int32, len(t.RespSize))
@@ -318,7 +460,8 @@ func daRepresentatives(t *Table, keyTo, respTo []int32) (keyRep, respRep []int32
 //	missing:   e has a key assignment and no response assignment
 //	errors   = incorrect + spurious + missing
 //
-// so that possible = correct + incorrect + missing and actual = correct +
+// over the chains of daTable (implicit singletons make no assignment), so
+// that possible = correct + incorrect + missing and actual = correct +
 // incorrect + spurious. A chain mapped to the empty set contributes nothing to
 // correct (the paper's |K ∩ C(K)| - 1 would be -1 there; the empty set is not
 // a chain). The corpus ratios are substitution = Σ incorrect / Σ errors,
@@ -337,6 +480,7 @@ func daCounts(t *Table, opt *Options, out []float64) error {
 	if mode == daSkip {
 		return err
 	}
+	t = daTable(t)
 	tc := t.cachedTypeCounts()
 	sims := daSimilarities(t, tc, w, mode)
 	keyTo, respTo, err := daCorrespondence(t, sims, opt.DAGreedy)

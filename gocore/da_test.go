@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,18 @@ func daScore(t *testing.T, docs []Document, opt Options) daScores {
 			s += counts[d*NumColumns()+i]
 		}
 		return s
+	}
+	// Every key assignment is correct, incorrect or missing and every
+	// response assignment correct, incorrect or spurious, in every document.
+	start := ColumnIndex("da.recall_num")
+	for d := range docs {
+		row := counts[d*NumColumns()+start : d*NumColumns()+start+8]
+		correct, possible, actual := row[0], row[1], row[3]
+		incorrect, spurious, missing := row[4], row[5], row[6]
+		require.Equal(t, correct, row[2], "document %d: correct", d)
+		require.Equal(t, possible, correct+incorrect+missing, "document %d: possible", d)
+		require.Equal(t, actual, correct+incorrect+spurious, "document %d: actual", d)
+		require.Equal(t, row[7], incorrect+spurious+missing, "document %d: errors", d)
 	}
 	s := daScores{
 		recallNum: col("recall_num"), recallDen: col("recall_den"),
@@ -90,7 +103,10 @@ func chainLabel(s string) int {
 // that is bracketed in either annotation is a mention; the others are
 // singletons on both sides and change nothing. Types: Mandela and Clinton
 // are proper names, African Americans, slavery and Africans lexical NPs,
-// his, he and it pronouns.
+// his, he and it pronouns. The singleton chains of expressions bracketed
+// only in the other annotation ({Mandela}, {African Americans}, {Africans}
+// in the key; {Clinton}, {slavery}, {it} in the response) are listed; see
+// trouilleuxVariants for the figures as printed.
 var trouilleuxExample = []namedMention{
 	{"Mandela", TypeName, "Mandela", "o1'"},
 	{"Clinton", TypeName, "o1", "Clinton"},
@@ -102,30 +118,56 @@ var trouilleuxExample = []namedMention{
 	{"it", TypePronoun, "o2", "it"},
 }
 
+// trouilleuxVariants returns the example with the singleton chains of
+// expressions bracketed only on the other side listed on both sides, on the
+// key side only, on the response side only, or on neither (the figures as
+// printed: only bracketed expressions are mentions).
+func trouilleuxVariants() map[string][]namedMention {
+	out := map[string][]namedMention{}
+	for _, v := range []struct {
+		name      string
+		key, resp bool
+	}{{"both listed", true, true}, {"key listed", true, false}, {"response listed", false, true}, {"as printed", false, false}} {
+		ms := append([]namedMention(nil), trouilleuxExample...)
+		for i := range ms {
+			if !v.key && ms[i].key == ms[i].text {
+				ms[i].key = ""
+			}
+			if !v.resp && ms[i].resp == ms[i].text {
+				ms[i].resp = ""
+			}
+		}
+		out[v.name] = ms
+	}
+	return out
+}
+
 // TestTrouilleuxExample reproduces §5 of Trouilleux et al. (2000): recall =
 // precision = 0/3, 2 incorrect, 1 spurious, 1 missing, substitution .5,
 // overgeneration .25, undergeneration .25, with the optimal and the greedy
-// correspondence; and MUC .33 (Table 1, situation 0).
+// correspondence, whether or not the one-sided singletons are listed; and
+// MUC .33 (Table 1, situation 0).
 func TestTrouilleuxExample(t *testing.T) {
-	d := namedDoc("trouilleux-fig1", trouilleuxExample, true, true)
-	for _, greedy := range []bool{false, true} {
-		s := daScore(t, []Document{d}, Options{DAGreedy: greedy})
-		assert.Equal(t, daScores{
-			recallNum: 0, recallDen: 3, precisionNum: 0, precisionDen: 3,
-			incorrect: 2, spurious: 1, missing: 1, errors: 4,
-			substitution: 0.5, overgeneration: 0.25, undergeneration: 0.25,
-		}, s, "greedy %v", greedy)
+	for name, ms := range trouilleuxVariants() {
+		d := namedDoc("trouilleux-fig1", ms, true, true)
+		for _, greedy := range []bool{false, true} {
+			s := daScore(t, []Document{d}, Options{DAGreedy: greedy})
+			assert.Equal(t, daScores{
+				recallNum: 0, recallDen: 3, precisionNum: 0, precisionDen: 3,
+				incorrect: 2, spurious: 1, missing: 1, errors: 4,
+				substitution: 0.5, overgeneration: 0.25, undergeneration: 0.25,
+			}, s, "%s, greedy %v", name, greedy)
+		}
+		muc := scoreRPF(t, []Document{d}, Options{}, "muc")["muc"]
+		assert.InDelta(t, 33, muc.R, 0.5, name)
+		assert.InDelta(t, 33, muc.P, 0.5, name)
 	}
-	muc := scoreRPF(t, []Document{d}, Options{}, "muc")["muc"]
-	assert.InDelta(t, 33, muc.R, 0.5)
-	assert.InDelta(t, 33, muc.P, 0.5)
 }
 
 // TestTrouilleuxFigure3 checks the correspondence of Figure 3, including the
 // tie between {African Americans} and {Africans}, which the figure resolves
-// to the first.
+// to the first, whether or not the one-sided singletons are listed.
 func TestTrouilleuxFigure3(t *testing.T) {
-	d := namedDoc("trouilleux-fig1", trouilleuxExample, true, true)
 	want := map[string]string{
 		"{Mandela}":           "{Mandela, his, he}",
 		"{Clinton, his, he}":  "{Clinton}",
@@ -134,52 +176,87 @@ func TestTrouilleuxFigure3(t *testing.T) {
 		"{Africans}":          "∅",
 		"∅":                   "{it}",
 	}
-	for _, greedy := range []bool{false, true} {
-		got := daCorrespondenceNamed(t, d, trouilleuxExample, greedy)
-		assert.Equal(t, want, got, "greedy %v", greedy)
+	for name, ms := range trouilleuxVariants() {
+		d := namedDoc("trouilleux-fig1", ms, true, true)
+		for _, greedy := range []bool{false, true} {
+			got := daCorrespondenceNamed(t, d, ms, greedy)
+			assert.Equal(t, want, got, "%s, greedy %v", name, greedy)
+		}
+	}
+}
+
+// TestDAImplicitSingletons: a mention present on one side only is a
+// singleton chain on the other, which can take a chain's correspondence
+// (issue 11). Counts are correct, incorrect, spurious, missing.
+func TestDAImplicitSingletons(t *testing.T) {
+	tests := []struct {
+		name string
+		ms   []namedMention
+		want [4]float64
+	}{
+		{
+			// The key chain corresponds to the implicit response singleton
+			// {a} (similarity .6 against .1 for {b, c}): c is incorrect, b
+			// (the representative of the unmatched {b, c}) missing.
+			name: "missing name",
+			ms: []namedMention{
+				{"a", TypeName, "K", ""},
+				{"b", TypePronoun, "K", "R"},
+				{"c", TypePronoun, "K", "R"},
+			},
+			want: [4]float64{0, 1, 0, 1},
+		},
+		{
+			// The implicit key singleton {x} takes the response chain (.6
+			// against .4): b is spurious (the unmatched key chain is
+			// represented by its nominal), c incorrect.
+			name: "predicted name",
+			ms: []namedMention{
+				{"x", TypeName, "", "R"},
+				{"b", TypeNominal, "K", "R"},
+				{"c", TypePronoun, "K", "R"},
+			},
+			want: [4]float64{0, 1, 1, 0},
+		},
+		{
+			name: "Figures 1-2, bracketed expressions only",
+			ms:   trouilleuxVariants()["as printed"],
+			want: [4]float64{0, 2, 1, 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := namedDoc(tt.name, tt.ms, true, true)
+			for _, greedy := range []bool{false, true} {
+				s := daScore(t, []Document{d}, Options{DAGreedy: greedy})
+				assert.Equal(t, tt.want, [4]float64{s.recallNum, s.incorrect, s.spurious, s.missing}, "greedy %v", greedy)
+			}
+		})
 	}
 }
 
 // daCorrespondenceNamed returns the correspondence of a named document as
-// "{expressions}" strings, "∅" for the empty set.
+// "{expressions}" strings, "∅" for the empty set; implicit singleton chains
+// are named like explicit ones.
 func daCorrespondenceNamed(t *testing.T, d Document, ms []namedMention, greedy bool) map[string]string {
 	t.Helper()
 	var dups []Duplicate
-	tab, err := NewTable(&d, 0, &Options{}, &dups)
+	orig, err := NewTable(&d, 0, &Options{}, &dups)
 	require.NoError(t, err)
-	mode, err := daModeOf(tab, &Options{Metrics: 1})
+	mode, err := daModeOf(orig, &Options{Metrics: 1})
 	require.NoError(t, err)
+	tab := daTable(orig)
 	tc := newTypeCounts(tab)
 	w, err := daWeightsOf(&Options{})
 	require.NoError(t, err)
 	keyTo, respTo, err := daCorrespondence(tab, daSimilarities(tab, tc, w, mode), greedy)
 	require.NoError(t, err)
-	// Table mention m is key mention m (ids are positions in ms) or, past
-	// NumKey, a twinless response mention; rebuild the texts of each chain.
-	text := make([]string, tab.NumMentions())
-	for i, m := range d.Key.Mentions {
-		text[i] = ms[m].text
-	}
-	next := tab.NumKey
-	keyIDs := map[int64]bool{}
-	for _, m := range d.Key.Mentions {
-		keyIDs[m] = true
-	}
-	for _, m := range d.Response.Mentions {
-		if !keyIDs[m] {
-			text[next] = ms[m].text
-			next++
-		}
-	}
+	// Mention ids are positions in ms; rebuild the texts of each chain.
 	keyChain := make([][]string, len(tab.KeySize))
 	respChain := make([][]string, len(tab.RespSize))
-	for m := range text {
-		if k := tab.KeyOf[m]; k >= 0 {
-			keyChain[k] = append(keyChain[k], text[m])
-		}
-		if r := tab.RespOf[m]; r >= 0 {
-			respChain[r] = append(respChain[r], text[m])
-		}
+	for m, id := range tab.IDs {
+		keyChain[tab.KeyOf[m]] = append(keyChain[tab.KeyOf[m]], ms[id].text)
+		respChain[tab.RespOf[m]] = append(respChain[tab.RespOf[m]], ms[id].text)
 	}
 	name := func(c []string) string { return "{" + strings.Join(c, ", ") + "}" }
 	out := map[string]string{}
@@ -192,7 +269,7 @@ func daCorrespondenceNamed(t *testing.T, d Document, ms []namedMention, greedy b
 	}
 	for r, k := range respTo {
 		if k < 0 {
-			out["∅"] = name(respChain[r]) // at most one in the example
+			out["∅"] = name(respChain[r]) // at most one in the examples
 		}
 	}
 	return out
@@ -366,14 +443,15 @@ func TestDAMissingTypes(t *testing.T) {
 	partial.Response.Types[2] = TypeUnknown
 	bare := namedDoc("bare", trouilleuxExample, false, false)
 	tests := []struct {
-		name string
-		doc  Document
-		want string
+		name      string
+		doc       Document
+		want      string
+		side, pos int // the mention named
 	}{
-		{"key mention untyped", keyUntyped, fmt.Sprintf("key mention %d has none", keyUntyped.Key.Mentions[2])},
-		{"partial response types", partial, fmt.Sprintf("response mention %d has none, response mention %d has one",
-			partial.Response.Mentions[2], partial.Response.Mentions[1])},
-		{"no types", bare, "no mention types were given"},
+		{"key mention untyped", keyUntyped, "this one has none", 0, 2},
+		{"partial response types", partial, fmt.Sprintf("this one has none, response mention %d has one",
+			partial.Response.Mentions[1]), 1, 2},
+		{"no types", bare, "no mention types were given", 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -385,6 +463,8 @@ func TestDAMissingTypes(t *testing.T) {
 			assert.ErrorIs(t, err, ErrMissingTypes)
 			assert.Contains(t, err.Error(), tt.doc.Name)
 			assert.Contains(t, err.Error(), tt.want)
+			e := AsError(err)
+			assert.Equal(t, []int{0, tt.side, tt.pos}, []int{e.Doc, e.Side, e.Mention})
 
 			_, err = ScoreBatch([]Document{tt.doc}, Options{}, counts)
 			require.NoError(t, err)
@@ -560,43 +640,193 @@ func TestDAGreedyDiffers(t *testing.T) {
 	assert.Equal(t, [5]float64{1, 2, 0, 1, 1}, [5]float64{greedy.recallNum, greedy.recallDen, greedy.incorrect, greedy.spurious, greedy.missing})
 }
 
-// TestDARenumbering: DA depends neither on mention ids nor on cluster ids
-// (ties are broken by input order, which renumbering keeps).
+// TestDARenumbering: DA depends neither on the order of the input arrays,
+// nor on cluster ids, nor on mention ids beyond their order (ties are broken
+// in mention-id order, see daTable).
 func TestDARenumbering(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for seed := uint64(1); seed <= 5; seed++ {
 		d := lmSynthDoc(seed, 200)
 		for _, greedy := range []bool{false, true} {
 			want := daScore(t, []Document{d}, Options{DAGreedy: greedy})
-			got := daScore(t, []Document{lmRenumber(rng, d, false)}, Options{DAGreedy: greedy})
+			got := daScore(t, []Document{daRenumber(rng, d)}, Options{DAGreedy: greedy})
 			assert.Equal(t, want, got, "seed %d", seed)
 		}
 	}
 }
 
+// daRenumber returns d with its input arrays shuffled, new cluster ids, and
+// new mention ids in the same order as the old ones.
+func daRenumber(rng *rand.Rand, d Document) Document {
+	var ids []int64
+	for _, s := range []Side{d.Key, d.Response} {
+		ids = append(ids, s.Mentions...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	newID := map[int64]int64{}
+	next := rng.Int64N(1 << 20)
+	for _, m := range ids {
+		newID[m] = next
+		next += 1 + rng.Int64N(1<<20)
+	}
+	side := func(s Side) Side {
+		labels := map[int64]int64{}
+		out := Side{Types: slices.Clone(s.Types)}
+		for i, m := range s.Mentions {
+			c, ok := labels[s.Clusters[i]]
+			if !ok {
+				c = rng.Int64N(1 << 50)
+				labels[s.Clusters[i]] = c
+			}
+			out.Mentions = append(out.Mentions, newID[m])
+			out.Clusters = append(out.Clusters, c)
+		}
+		rng.Shuffle(len(out.Mentions), func(i, j int) {
+			out.Mentions[i], out.Mentions[j] = out.Mentions[j], out.Mentions[i]
+			out.Clusters[i], out.Clusters[j] = out.Clusters[j], out.Clusters[i]
+			if out.Types != nil {
+				out.Types[i], out.Types[j] = out.Types[j], out.Types[i]
+			}
+		})
+		return out
+	}
+	return Document{Name: d.Name, Key: side(d.Key), Response: side(d.Response)}
+}
+
 // TestDARepresentative: an unmatched chain is represented by its most
-// specific expression. Key {it, Clinton} corresponds to nothing: Clinton is
-// missing from the response and "it" sits in {it, he, him}, which {he, him}
-// matches better. Its representative is the name Clinton, so the key assigns
-// "it" only, and the response's assignment of "it" to the referent of
-// {he, him} is incorrect. (With "it" as representative, Clinton's key
-// assignment would be missing and "it" spurious instead.)
+// specific expression. With implicit singletons this changes a count only
+// where an expression of the chain adds nothing to any similarity, as an
+// untyped response mention does. Key {Clinton, he, him}; untyped response
+// {Clinton, him} and {he, x}, x predicted. The key chain takes {Clinton,
+// him} (.45 against .05); {he, x} is unmatched and represented by the typed
+// "he", so the key's assignment of "he" is missing and the response's of x
+// spurious. (With x as representative, "he" would be incorrect instead.)
 func TestDARepresentative(t *testing.T) {
 	ms := []namedMention{
-		{"it", TypePronoun, "K1", "R1"},
-		{"Clinton", TypeName, "K1", ""},
-		{"he", TypePronoun, "K2", "R1"},
-		{"him", TypePronoun, "K2", "R1"},
+		{"Clinton", TypeName, "K1", "R1"},
+		{"he", TypePronoun, "K1", "R2"},
+		{"him", TypePronoun, "K1", "R1"},
+		{"x", TypeNominal, "", "R2"},
 	}
-	d := namedDoc("rep", ms, true, true)
+	d := namedDoc("rep", ms, true, false)
 	got := daCorrespondenceNamed(t, d, ms, false)
-	require.Equal(t, "∅", got["{it, Clinton}"], "%v", got)
+	require.Equal(t, "{Clinton, him}", got["{Clinton, he, him}"], "%v", got)
+	require.Equal(t, "{he, x}", got["∅"], "%v", got)
 	s := daScore(t, []Document{d}, Options{})
 	assert.Equal(t, daScores{
 		recallNum: 1, recallDen: 2, precisionNum: 1, precisionDen: 2,
-		incorrect: 1, spurious: 0, missing: 0, errors: 1,
-		substitution: 1, overgeneration: 0, undergeneration: 0,
+		incorrect: 0, spurious: 1, missing: 1, errors: 2,
+		substitution: 0, overgeneration: 0.5, undergeneration: 0.5,
 	}, s)
+}
+
+// daSingletonVariant returns d with each singleton chain of a mention absent
+// from the other side (an explicit one-sided singleton) dropped or kept, and
+// an explicit singleton chain added at a random place for each mention
+// present on the other side only, each with probability 1/2. Added
+// mentions take the type of their twin.
+func daSingletonVariant(rng *rand.Rand, d Document) Document {
+	return daSingletonVariantSides(rng, d, true)
+}
+
+// daSingletonVariantSides is daSingletonVariant, on the response side only
+// when key is false.
+func daSingletonVariantSides(rng *rand.Rand, d Document, key bool) Document {
+	has := func(s Side) map[int64]int {
+		out := map[int64]int{}
+		for i, m := range s.Mentions {
+			out[m] = i
+		}
+		return out
+	}
+	sizes := func(s Side) map[int64]int {
+		out := map[int64]int{}
+		for _, c := range s.Clusters {
+			out[c]++
+		}
+		return out
+	}
+	inKey, inResp := has(d.Key), has(d.Response)
+	vary := func(s Side, other Side, inOther map[int64]int) Side {
+		size := sizes(s)
+		in := has(s)
+		var out Side
+		for i, m := range s.Mentions {
+			_, twin := inOther[m]
+			if size[s.Clusters[i]] == 1 && twin && rng.IntN(2) == 0 {
+				continue // an explicit singleton of a mention of the other side
+			}
+			out.Mentions = append(out.Mentions, m)
+			out.Clusters = append(out.Clusters, s.Clusters[i])
+			if s.Types != nil {
+				out.Types = append(out.Types, s.Types[i])
+			}
+		}
+		for i, m := range other.Mentions {
+			if _, here := in[m]; here || rng.IntN(2) == 0 {
+				continue
+			}
+			at := rng.IntN(len(out.Mentions) + 1)
+			out.Mentions = slices.Insert(out.Mentions, at, m)
+			out.Clusters = slices.Insert(out.Clusters, at, 1<<40+rng.Int64N(1<<40))
+			if s.Types != nil {
+				out.Types = slices.Insert(out.Types, at, other.Types[i])
+			}
+		}
+		return out
+	}
+	out := Document{Name: d.Name, Key: d.Key, Response: vary(d.Response, d.Key, inKey)}
+	if key {
+		out.Key = vary(d.Key, d.Response, inResp)
+	}
+	return out
+}
+
+// TestDAExplicitSingletons: DA is the same whether the singleton chains of
+// mentions present on one side only are listed on the other side or not
+// (issue 11), with the optimal and the greedy correspondence, on random
+// typed documents with predicted mentions, small and large.
+func TestDAExplicitSingletons(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 2000))
+	var docs []Document
+	for i := 0; i < 400; i++ {
+		docs = append(docs, lmSmallDoc(rng))
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		docs = append(docs, lmSynthDoc(seed, 30+10*int(seed)))
+	}
+	changed := 0
+	for i, d := range docs {
+		for _, greedy := range []bool{false, true} {
+			want := daScore(t, []Document{d}, Options{DAGreedy: greedy})
+			for v := 0; v < 3; v++ {
+				dv := daSingletonVariant(rng, d)
+				if len(dv.Key.Mentions) != len(d.Key.Mentions) || len(dv.Response.Mentions) != len(d.Response.Mentions) {
+					changed++
+				}
+				got := daScore(t, []Document{dv}, Options{DAGreedy: greedy})
+				require.Equal(t, want, got, "document %d greedy %v\nkey %+v\nresponse %+v\nvariant key %+v\nvariant response %+v",
+					i, greedy, d.Key, d.Response, dv.Key, dv.Response)
+			}
+			// Dropping every one-mention chain (the CorefUD convention)
+			// leaves DA unchanged too: a dropped singleton becomes implicit.
+			got := daScore(t, []Document{d}, Options{DAGreedy: greedy, Singletons: SingletonsExclude})
+			require.Equal(t, want, got, "document %d greedy %v, singletons excluded", i, greedy)
+		}
+	}
+	assert.Greater(t, changed, len(docs)) // the variants did vary
+	// An untyped response (the paper's variant): response-side singletons
+	// of key mentions, which the key types.
+	for i, d := range docs {
+		d.Response.Types = nil
+		want := daScore(t, []Document{d}, Options{})
+		for v := 0; v < 3; v++ {
+			dv := daSingletonVariantSides(rng, d, false)
+			require.Equal(t, want, daScore(t, []Document{dv}, Options{}), "document %d untyped response\nkey %+v\nresponse %+v\nvariant response %+v",
+				i, d.Key, d.Response, dv.Response)
+		}
+	}
 }
 
 // TestDAColumns: the DA columns are registered under their names, in order.
@@ -620,7 +850,8 @@ func TestDAColumns(t *testing.T) {
 // daOracle computes DA's counts of a small document straight from the
 // definitions of Trouilleux et al. (2000) on explicit sets: similarities by
 // Dice over the typed subsets, every injective correspondence tried, and the
-// denotation assignments listed as statements "e denotes o" on each side. It
+// denotation assignments listed as statements "e denotes o" on each side;
+// every expression left out by one side is a singleton chain there. It
 // returns ok = false when two different correspondences reach the best total
 // (then the answer depends on the tie rule, which the oracle does not
 // model). Mention ids must be positions, added in increasing order to each
@@ -658,6 +889,19 @@ func daOracle(d Document, w [3]float64) (counts [8]float64, ok bool) {
 		return out
 	}
 	keys, resps := chains(d.Key), chains(d.Response)
+	// An expression left out by one side is a singleton chain there.
+	inResp := map[int64]bool{}
+	for _, m := range d.Response.Mentions {
+		inResp[m] = true
+		if !inKey[m] {
+			keys = append(keys, []int64{m})
+		}
+	}
+	for _, m := range d.Key.Mentions {
+		if !inResp[m] {
+			resps = append(resps, []int64{m})
+		}
+	}
 	of := func(c []int64, ty MentionType) map[int64]bool {
 		out := map[int64]bool{}
 		for _, m := range c {
@@ -734,13 +978,10 @@ func daOracle(d Document, w [3]float64) (counts [8]float64, ok bool) {
 		}
 	}
 	// Representatives: a common expression for a pair; otherwise the most
-	// specific, then first with key mentions before twinless ones.
+	// specific, then the first in text order (ids are positions).
 	before := func(a, b int64) bool {
 		if ra, rb := specificity(typeOf[a]), specificity(typeOf[b]); ra != rb {
 			return ra < rb
-		}
-		if inKey[a] != inKey[b] {
-			return inKey[a]
 		}
 		return a < b
 	}

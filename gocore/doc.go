@@ -29,6 +29,13 @@
 //	           mention type (lmetrics.go)
 //	DA         Trouilleux et al. (2000): denotation assignments and their
 //	           errors, from a type-weighted Dice correspondence (da.go)
+//	kk         Kummerfeld & Klein (2013): errors per category of the
+//	           operations that turn the response into the key (analysis.go)
+//	ms         Martschat & Strube (2014): recall and precision link errors,
+//	           cut edges of a spanning tree per entity, by mention types
+//
+// The two error analyses also return one record per error (Analyze,
+// AnalyzeBatch): the mentions and the key and response entities involved.
 //
 // Policies that the reference scorer leaves implicit are explicit Options:
 // what to do with a mention that occurs twice on one side (Duplicates) and

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/corefscore/corefscore/gocore/assign"
-	"github.com/pkg/errors"
 )
 
 // This file holds the linguistically aware metrics of Chen & Ng (2013):
@@ -219,39 +218,81 @@ type lweights struct {
 	wc, wk, ws []float64
 }
 
-// linkWeightsOf returns the link weights of opt (W4 when unset) after
-// checking that each is finite and positive: a zero weight can leave a chain
-// weighing nothing and B-cubed's per-mention ratios undefined (Chen & Ng,
-// footnote 8, use 1e-20 rather than 0 for that reason).
+// linkWeightsOf returns the link weights of opt (W4 when unset) scaled so
+// that the largest is 1, after checking that each is finite and positive: a
+// zero weight can leave a chain weighing nothing and B-cubed's per-mention
+// ratios undefined (Chen & Ng, footnote 8, use 1e-20 rather than 0 for that
+// reason). Every L-metric is a ratio of sums of link weights, so scaling W
+// changes no score (up to rounding), and weights of at most 1 keep every sum
+// of a document below its number of mentions: W = (1e308, 1e308, 1e308,
+// 1e308) scores exactly as (1, 1, 1, 1) instead of overflowing. The counts
+// columns of the L-metrics are therefore in units of the largest weight;
+// W4 and W1-W5 of the paper, whose largest weight is 1, are used as given.
 func linkWeightsOf(opt *Options) ([4]float64, error) {
 	w := opt.LinkWeights
 	if w == ([4]float64{}) {
 		w = DefaultLinkWeights
 	}
+	if err := checkLinkWeights(w); err != nil {
+		return w, err
+	}
+	return scaleLinkWeights(w), nil
+}
+
+// checkLinkWeights checks that each of W = (w_nam, w_nom, w_pro, w_sing) is
+// finite and > 0, and stays > 0 once scaled by the largest.
+func checkLinkWeights(w [4]float64) error {
 	names := [4]string{"w_nam", "w_nom", "w_pro", "w_sing"}
 	for i, x := range w {
 		if !(x > 0) || math.IsInf(x, 1) {
-			return w, invalidf("link weight %s = %v must be finite and > 0 (weights are (w_nam, w_nom, w_pro, w_sing) = %v)", names[i], x, w)
+			return newError(KindOption, "link weight %s = %v must be finite and > 0 (weights are (w_nam, w_nom, w_pro, w_sing) = %v)", names[i], x, w)
 		}
 	}
-	return w, nil
+	for i, x := range scaleLinkWeights(w) {
+		if !(x > 0) {
+			return newError(KindOption, "link weight %s = %v is too small beside the largest weight (%v): their ratio underflows", names[i], w[i], max(w[0], w[1], w[2], w[3]))
+		}
+	}
+	return nil
+}
+
+// scaleLinkWeights divides W by its largest weight (W unchanged when that
+// is 1).
+func scaleLinkWeights(w [4]float64) [4]float64 {
+	top := max(w[0], w[1], w[2], w[3])
+	if top == 1 {
+		return w
+	}
+	for i := range w {
+		w[i] /= top
+	}
+	return w
 }
 
 // typesUsable decides whether a metric that needs a type for every mention
 // can run: yes when every mention has one (vacuously so in an empty
-// document). Otherwise the metric is skipped, its columns left at zero, when
-// it was not asked for by name (opt.Metrics is the zero set, "every metric"),
-// so that untyped documents still score with the classic metrics; when it was
-// asked for, the error wraps ErrMissingTypes and names the first untyped
-// mention.
+// document). Otherwise the metric is skipped (errSkipped) when it was not
+// asked for by name (opt.Metrics is the zero set, "every metric") and the
+// caller did not promise types (opt.TypesGiven), so that untyped documents
+// still score with the classic metrics; else the error is of kind
+// KindMissingTypes and names the first untyped mention.
 func typesUsable(t *Table, opt *Options) (ok bool, err error) {
 	if t.HasTypes || t.NumMentions() == 0 {
 		return true, nil
 	}
-	if opt.Metrics == 0 {
-		return false, nil
+	if opt.Metrics == 0 && !opt.TypesGiven {
+		return false, errSkipped
 	}
-	return false, errors.Wrapf(ErrMissingTypes, "a type is needed for every mention: %s", t.firstUntyped(nil))
+	m := 0
+	for t.Types != nil && m < len(t.Types) && t.Types[m] != TypeUnknown {
+		m++
+	}
+	e := newError(KindMissingTypes, "a type is needed for every mention; this one has none")
+	if t.Types == nil {
+		e.Msg = "a type is needed for every mention; no mention types were given"
+	}
+	e.tableMention = m
+	return false, e
 }
 
 // newLWeights computes w_c^L, w_k^L and w_s^L (eqs. 8, 9, 11) for every cell,
@@ -404,8 +445,7 @@ func prepareL(t *Table, opt *Options) (*lweights, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok, err := typesUsable(t, opt)
-	if !ok {
+	if ok, err := typesUsable(t, opt); !ok {
 		return nil, err
 	}
 	return t.cachedLWeights(w), nil
@@ -528,7 +568,7 @@ func alignCells(t *Table, phi func(ci int, c Cell) float64) (float64, error) {
 			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: w})
 		}
 	}
-	total, _, err := assign.MaxWeight(len(t.KeySize), len(t.RespSize), edges)
+	total, _, err := assign.MaxWeightStop(len(t.KeySize), len(t.RespSize), edges, t.stop)
 	return total, err
 }
 

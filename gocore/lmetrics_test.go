@@ -631,10 +631,11 @@ func TestLMetricsMissingTypes(t *testing.T) {
 		name string
 		doc  Document
 		want string
+		pos  int // position of the untyped mention in the key
 	}{
-		{"one untyped mention", d, fmt.Sprintf("key mention %d has none", d.Key.Mentions[1])},
+		{"one untyped mention", d, "this one has none", 1},
 		{"no types", Document{Name: "bare", Key: Side{Mentions: []int64{1, 2}, Clusters: []int64{0, 0}},
-			Response: Side{Mentions: []int64{1, 2}, Clusters: []int64{0, 0}}}, "no mention types were given"},
+			Response: Side{Mentions: []int64{1, 2}, Clusters: []int64{0, 0}}}, "no mention types were given", 0},
 	}
 	for _, tt := range tests {
 		for _, m := range lmAll {
@@ -648,6 +649,9 @@ func TestLMetricsMissingTypes(t *testing.T) {
 				assert.Contains(t, err.Error(), tt.doc.Name)
 				assert.Contains(t, err.Error(), m)
 				assert.Contains(t, err.Error(), tt.want)
+				e := AsError(err)
+				assert.Equal(t, KindMissingTypes, e.Kind)
+				assert.Equal(t, []int{0, int(KeySide), tt.pos}, []int{e.Doc, e.Side, e.Mention})
 			})
 		}
 		t.Run(tt.name+"/all metrics", func(t *testing.T) {
@@ -890,7 +894,7 @@ func TestLMetricsOracle(t *testing.T) {
 		ws := [][4]float64{lmW1, lmW2, lmW3, lmW4, lmW5,
 			{0.1 + rng.Float64(), 0.1 + rng.Float64(), 0.1 + rng.Float64(), 0.1 + rng.Float64()}}
 		w := ws[trial%len(ws)]
-		want := lmOracle(d, w)
+		want := lmOracle(d, scaleLinkWeights(w)) // counts are in units of the largest weight
 		counts := make([]float64, NumColumns())
 		_, err := ScoreBatch([]Document{d}, Options{Metrics: set, LinkWeights: w}, counts)
 		require.NoError(t, err)

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/corefscore/corefscore/gocore/assign"
-	"github.com/pkg/errors"
 )
 
 // Mention matching runs in NewTable after repeated mentions and (under
@@ -88,21 +87,27 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	ks, rs := sideShapes(&d.Key, key), sideShapes(&d.Response, resp)
 	if ks == nil || rs == nil {
 		if needsShapes(opt) {
-			return nil, errors.Wrapf(ErrMissingShapes,
-				"%s matching needs the nodes and heads of every mention (CoNLL-U files give them, CoNLL-2012 files with POS tags too; this input does not)",
-				opt.Match)
+			e := newError(KindMissingHeads, "%s needs the words and head of every mention, which this input lacks: "+
+				"score CoNLL-U files (the Entity annotation gives heads) or CoNLL-2012 files with a POS column "+
+				"(heads by a rule over the tags); mention arrays and jsonlines files allow match=exact and zero_match=linear only",
+				opt.Match.String()+" matching")
+			e.Side = int(KeySide)
+			if ks != nil {
+				e.Side = int(ResponseSide)
+			}
+			return nil, e
 		}
 		return nil, nil
 	}
 	if opt.Match != MatchExact {
 		for i, s := range ks {
 			if !s.HasHead || len(s.Nodes) == 0 {
-				return nil, errors.Wrapf(ErrMissingShapes, "%s matching needs the head of every mention: key mention %d has none", opt.Match, key.ids[i])
+				return nil, inputError(KindMissingHeads, KeySide, int(key.orig[i]), "%s matching needs the head of every mention; this one has none", opt.Match)
 			}
 		}
 		for i, s := range rs {
 			if !s.HasHead || len(s.Nodes) == 0 {
-				return nil, errors.Wrapf(ErrMissingShapes, "%s matching needs the head of every mention: response mention %d has none", opt.Match, resp.ids[i])
+				return nil, inputError(KindMissingHeads, ResponseSide, int(resp.orig[i]), "%s matching needs the head of every mention; this one has none", opt.Match)
 			}
 		}
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // span returns the shape of the words a..b (0-based) with head word h.
-func span(a, b, h int32) Shape {
+func shapeSpan(a, b, h int32) Shape {
 	var nodes []Node
 	for w := a; w <= b; w++ {
 		nodes = append(nodes, WordNode(w))
@@ -54,14 +54,21 @@ func TestMatchOptions(t *testing.T) {
 	counts := make([]float64, NumColumns())
 	_, err = ScoreBatch([]Document{doc}, Options{Match: MatchHead}, counts)
 	assert.ErrorIs(t, err, ErrMissingShapes)
-	_, err = ScoreBatch([]Document{doc}, Options{ZeroMatch: ZeroDependent}, counts)
+	e := AsError(err)
+	assert.Equal(t, []int{int(KindMissingHeads), 0, int(KeySide)}, []int{int(e.Kind), e.Doc, e.Side})
+	assert.Contains(t, e.Msg, "CoNLL-U", "says where heads come from")
+	rep, err := Score([]Document{doc}, Options{ZeroMatch: ZeroDependent}, counts)
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, counts[ColumnIndex("muc.recall_num")])
 	assert.Equal(t, 0.0, counts[ColumnIndex("mor.recall_den")])
+	assert.False(t, rep.Applied.Has(metricIndex("mor")), "mor left out")
+	assert.False(t, rep.Applied.Has(metricIndex("zero")), "zero left out")
+	assert.Empty(t, rep.Warnings, "no warning about types")
 	set, err := ParseMetrics([]string{"mor"})
 	require.NoError(t, err)
 	_, err = ScoreBatch([]Document{doc}, Options{Metrics: set}, counts)
 	assert.ErrorIs(t, err, ErrMissingShapes)
+	assert.Equal(t, KindMissingHeads, AsError(err).Kind)
 }
 
 func must[T any](v T, err error) T {
@@ -75,8 +82,8 @@ func must[T any](v T, err error) T {
 // mention with the same words but another head is not paired under head
 // matching (and gets an id of its own), and pairs under partial matching.
 func TestMatchEngine(t *testing.T) {
-	key := Side{Mentions: []int64{10, 20}, Clusters: []int64{0, 0}, Shapes: []Shape{span(0, 2, 2), span(5, 5, 5)}}
-	resp := Side{Mentions: []int64{10, 20}, Clusters: []int64{0, 0}, Shapes: []Shape{span(0, 2, 1), span(5, 5, 5)}}
+	key := Side{Mentions: []int64{10, 20}, Clusters: []int64{0, 0}, Shapes: []Shape{shapeSpan(0, 2, 2), shapeSpan(5, 5, 5)}}
+	resp := Side{Mentions: []int64{10, 20}, Clusters: []int64{0, 0}, Shapes: []Shape{shapeSpan(0, 2, 1), shapeSpan(5, 5, 5)}}
 	doc := Document{Key: key, Response: resp}
 	for _, c := range []struct {
 		match   MatchMode
@@ -149,7 +156,7 @@ func TestLexFirst(t *testing.T) {
 
 // TestHasShapes checks Document.HasShapes on each combination.
 func TestHasShapes(t *testing.T) {
-	shaped := Side{Mentions: []int64{1}, Clusters: []int64{0}, Shapes: []Shape{span(0, 0, 0)}}
+	shaped := Side{Mentions: []int64{1}, Clusters: []int64{0}, Shapes: []Shape{shapeSpan(0, 0, 0)}}
 	bare := Side{Mentions: []int64{1}, Clusters: []int64{0}}
 	assert.True(t, (&Document{Key: shaped, Response: shaped}).HasShapes())
 	assert.True(t, (&Document{Key: shaped}).HasShapes(), "an empty response")

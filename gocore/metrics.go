@@ -12,7 +12,10 @@ type metricDef struct {
 	name       string
 	columns    []string // column suffixes; the full name is name + "." + suffix
 	readsTypes bool     // the metric reads mention types (readers may skip them otherwise)
-	compute    func(t *Table, opt *Options, out []float64) error
+	// onRequest marks a count-only analysis (no recall or precision): it is
+	// computed only when named, never as part of the default set.
+	onRequest bool
+	compute   func(t *Table, opt *Options, out []float64) error
 }
 
 // registry lists every metric, in column order. It is the one definition of
@@ -39,14 +42,19 @@ var registry = []metricDef{
 	// skipped, not refused, on documents without them (shapesUsable).
 	{name: "mor", columns: rpColumns, compute: morCountsMetric},
 	{name: "zero", columns: rpColumns, compute: zeroCounts},
+	// The error analyses (analysis.go): counts of errors, no scores. They
+	// use mention types when known and never refuse a document without.
+	{name: "kk", columns: kkColumns, readsTypes: true, onRequest: true, compute: kkCounts},
+	{name: "ms", columns: msColumns, readsTypes: true, onRequest: true, compute: msCounts},
 }
 
 // MetricSet is a set of metrics, one bit per registry entry in order. The
-// zero set means every metric.
+// zero set means the default set: every metric but the analyses computed on
+// request only (kk, ms).
 type MetricSet uint64
 
 // Has reports whether metric i (its registry position) is in the set.
-func (s MetricSet) Has(i int) bool { return s == 0 || s&(1<<uint(i)) != 0 }
+func (s MetricSet) Has(i int) bool { return s&(1<<uint(i)) != 0 || (s == 0 && !registry[i].onRequest) }
 
 // ReadsTypes reports whether a metric of the set reads mention types: a
 // reader can leave types unknown (and skip the columns they come from) when
@@ -132,4 +140,18 @@ func link(n int32) float64 { return float64(n) * float64(n-1) / 2 }
 // writeRP writes the four standard counts.
 func writeRP(out []float64, recallNum, recallDen, precisionNum, precisionDen float64) {
 	out[0], out[1], out[2], out[3] = recallNum, recallDen, precisionNum, precisionDen
+}
+
+// ColumnMetric returns the registry position of the metric of column i, or
+// -1 when i is not a column.
+func ColumnMetric(i int) int {
+	if i < 0 || i >= NumColumns() {
+		return -1
+	}
+	for m := range registry {
+		if i < columnStart[m+1] {
+			return m
+		}
+	}
+	return -1
 }

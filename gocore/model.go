@@ -110,6 +110,7 @@ type Duplicate struct {
 	Doc          int // index of the document in the batch
 	Side         SideKind
 	Mention      int64 // the repeated mention id
+	Pos          int   // its position in the side's arrays of the document
 	FirstCluster int64 // the cluster of its first (kept) occurrence
 	Cluster      int64 // the cluster of this (dropped) occurrence
 }
@@ -142,6 +143,40 @@ type Options struct {
 	// ZeroMatch is how zero mentions are aligned (see ZeroMatch);
 	// ZeroDependent needs Side.Shapes.
 	ZeroMatch ZeroMatch
+	// ReferenceSums makes the B-cubed and CEAF_e numerators sums of the
+	// same terms, in the same order, as those of the CoNLL reference scorer
+	// v8.01 (see refBcubNums and refCeafeNum), so that a document read in
+	// the reference's order (gocore/conll keeps it) gets Perl's numerators
+	// bit for bit and its printed, truncated percentages. The default adds
+	// one term per contingency-table cell instead; the two differ in the last
+	// bits only. The drop-in text output asks for it.
+	ReferenceSums bool
+	// SpanMentions says that mention ids are packed token spans,
+	// start<<32 | end with an inclusive end (the conll readers' ids and the
+	// Python package's span packing); ids with bit 62 or 63 set are not
+	// spans. The Kummerfeld-Klein analysis (metric "kk") then repairs span
+	// errors, pairing response and key mentions whose spans overlap; without
+	// it no span error is found and ids are opaque.
+	SpanMentions bool
+	// TypesGiven says the caller supplied mention types: an untyped mention
+	// is then an error for the typed metrics of the default set, rather than
+	// a reason to leave them out (see Score).
+	TypesGiven bool
+	// MaxDuplicates bounds the repeated-mention records kept: 0 keeps all,
+	// a negative value none. They are counted either way.
+	MaxDuplicates int
+	// Stop, when not nil, is polled while scoring; once it returns true the
+	// call gives up with an error of kind KindCancelled.
+	Stop func() bool
+	// BlancRule is the BLANC averaging rule ("key" or "either"), validated
+	// here and applied by the caller's arithmetic on the counts.
+	BlancRule string
+	// Format and ClustersField are read by the file readers (package conll):
+	// the files' format ("" guesses it) and the jsonlines field holding a
+	// response document's clusters ("" reads "clusters", else
+	// "predicted_clusters").
+	Format        string
+	ClustersField string
 }
 
 // Sentinel errors that callers can test with errors.Is.

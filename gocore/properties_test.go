@@ -573,9 +573,9 @@ func TestDuplicates(t *testing.T) {
 	dups, err := ScoreBatch([]Document{ok, bad}, opt, counts)
 	require.NoError(t, err)
 	assert.Equal(t, []Duplicate{
-		{Doc: 1, Side: KeySide, Mention: 2, FirstCluster: 0, Cluster: 1},
-		{Doc: 1, Side: ResponseSide, Mention: 1, FirstCluster: 5, Cluster: 6},
-		{Doc: 1, Side: ResponseSide, Mention: 1, FirstCluster: 5, Cluster: 5},
+		{Doc: 1, Side: KeySide, Mention: 2, Pos: 3, FirstCluster: 0, Cluster: 1},
+		{Doc: 1, Side: ResponseSide, Mention: 1, Pos: 2, FirstCluster: 5, Cluster: 6},
+		{Doc: 1, Side: ResponseSide, Mention: 1, Pos: 3, FirstCluster: 5, Cluster: 5},
 	}, dups)
 	// Keep-first: the document scores as key {1 2}{3}, response {1 2}.
 	clean := Document{Key: Side{Mentions: []int64{1, 2, 3}, Clusters: []int64{0, 0, 1}},
@@ -595,7 +595,12 @@ func TestDuplicates(t *testing.T) {
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, 1, de.Doc)
 	assert.Contains(t, err.Error(), `document 1 ("repeats")`)
-	assert.Contains(t, err.Error(), "mention 2")
+	assert.Contains(t, err.Error(), "key mention 3: the mention occurs twice (first in cluster 0, then in cluster 1)")
+	e := AsError(err)
+	assert.Equal(t, KindDuplicate, e.Kind)
+	assert.Equal(t, 1, e.Doc)
+	assert.Equal(t, int(KeySide), e.Side)
+	assert.Equal(t, 3, e.Mention, "position of the repeat in the key's arrays")
 }
 
 // TestSingletonsExclude: one-mention clusters vanish from both sides, after

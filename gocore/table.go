@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-
-	"github.com/pkg/errors"
 )
 
 // Cell is one non-empty cell of the contingency table: N mentions lie in key
@@ -31,11 +29,20 @@ type Table struct {
 	Types    []MentionType // per mention; the key's type, else the response's
 	KeySize  []int32       // size of each key cluster
 	RespSize []int32       // size of each response cluster
-	Cells    []Cell        // ordered by key cluster, then by first meeting
-	NumKey   int           // mentions on the key side
-	NumResp  int           // mentions on the response side
-	NumBoth  int           // mentions on both sides
-	HasTypes bool          // every mention has a known type
+	// KeyLabels and RespLabels give the caller's cluster id of each dense
+	// cluster index, for reports (error analysis).
+	KeyLabels  []int64
+	RespLabels []int64
+	Cells      []Cell // ordered by key cluster, then by first meeting
+	// RespOrder lists the mention of each response mention in response
+	// input order (after duplicates and the singleton policy).
+	RespOrder []int32
+	NumKey    int  // mentions on the key side
+	NumResp   int  // mentions on the response side
+	NumBoth   int  // mentions on both sides
+	HasTypes  bool // every mention has a known type
+
+	stop func() bool // Options.Stop, passed to the alignments
 
 	// KeyShapes[m] and RespShapes[m] are the shapes of mention m on each
 	// side (nil when absent from that side); both are nil when the document
@@ -50,6 +57,7 @@ type Table struct {
 	// cachedLWeights. A Table is scored by one goroutine at a time.
 	tc    *typeCounts
 	lw    *lweights
+	order []int32    // mention indices by increasing id, for the error analyses (analysisOrder)
 	lwFor [4]float64 // the link weights lw was computed with
 }
 
@@ -73,32 +81,48 @@ type sideIndex struct {
 // once (a radix sort, or nothing when they come in order), which finds the
 // repeats here and the twins across sides in NewTable by a merge. Cost:
 // O(n) for n mentions, a few sequential passes.
-func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, sl *slab) (sideIndex, error) {
+func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, nDups *int64, sl *slab) (sideIndex, error) {
+	pl := &poller{stop: opt.Stop}
 	n := len(s.Mentions)
 	if len(s.Clusters) != n {
-		return sideIndex{}, invalidf("%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
+		e := newError(KindArgument, "%s has %d mention ids but %d cluster ids", kind, n, len(s.Clusters))
+		e.Side = int(kind)
+		return sideIndex{}, e
 	}
 	if s.Types != nil && len(s.Types) != n {
-		return sideIndex{}, invalidf("%s has %d mention ids but %d mention types", kind, n, len(s.Types))
+		e := newError(KindArgument, "%s has %d mention ids but %d mention types", kind, n, len(s.Types))
+		e.Side = int(kind)
+		return sideIndex{}, e
 	}
 	if s.Shapes != nil && len(s.Shapes) != n {
-		return sideIndex{}, invalidf("%s has %d mention ids but %d mention shapes", kind, n, len(s.Shapes))
+		e := newError(KindArgument, "%s has %d mention ids but %d mention shapes", kind, n, len(s.Shapes))
+		e.Side = int(kind)
+		return sideIndex{}, e
 	}
 	for i, c := range s.Clusters {
 		if c < 0 {
-			return sideIndex{}, invalidf("%s mention %d has negative cluster id %d", kind, s.Mentions[i], c)
+			return sideIndex{}, inputError(KindMention, kind, i, "negative cluster id %d", c)
 		}
 	}
 	for i, ty := range s.Types {
 		if ty < TypeUnknown || ty > TypePronoun {
-			return sideIndex{}, invalidf("%s mention %d has mention type %d, not one of 0..3", kind, s.Mentions[i], ty)
+			return sideIndex{}, inputError(KindMention, kind, i, "mention type %d is not one of 0..3", ty)
 		}
 	}
-	order := sl.sortedOrder(s.Mentions)
+	if opt.stopped() {
+		return sideIndex{}, errCancelled()
+	}
+	order := sl.sortedOrderPoll(s.Mentions, pl)
+	if pl.halted() {
+		return sideIndex{}, errCancelled()
+	}
 	// Within a run of equal ids the first position is the kept occurrence;
 	// first[p] is that position for a repeat p, and -1 for a kept p.
 	var first []int32
 	for k := 1; k < n; k++ {
+		if pl.halt() {
+			return sideIndex{}, errCancelled()
+		}
 		p, head := order[k], order[k-1]
 		if s.Mentions[p] != s.Mentions[head] {
 			continue
@@ -119,7 +143,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 		out.ids = s.Mentions
 		out.byID = order
 		out.types = s.Types
-		out.clusters, out.labels, out.sizes = sl.denseClusters(s.Clusters)
+		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(s.Clusters, pl)
 		if s.Shapes != nil {
 			out.orig = make([]int32, n)
 			for i := range out.orig {
@@ -127,7 +151,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 			}
 		}
 	} else {
-		if err := reportDuplicates(s, kind, doc, opt, first, dups); err != nil {
+		if err := reportDuplicates(s, kind, doc, opt, first, dups, nDups); err != nil {
 			return sideIndex{}, err
 		}
 		newPos := make([]int32, n)
@@ -152,7 +176,10 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 				out.byID = append(out.byID, newPos[p])
 			}
 		}
-		out.clusters, out.labels, out.sizes = sl.denseClusters(labels)
+		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(labels, pl)
+	}
+	if pl.halted() {
+		return sideIndex{}, errCancelled()
 	}
 	if opt.Singletons == SingletonsExclude {
 		out.dropSingletons()
@@ -160,19 +187,24 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	return out, nil
 }
 
-// reportDuplicates appends every repeated mention, in input order, to dups,
-// or under DuplicatesError refuses the first one.
-func reportDuplicates(s Side, kind SideKind, doc int, opt *Options, first []int32, dups *[]Duplicate) error {
+// reportDuplicates counts every repeated mention in *nDups and appends the
+// first opt.MaxDuplicates of them (all when 0), in input order, to dups, or
+// under DuplicatesError refuses the first one.
+func reportDuplicates(s Side, kind SideKind, doc int, opt *Options, first []int32, dups *[]Duplicate, nDups *int64) error {
 	for p, f := range first {
 		if f < 0 {
 			continue
 		}
 		m := s.Mentions[p]
-		if opt.Duplicates == DuplicatesError {
-			return errors.Wrapf(ErrDuplicateMention, "%s mention %d is repeated (clusters %d and %d)",
-				kind, m, s.Clusters[f], s.Clusters[p])
+		*nDups++
+		if opt.Duplicates != DuplicatesError && opt.MaxDuplicates != 0 && len(*dups) >= max(opt.MaxDuplicates, 0) {
+			continue
 		}
-		*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m,
+		if opt.Duplicates == DuplicatesError {
+			return inputError(KindDuplicate, kind, p, "the mention occurs twice (first in cluster %d, then in cluster %d)",
+				s.Clusters[f], s.Clusters[p])
+		}
+		*dups = append(*dups, Duplicate{Doc: doc, Side: kind, Mention: m, Pos: p,
 			FirstCluster: s.Clusters[f], Cluster: s.Clusters[p]})
 	}
 	return nil
@@ -190,12 +222,15 @@ func denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int3
 // appearance (0, 1, ...), using index (one slot per possible id, each below
 // len(index)) as scratch, and returns how many distinct ids there are. dense
 // may be ids itself. Cost: O(len(ids) + len(index)).
-func numberInOrder[T int32 | int64](ids []T, index []int32, dense []int32) int32 {
+func numberInOrder[T int32 | int64](ids []T, index []int32, dense []int32, pl *poller) int32 {
 	for i := range index {
 		index[i] = -1
 	}
 	k := int32(0)
 	for p, id := range ids {
+		if pl.halt() {
+			return k
+		}
 		d := index[id]
 		if d < 0 {
 			d = k
@@ -209,6 +244,12 @@ func numberInOrder[T int32 | int64](ids []T, index []int32, dense []int32) int32
 
 // denseClusters is denseClusters with its arrays taken from sl.
 func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, sizes []int32) {
+	return sl.denseClustersPoll(labels, nil)
+}
+
+// denseClustersPoll is denseClusters polling p while it sorts; once p has
+// stopped, its result is meaningless.
+func (sl *slab) denseClustersPoll(labels []int64, p *poller) (dense []int32, byIndex []int64, sizes []int32) {
 	n := len(labels)
 	dense = sl.int32s(n)
 	var maxLabel int64
@@ -217,11 +258,11 @@ func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, s
 	}
 	var k int32 // clusters numbered
 	if maxLabel < int64(4*n+1024) {
-		k = numberInOrder(labels, sl.int32s(int(maxLabel)+1), dense)
+		k = numberInOrder(labels, sl.int32s(int(maxLabel)+1), dense, p)
 	} else {
 		// Sorted runs of equal labels get provisional numbers, which are then
 		// renumbered in order of first appearance.
-		order := sl.sortedOrder(labels)
+		order := sl.sortedOrderPoll(labels, p)
 		run := int32(-1)
 		for i, p := range order {
 			if i == 0 || labels[p] != labels[order[i-1]] {
@@ -229,7 +270,10 @@ func (sl *slab) denseClusters(labels []int64) (dense []int32, byIndex []int64, s
 			}
 			dense[p] = run
 		}
-		k = numberInOrder(dense, sl.int32s(int(run)+1), dense)
+		k = numberInOrder(dense, sl.int32s(int(run)+1), dense, p)
+	}
+	if p != nil && p.hit { // stopped: dense is unfinished
+		return dense, nil, nil
 	}
 	if k == 0 {
 		return dense, nil, nil
@@ -295,17 +339,31 @@ func (s *sideIndex) dropSingletons() {
 // to dups (or refused, per opt.Duplicates); doc is the document's index, used
 // in those reports. The input is never modified. Cost: O(n) for n mentions.
 func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, error) {
+	var n int64
+	return newTable(d, doc, opt, dups, &n)
+}
+
+// newTable is NewTable that counts the repeated mentions in *nDups and keeps
+// at most opt.MaxDuplicates records of them (all when it is 0). It polls
+// opt.Stop between its passes.
+func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int64) (*Table, error) {
 	var sl *slab
 	if n := len(d.Key.Mentions) + len(d.Response.Mentions); n <= slabMentions {
 		sl = newSlab(n)
 	}
-	key, err := buildSide(d.Key, KeySide, doc, opt, dups, sl)
+	key, err := buildSide(d.Key, KeySide, doc, opt, dups, nDups, sl)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups, sl)
+	if opt.stopped() {
+		return nil, errCancelled()
+	}
+	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups, nDups, sl)
 	if err != nil {
 		return nil, err
+	}
+	if opt.stopped() {
+		return nil, errCancelled()
 	}
 	var sh *docShapes
 	if matches(opt) || d.Key.Shapes != nil || d.Response.Shapes != nil {
@@ -314,7 +372,7 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 		}
 	}
 	nk, nr := len(key.ids), len(resp.ids)
-	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes}
+	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels}
 	t.IDs = sl.int64s(nk + nr)[:nk]
 	t.KeyOf = sl.int32s(nk + nr)[:nk]
 	t.RespOf = sl.int32s(nk + nr)[:nk]
@@ -342,6 +400,9 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 			t.NumBoth++
 		}
 	}
+	if opt.stopped() {
+		return nil, errCancelled()
+	}
 	// Twinless response mentions are appended in input order.
 	for rp, u := range respPos {
 		if u < 0 {
@@ -351,9 +412,13 @@ func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, er
 			t.RespOf = append(t.RespOf, resp.clusters[rp])
 		}
 	}
+	t.RespOrder = respPos
 	t.fillTypes(&key, &resp, respPos)
 	if sh != nil {
 		sh.place(t, &key, &resp, respPos)
+	}
+	if opt.stopped() {
+		return nil, errCancelled()
 	}
 	t.Cells = sl.buildCells(t.KeyOf[:nk], t.RespOf[:nk], len(key.sizes), len(resp.sizes))
 	return t, nil
@@ -437,7 +502,11 @@ func (sl *slab) buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters in
 func sortedOrder(keys []int64) []int32 { return (*slab)(nil).sortedOrder(keys) }
 
 // sortedOrder is sortedOrder with the order taken from sl.
-func (sl *slab) sortedOrder(keys []int64) []int32 {
+func (sl *slab) sortedOrder(keys []int64) []int32 { return sl.sortedOrderPoll(keys, nil) }
+
+// sortedOrderPoll is sortedOrder polling p while it sorts; once p has
+// stopped, the order is meaningless.
+func (sl *slab) sortedOrderPoll(keys []int64, p *poller) []int32 {
 	n := len(keys)
 	order := sl.int32s(n)
 	sorted := true
@@ -458,7 +527,7 @@ func (sl *slab) sortedOrder(keys []int64) []int32 {
 	for i, k := range keys {
 		items[i] = keyPos{uint64(k) ^ (1 << 63), int32(i)} // unsigned, in int64 order
 	}
-	msdSort(items, make([]keyPos, n), 16)
+	msdSort(items, make([]keyPos, n), 16, p)
 	for i, x := range items {
 		order[i] = x.pos
 	}
@@ -471,7 +540,10 @@ func (sl *slab) sortedOrder(keys []int64) []int32 {
 // which its keys differ, keeping input order within a bucket; each bucket is
 // then sorted the same way (at most 2^8 buckets), by insertion sort when
 // small, or not at all when its keys are all equal.
-func msdSort(s, scratch []keyPos, maxWidth int) {
+func msdSort(s, scratch []keyPos, maxWidth int, p *poller) {
+	if p.halt() {
+		return
+	}
 	if len(s) <= 32 {
 		for i := 1; i < len(s); i++ {
 			x := s[i]
@@ -517,7 +589,7 @@ func msdSort(s, scratch []keyPos, maxWidth int) {
 	lo := int32(0)
 	for v := 0; v < nb; v++ {
 		hi := start[v]
-		msdSort(s[lo:hi], scratch[lo:hi], 8)
+		msdSort(s[lo:hi], scratch[lo:hi], 8, p)
 		lo = hi
 	}
 }

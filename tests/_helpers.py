@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -10,6 +12,20 @@ SHARED = REPO.parent / "shared"
 DATA = SHARED / "data"
 REFERENCE = DATA / "reference-testcases"
 SEEDS = SHARED / "seeds"
+
+#: The CoNLL reference scorer v8.01 (scorer.pl), for the tests that compare with it: named by an
+#: environment variable (README, "Tests"); those tests skip with a message when it is unset.
+REFERENCE_SCORER_ENV = "COREFSCORE_REFERENCE_SCORER"
+REFERENCE_SCORER = Path(os.environ[REFERENCE_SCORER_ENV]) if os.environ.get(REFERENCE_SCORER_ENV) else None
+HAVE_PERL = shutil.which("perl") is not None and REFERENCE_SCORER is not None and REFERENCE_SCORER.exists()
+NO_PERL_REASON = f"perl or the reference scorer is not available (set {REFERENCE_SCORER_ENV} to scorer.pl)"
+
+#: The metrics that read mention types (the engine leaves them out of the default set on untyped input).
+TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
+#: The error analyses: counts without scores, computed only when named.
+ANALYSES = ("kk", "ms")
+#: The CRAC measures that read mention words (CoNLL-U files): left out of the default set on mention arrays.
+WORD_METRICS = ("mor", "zero")
 
 _ITEM = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 

@@ -1,8 +1,8 @@
-"""The C ABI: lazy loading, the ABI version check, and bad input straight through ctypes.
+"""The C ABI v2 through ctypes: lazy loading, the version check, and bad calls that must not crash.
 
-The ctypes tests call ``cs_score_batch`` with inconsistent lengths, offsets
-and NULL pointers that the library can detect, and check that an error
-status and a NUL-terminated message come back instead of a crash.
+A C caller can pass lengths that do not match its buffers; the library checks
+every length it can see and turns a bad pointer within declared lengths into
+CS_INTERNAL (``debug.SetPanicOnFault``) instead of killing the process.
 """
 
 from __future__ import annotations
@@ -20,33 +20,6 @@ from _helpers import REPO
 from corefscore import _lib
 
 
-@pytest.fixture
-def fresh_lib(monkeypatch):
-    """Forget the loaded library before and after the test (the handle itself stays mapped)."""
-    _lib._reset()
-    yield monkeypatch
-    monkeypatch.undo()
-    _lib._reset()
-
-
-@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs /proc/self/maps (Linux)")
-def test_import_does_not_load_the_library():
-    code = textwrap.dedent(
-        """
-        import corefscore, corefscore._lib as lib
-        maps = open("/proc/self/maps").read()
-        assert lib._lib is None, "library loaded at import"
-        assert "libcorefscore" not in maps, "library mapped at import"
-        corefscore.score([[1, 2]], [[1, 2]])
-        assert "libcorefscore" in open("/proc/self/maps").read()
-        print("ok")
-        """
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env(), timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
-
-
 def _env():
     """The environment of a child Python that imports the same corefscore as this process."""
     env = dict(os.environ)
@@ -55,179 +28,223 @@ def _env():
     return env
 
 
-def test_abi_version_mismatch_raises_import_error_naming_the_path(fresh_lib):
-    fresh_lib.setattr(_lib, "ABI_VERSION", 999)
-    path = _lib.library_path()
-    with pytest.raises(
-        ImportError, match=r"implements ABI version 1, but this Python package needs version 999"
-    ) as info:
-        _lib.lib()
-    assert path in str(info.value)
-    with pytest.raises(ImportError, match="ABI version"):
-        corefscore.score([[1]], [[1]])
-
-
-def test_missing_library_raises_import_error_naming_the_path(fresh_lib, tmp_path):
-    missing = tmp_path / "nowhere" / "libcorefscore.so"
-    fresh_lib.setenv(_lib.LIBRARY_ENV, str(missing))
-    with pytest.raises(ImportError, match=r"shared library was not found at .*nowhere/libcorefscore.so"):
-        _lib.lib()
-
-
-def test_not_a_library_raises_import_error(fresh_lib, tmp_path):
-    bogus = tmp_path / "libcorefscore.so"
-    bogus.write_bytes(b"not an ELF file")
-    fresh_lib.setenv(_lib.LIBRARY_ENV, str(bogus))
-    with pytest.raises(ImportError, match=r"cannot load the shared library .*libcorefscore.so"):
-        _lib.lib()
-
-
-def test_columns_come_from_the_engine():
-    cols = _lib.columns()
-    lib = _lib.lib()
-    assert len(cols) == lib.cs_num_columns()
-    assert "muc.recall_num" in cols and "blanc.coref.precision_den" in cols
-    needed = ctypes.c_int64(0)
-    small = ctypes.create_string_buffer(8)
-    assert lib.cs_columns(small, 8, ctypes.byref(needed)) == _lib.CS_BUFFER_TOO_SMALL
-    assert needed.value == len("\n".join(cols)) + 1
-
-
-# -- cs_score_batch through ctypes with bad input -----------------------------
-
-NCOL = len(_lib.columns())
-
-
-def _arr(values, dtype=np.int64):
-    return np.ascontiguousarray(values, dtype=dtype)
-
-
-def _call(n_docs, key, resp, *, counts_len=None, names=None, options=None, err_len=256, dups_cap=4):
-    """Raw call; sides are dicts of arrays (or None for a NULL side). Returns (status, message)."""
-    keep = []
-
-    def side(d):
-        if d is None:
-            return None
-        s = _lib.Side()
-        for field in ("offsets", "mentions", "clusters", "types"):
-            a = d.get(field)
-            if a is not None:
-                keep.append(a)
-                setattr(s, field, a.ctypes.data)
-        s.length = d.get("length", 0 if d.get("mentions") is None else len(d["mentions"]))
-        keep.append(s)
-        return ctypes.addressof(s)
-
-    counts = np.zeros(max(n_docs, 0) * NCOL + 8)
-    counts_len = max(n_docs, 0) * NCOL if counts_len is None else counts_len
-    dups = np.zeros(dups_cap * _lib.DUPLICATE_FIELDS + 1, dtype=np.int64)
-    n_dups = ctypes.c_int64(0)
-    err = ctypes.create_string_buffer(max(err_len, 1))
-    opt = options if options is not None else _lib.make_options()
-    status = _lib.lib().cs_score_batch(
-        n_docs,
-        side(key),
-        side(resp),
-        names,
-        len(names) if names else 0,
-        ctypes.addressof(opt),
-        counts.ctypes.data,
-        counts_len,
-        dups.ctypes.data,
-        dups_cap,
-        ctypes.addressof(n_dups),
-        ctypes.addressof(err) if err_len > 0 else None,
-        err_len,
+def _child(code: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=_env(),
+        timeout=timeout,
     )
-    return status, err.value.decode()
 
 
-def _good(n=3):
-    return {"offsets": _arr([0, n]), "mentions": _arr(range(n)), "clusters": _arr([0] * n)}
-
-
-def test_raw_good_call_succeeds():
-    assert _call(1, _good(), _good()) == (0, "")
-
-
-BAD_CALLS = {
-    "negative n_docs": lambda: _call(-1, _good(), _good(), counts_len=0),
-    "NULL key side": lambda: _call(1, None, _good()),
-    "NULL response side": lambda: _call(1, _good(), None),
-    "NULL offsets": lambda: _call(1, {"mentions": _arr([1]), "clusters": _arr([0])}, _good()),
-    "NULL mentions with length": lambda: _call(
-        1, {"offsets": _arr([0, 2]), "clusters": _arr([0, 0]), "length": 2}, _good()
-    ),
-    "NULL clusters with length": lambda: _call(
-        1, {"offsets": _arr([0, 2]), "mentions": _arr([0, 1]), "length": 2}, _good()
-    ),
-    "negative length": lambda: _call(
-        1, {"offsets": _arr([0, 0]), "mentions": _arr([0]), "clusters": _arr([0]), "length": -1}, _good()
-    ),
-    "offsets end past length": lambda: _call(1, {**_good(), "offsets": _arr([0, 5])}, _good()),
-    "offsets start not 0": lambda: _call(1, {**_good(), "offsets": _arr([1, 3])}, _good()),
-    "offsets decrease": lambda: _call(
-        3, {**_good(), "offsets": _arr([0, 3, 2, 3])}, {**_good(), "offsets": _arr([0, 1, 2, 3])}
-    ),
-    "counts too small": lambda: _call(1, _good(), _good(), counts_len=NCOL - 1),
-    "counts too large": lambda: _call(1, _good(), _good(), counts_len=NCOL + 1),
-    "names count mismatch": lambda: _call(1, _good(), _good(), names=b"a\nb"),
-    "negative cluster id": lambda: _call(1, {**_good(), "clusters": _arr([0, -1, 0])}, _good()),
-    "type code out of range": lambda: _call(1, {**_good(), "types": _arr([1, 9, 1], np.int8)}, _good()),
-    "singletons option": lambda: _call(1, _good(), _good(), options=_lib.make_options(singletons=7)),
-    "duplicates option": lambda: _call(1, _good(), _good(), options=_lib.make_options(duplicates=-1)),
-    "metrics mask beyond the metrics": lambda: _call(1, _good(), _good(), options=_lib.make_options(metrics=1 << 63)),
-}
-
-
-@pytest.mark.parametrize("case", sorted(BAD_CALLS))
-def test_raw_bad_call_returns_an_error_status(case):
-    status, message = BAD_CALLS[case]()
-    assert status == _lib.CS_INVALID_INPUT, (case, status, message)
-    assert message, case
-
-
-def test_raw_bad_call_without_error_buffer_or_with_a_tiny_one():
-    status, message = _call(1, _good(), _good(), counts_len=1, err_len=0)
-    assert status == _lib.CS_INVALID_INPUT and message == ""
-    status, message = _call(1, _good(), _good(), counts_len=1, err_len=1)
-    assert status == _lib.CS_INVALID_INPUT and message == ""  # truncated to the NUL alone
-    status, message = _call(1, _good(), _good(), counts_len=1, err_len=12)
-    assert status == _lib.CS_INVALID_INPUT and len(message) == 11
-
-
-def test_raw_duplicates_beyond_capacity_report_the_total():
-    side = {"offsets": _arr([0, 6]), "mentions": _arr([1, 1, 1, 1, 1, 2]), "clusters": _arr([0, 1, 2, 3, 4, 0])}
-    status, _ = _call(1, side, _good(), dups_cap=2)
-    assert status == 0
-
-
-def test_check_maps_status_codes_to_exceptions():
-    buf = ctypes.create_string_buffer(b"boom")
-    _lib._check(_lib.CS_OK, buf)
-    with pytest.raises(corefscore.CorefScoreInputError, match="boom"):
-        _lib._check(_lib.CS_INVALID_INPUT, buf)
-    assert issubclass(corefscore.CorefScoreInputError, ValueError)
-    with pytest.raises(OSError, match="boom"):
-        _lib._check(_lib.CS_IO, buf)
-    with pytest.raises(RuntimeError, match=r"internal error.*boom"):
-        _lib._check(_lib.CS_INTERNAL, buf)
-
-
-def test_import_does_not_import_numpy():
-    """`import corefscore` (and the command line module) stays light: NumPy comes with the first score."""
-    code = textwrap.dedent(
-        """
-        import sys
-        import corefscore, corefscore.cli, corefscore._lib
-        assert "numpy" not in sys.modules, "numpy imported at import time"
-        assert corefscore.__version__
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs /proc/self/maps (Linux)")
+def test_import_loads_neither_the_library_nor_numpy():
+    out = _child("""
+        import sys, corefscore, corefscore.cli
+        assert "libcorefscore" not in open("/proc/self/maps").read(), "library mapped at import"
+        assert "numpy" not in sys.modules, "numpy imported at import"
         corefscore.score([[1, 2]], [[1, 2]])
-        assert "numpy" in sys.modules
+        assert "libcorefscore" in open("/proc/self/maps").read()
         print("ok")
-        """
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env(), timeout=60)
+    """)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("problem", ["version", "missing", "not a library"])
+def test_a_bad_library_raises_import_error_naming_the_path(problem, tmp_path):
+    if problem == "missing":
+        path = tmp_path / "nowhere.so"
+    elif problem == "not a library":
+        path = tmp_path / "libfake.so"
+        path.write_bytes(b"not an ELF file")
+    else:
+        path = _lib.library_path()
+    out = _child(f"""
+        import os; os.environ["COREFSCORE_LIBRARY"] = {str(path)!r}
+        import corefscore, corefscore._lib as lib
+        lib.ABI_VERSION = {999 if problem == "version" else "lib.ABI_VERSION"}
+        try:
+            corefscore.score([[1]], [[1]])
+        except ImportError as exc:
+            print(exc)
+    """)
+    assert out.returncode == 0, out.stderr
+    assert str(path) in out.stdout
+
+
+def test_columns_and_metrics_come_from_the_engine():
+    cols = _lib.columns()
+    assert cols[0] == "mentions.recall_num" and "muc.recall_num" in cols
+    metrics = _lib.metric_names()
+    assert metrics[:2] == ("mentions", "muc")
+    assert [c.partition(".")[0] for c in cols if c.partition(".")[0] not in metrics] == []
+
+
+def _i64(values):
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
+class RawCall:
+    """One cs_score_batch call whose arguments a test can spoil one at a time."""
+
+    def __init__(self, n_docs=2):
+        self.n_docs = n_docs
+        self.offsets = _i64(np.arange(n_docs + 1) * 2)
+        self.mentions = _i64(np.arange(2 * n_docs))
+        self.clusters = _i64(np.zeros(2 * n_docs))
+        self.length = 2 * n_docs
+        self.counts = np.zeros((n_docs, len(_lib.columns())))
+        self.counts_ptr = self.counts.ctypes.data
+        self.counts_len = self.counts.size
+
+    def run(self):
+        side = _lib.CsSide(
+            self.offsets.ctypes.data if self.offsets is not None else None,
+            self.mentions.ctypes.data,
+            self.clusters.ctypes.data,
+            None,
+            self.length,
+        )
+        err, report = _lib.CsError(), _lib.CsReport()
+        status = _lib.lib().cs_score_batch(
+            ctypes.c_int64(self.n_docs),
+            ctypes.byref(side),
+            ctypes.byref(side),
+            None,
+            ctypes.c_int64(0),
+            None,
+            ctypes.c_void_p(self.counts_ptr),
+            ctypes.c_int64(self.counts_len),
+            None,
+            ctypes.c_int64(0),
+            None,
+            ctypes.c_int64(0),
+            ctypes.byref(report),
+            ctypes.byref(err),
+        )
+        return status, err
+
+
+def test_a_good_raw_call_scores():
+    call = RawCall()
+    status, _ = call.run()
+    assert status == _lib.CS_OK
+    muc = _lib.columns().index("muc.recall_den")
+    assert call.counts[:, muc].tolist() == [1.0, 1.0]
+
+
+def _spoil(call, how):
+    if how == "n_docs larger than the offsets":
+        call.n_docs += 1000
+    elif how == "negative length":
+        call.length = -1
+    elif how == "offsets not ending at length":
+        call.offsets = _i64([0, 2, 3])
+    elif how == "decreasing offsets":
+        call.offsets = _i64([0, 5, 4])
+    elif how == "counts NULL with room declared":
+        call.counts_ptr = None
+    elif how == "counts too short":
+        call.counts_len -= 1
+    elif how == "rows times columns overflows":
+        call.n_docs = 1 << 62
+        call.counts_len = -(1 << 62)
+    elif how == "NULL offsets":
+        call.offsets = None
+
+
+SPOILS = [
+    "n_docs larger than the offsets",
+    "negative length",
+    "offsets not ending at length",
+    "decreasing offsets",
+    "counts NULL with room declared",
+    "counts too short",
+    "rows times columns overflows",
+    "NULL offsets",
+]
+
+
+@pytest.mark.parametrize("how", SPOILS)
+def test_a_bad_raw_call_returns_an_error_not_a_crash(how):
+    code = f"""
+        import sys; sys.path.insert(0, {str(REPO / "tests")!r})
+        from test_abi import RawCall, _spoil
+        call = RawCall(); _spoil(call, {how!r})
+        status, err = call.run()
+        print(status, err.kind, err.message.decode())
+    """
+    out = _child(code)  # in a child: a crash would take this process down
+    assert out.returncode == 0, out.stderr[-2000:]
+    status, kind = (int(x) for x in out.stdout.split()[:2])
+    assert status in (_lib.CS_INVALID_INPUT, _lib.CS_INTERNAL), out.stdout
+    assert _lib.ERR_KINDS[kind] in ("argument", "internal"), out.stdout
+    assert status != _lib.CS_OK and out.stdout.split(maxsplit=2)[2].strip()
+
+
+def test_a_bad_pointer_within_declared_lengths_is_an_internal_error():
+    """Offsets at the very end of a mapping: reading one entry too many faults, which the library recovers."""
+    code = f"""
+        import ctypes, mmap, sys; sys.path.insert(0, {str(REPO / "tests")!r})
+        import numpy as np
+        from test_abi import RawCall
+        page = mmap.PAGESIZE
+        libc = ctypes.CDLL(None)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        base = libc.mmap(None, 2 * page, 3, 0x22, -1, 0)
+        libc.mprotect(ctypes.c_void_p(base + page), page, 0)  # the second page faults
+        call = RawCall(1)
+        ptr = base + page - 16  # two int64 offsets end exactly at the protected page
+        ctypes.memmove(ptr, np.array([0, 2], dtype=np.int64).ctypes.data, 16)
+        call.n_docs = 3  # the library reads offsets[0..3]: past the mapping
+        call.counts = np.zeros((3, call.counts.shape[1])); call.counts_ptr = call.counts.ctypes.data
+        call.counts_len = call.counts.size
+        call.offsets = np.ctypeslib.as_array((ctypes.c_int64 * 2).from_address(ptr))
+        status, err = call.run()
+        print(status)
+    """
+    out = _child(code)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.split()[0]) in (_lib.CS_INTERNAL, _lib.CS_INVALID_INPUT)
+
+
+def test_an_option_error_names_the_option():
+    with pytest.raises(_lib.EngineError) as info:
+        _lib.options_new([("singletons", "keep"), ("duplicates", "sometimes")])
+    assert info.value.kind == "option" and info.value.option == 1
+    with pytest.raises(_lib.EngineError) as info:
+        _lib.options_new([("no_such_option", "1")])
+    assert info.value.kind == "option" and info.value.option == 0
+
+
+def test_file_results_are_freed_and_not_reused():
+    key = str(REPO / "examples" / "key.conll")
+    opts = _lib.options_new([])
+    handle, n, nl = ctypes.c_int64(0), ctypes.c_int64(0), ctypes.c_int64(0)
+    report, err = _lib.CsReport(), _lib.CsError()
+    cdll = _lib.lib()
+    assert (
+        cdll.cs_score_files(
+            key.encode(),
+            key.encode(),
+            opts,
+            None,
+            ctypes.byref(handle),
+            ctypes.byref(n),
+            ctypes.byref(nl),
+            ctypes.byref(report),
+            ctypes.byref(err),
+        )
+        == _lib.CS_OK
+    )
+    assert handle.value > 0 and n.value > 0
+    small = np.zeros(1)
+    status = cdll.cs_take_result(handle, small.ctypes.data, 0, None, 0, None, 0, None, 0, None, 0, ctypes.byref(err))
+    assert status == _lib.CS_BUFFER_TOO_SMALL  # the result is kept
+    cdll.cs_free_result(handle)
+    status = cdll.cs_take_result(handle, None, 0, None, 0, None, 0, None, 0, None, 0, ctypes.byref(err))
+    assert status != _lib.CS_OK  # freed: the handle is no longer valid

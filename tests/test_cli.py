@@ -20,15 +20,14 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import corefscore
 import pytest
-from _helpers import REFERENCE, REPO
+from _helpers import HAVE_PERL, NO_PERL_REASON, REFERENCE, REFERENCE_SCORER, REPO
 from corefscore import cli
 from corefscore._report import REFERENCE_METRICS, percent, perl_number, rpf
 
 EXAMPLES = REPO / "examples"
-PERL_SCORER = Path("/tmp/ref/scorer.pl")
-HAVE_PERL = shutil.which("perl") is not None and PERL_SCORER.exists()
-needs_perl = pytest.mark.skipif(not HAVE_PERL, reason="perl or the reference scorer at /tmp/ref is not available")
+needs_perl = pytest.mark.skipif(not HAVE_PERL, reason=NO_PERL_REASON)
 
 
 def _cases() -> list[str]:
@@ -64,7 +63,7 @@ def run_process(*argv: str) -> subprocess.CompletedProcess:
 
 def perl_output(*argv: str) -> str:
     return subprocess.run(
-        ["perl", str(PERL_SCORER), *map(str, argv)], capture_output=True, text=True, timeout=600
+        ["perl", str(REFERENCE_SCORER), *map(str, argv)], capture_output=True, text=True, timeout=600
     ).stdout
 
 
@@ -727,3 +726,46 @@ def test_singletons_exclude_in_drop_in_mode(capsys):
     muc = parse_totals(excl)["muc"]["Identification of Mentions"]
     assert float(muc[1]) == json.loads(js)["metrics"]["mentions"]["recall_den"]
     assert keep != excl
+
+
+def _rounded_numbers(line: str) -> str:
+    """A totals line with its numerators and denominators at 12 significant digits.
+
+    Perl adds documents in hash order, different on every run, so the 15th
+    digit of a totals numerator can differ between two Perl runs (and from
+    ours, added in key-file order); its percentages cannot.
+    """
+    return re.sub(r"\((\S+) / (\S+)\)", lambda m: f"({float(m.group(1)):.12g} / {float(m.group(2)):.12g})", line)
+
+
+@needs_perl
+def test_dropin_text_equals_perl_on_300_random_pairs(tmp_path, capsys):
+    """Every per-document line equal to Perl's; totals equal but for the 15th digit of a numerator."""
+    if shutil.which("go") is None:
+        pytest.skip("go is needed to run the pair generator (gocore/internal/randconll)")
+    listing = subprocess.run(
+        ["go", "run", "./gocore/internal/randconll/cmd/randconll", "-dir", str(tmp_path), "-from", "1", "-n", "300"],
+        capture_output=True, text=True, cwd=REPO, timeout=600, check=True,
+    ).stdout.split("\n")
+    pairs = [ln.split() for ln in listing if ln.strip()]
+    assert len(pairs) == 300
+    for key, response in pairs:
+        _, ours, _ = run_cli(capsys, "all", key, response)
+        mine, perl = _blocks(_comparable(ours)), _blocks(_comparable(perl_output("all", key, response)))
+        assert [b for b, _ in mine] == [b for b, _ in perl], (key, response)
+        assert [[_rounded_numbers(t) for t in totals] for _, totals in mine] == \
+            [[_rounded_numbers(t) for t in totals] for _, totals in perl], (key, response)
+
+
+def test_dropin_prints_the_reference_sums_fixed_case(tmp_path, capsys):
+    """Key {t0..t4} plus four singletons, response {t0, t1, t2}: Perl's B-cubed recall is (1.8 / 9) 19.99%."""
+    cells = ["(0)"] * 5 + ["(1)", "(2)", "(3)", "(4)"]
+    resp_cells = ["(0)"] * 3 + ["-"] * 6
+    for name, col in (("key", cells), ("response", resp_cells)):
+        rows = [f"doc\t0\t{i}\tw{i}\t" + "\t".join(["_"] * 7) + f"\t{c}" for i, c in enumerate(col)]
+        (tmp_path / f"{name}.conll").write_text("#begin document (doc); part 000\n" + "\n".join(rows) +
+                                                "\n\n#end document\n")
+    _, out, _ = run_cli(capsys, "bcub", tmp_path / "key.conll", tmp_path / "response.conll", "none")
+    assert "Recall: (1.8 / 9) 19.99%" in out
+    exact = corefscore.score_files(tmp_path / "key.conll", tmp_path / "response.conll")
+    assert exact["bcub"].recall_num == pytest.approx(1.8) and exact["bcub"].recall_num != 1.7999999999999998

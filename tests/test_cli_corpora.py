@@ -3,7 +3,7 @@
 Each corpus folder (one file per document) is concatenated into one key file
 in a temporary directory (the data stay in ../shared). A key scored against
 itself gives 100 on every metric; against a seeded perturbation
-(``corefscore._perturb``) every metric drops below 100, and the drop-in
+(``fixtures.perturb``) every metric drops below 100, and the drop-in
 output's totals equal the ``--json`` counts. Where perl and the reference
 scorer exist, single real documents against their perturbation print exactly
 what the reference prints.
@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 
 import pytest
-from _helpers import DATA
-from corefscore._perturb import perturb_conll_file, read_mentions
+from _helpers import DATA, NO_PERL_REASON
+from fixtures.perturb import perturb_conll_file, read_mentions
 from test_cli import HAVE_PERL, _comparable, parse_totals, perl_output, run_cli
 
 CORPORA = {
@@ -122,7 +122,7 @@ def test_perturbation_is_seeded_and_keeps_tokens(tmp_path):
     assert {m[:2] for m in key_mentions} != {m[:2] for m in resp_mentions}
 
 
-@pytest.mark.skipif(not HAVE_PERL, reason="perl or the reference scorer at /tmp/ref is not available")
+@pytest.mark.skipif(not HAVE_PERL, reason=NO_PERL_REASON)
 @pytest.mark.parametrize(
     "relpath", ["litbank/105_persuasion_brat.conll", "gum/GUM_bio_emperor.conll", "gum/GUM_academic_art.conll"]
 )

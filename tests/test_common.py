@@ -11,11 +11,11 @@ from __future__ import annotations
 import corefscore
 import numpy as np
 import pytest
+from _helpers import ANALYSES, TYPED_METRICS, WORD_METRICS
 from corefscore import ArraySide
-from corefscore._api import TYPED_METRICS
-from corefscore.synthetic import make_key, perturb
+from fixtures.synthetic import make_key, perturb
 
-CLASSIC = [m for m in corefscore.metric_names() if m not in TYPED_METRICS]
+CLASSIC = [m for m in corefscore.metric_names() if m not in TYPED_METRICS + ANALYSES + WORD_METRICS]
 
 
 def _docs():
@@ -220,7 +220,7 @@ def test_span_packing_agrees_between_lists_and_arrays_and_round_trips():
     spans = np.column_stack([starts, ends])
     spans[:3] = [[0, 0], [0, 2**31 - 1], [2**31 - 1, 2**31 - 1]]  # the edges
     pairs = [tuple(p) for p in spans.tolist()]
-    from_lists = _convert._span_side_fast([pairs])[0]
+    from_lists = _convert._span_ids([pairs])[0]
     from_arrays = _convert.pack_spans(spans).tolist()
     assert from_lists == from_arrays
     assert len(set(from_lists)) == len(set(pairs))

@@ -6,9 +6,9 @@ import doctest
 
 import corefscore
 import pytest
-from corefscore import _api, _convert, _result, synthetic
+from corefscore import _api, _convert, _result
 
-MODULES = [corefscore, _api, _convert, _result, synthetic]
+MODULES = [corefscore, _api, _convert, _result]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
@@ -23,3 +23,12 @@ def test_public_names_are_documented():
         obj = getattr(corefscore, name)
         if callable(obj) and not name.startswith("_"):
             assert obj.__doc__ and len(obj.__doc__.strip()) > 20, name
+
+
+def test_readme_examples():
+    from _helpers import REPO
+
+    result = doctest.testfile(
+        str(REPO / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.failed == 0 and result.attempted > 10

@@ -65,8 +65,8 @@ def test_default_figures_save_headless(tmp_path, pair, cols, dpi):
     c = stats.compare_counts(a, b, cols, CLASSIC, n=200, seed=0)
     iv = stats.bootstrap_counts(a, cols, CLASSIC, n=200, seed=0)
     for name, ax in {
-        "intervals": iv.plot(quantities=["recall", "precision", "f1"]),
-        "comparison": c.plot(),
+        "intervals": plotting.plot_scores(iv, quantities=["recall", "precision", "f1"]),
+        "comparison": plotting.plot_comparison(c),
         "distribution": plotting.plot_distribution(a, cols, "lea"),
     }.items():
         w, h = ax.figure.get_size_inches()
@@ -143,7 +143,7 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, pair, cols):
     with pytest.raises(ImportError, match=r"pip install corefscore\[notebook\]"):
         plotting.plot_scores({"muc": {"f1": 0.5}})
     with pytest.raises(ImportError, match=r"pip install corefscore\[notebook\]"):
-        stats.compare_counts(pair[0], pair[1], cols, ["muc"], n=10, seed=0).plot()
+        plotting.plot_comparison(stats.compare_counts(pair[0], pair[1], cols, ["muc"], n=10, seed=0))
 
 
 def test_plots_need_no_display_and_no_pyplot(tmp_path):

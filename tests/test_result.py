@@ -122,30 +122,33 @@ def test_singletons_exclude_and_blanc_rule_options():
     assert corefscore.score(key, resp, metrics="blanc", blanc_rule="either")["blanc"].f1 == pytest.approx(0.25)
 
 
-def test_statistics_methods_delegate_to_stats():
+def test_statistics_of_a_result():
     from corefscore import stats
-    from corefscore.synthetic import synthetic_corpus
+    from fixtures.synthetic import synthetic_corpus
 
     r = synthetic_corpus(20, 1000, 220, seed=4).score()
-    assert r.scores()["muc"]["f1"] == pytest.approx(r["muc"].f1)
-    macro = r.scores("macro")
+    micro = stats.corpus_scores(r.counts_matrix, r.columns, r.metrics)
+    assert micro["muc"]["f1"] == pytest.approx(r["muc"].f1)
+    macro = stats.corpus_scores(r.counts_matrix, r.columns, r.metrics, average="macro")
     assert macro["muc"]["f1"] == pytest.approx(np.mean([d["muc"].f1 for d in r.per_document()]))
-    iv = r.bootstrap(n=100, seed=3)
+    iv = corefscore.bootstrap(r, n=100, seed=3)
     again = stats.bootstrap(r, n=100, seed=3)
     assert iv["muc"]["f1"] == again["muc"]["f1"]  # seeded: the same draws
     assert iv["muc"]["f1"].low <= r["muc"].f1 <= iv["muc"]["f1"].high
-    assert r.intervals is iv and "bootstrap" in r._repr_html_()
+    assert "bootstrap" in iv._repr_html_()
 
 
-def test_plot_methods(tmp_path):
+def test_plots_of_a_result(tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")
+    from corefscore import plotting
+
     r = corefscore.score_corpus([KEY, KEY], [RESPONSE, KEY])
-    ax = r.plot()
+    ax = plotting.plot_scores(r)
     assert len(ax.patches) == len(r.metrics) + 1  # one F1 bar per metric, and the CoNLL average
     path = tmp_path / "scores.png"
     ax.figure.savefig(path)
     assert path.stat().st_size > 0
-    assert r.plot_distribution("muc") is not None
+    assert plotting.plot_distribution(r, metric="muc") is not None

@@ -8,7 +8,7 @@ import corefscore
 import numpy as np
 import pytest
 from corefscore import Scorer
-from corefscore.synthetic import synthetic_corpus
+from fixtures.synthetic import synthetic_corpus
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def test_merge_and_add_counts_errors():
     with pytest.raises(ValueError, match=r"`counts_matrix` must have shape \(n, \d+\); got \(2, 3\)"):
         Scorer().add_counts(np.zeros((2, 3)))
     ncol = len(Scorer().columns)
-    with pytest.raises(ValueError, match=r"`counts_matrix` must not contain NaN"):
+    with pytest.raises(ValueError, match=r"`counts_matrix` must be finite"):
         Scorer().add_counts(np.full(ncol, np.nan))
 
 
@@ -100,5 +100,5 @@ def test_scorer_reports_duplicates_per_policy():
     scorer.update([[1, 2], [2, 3]], [[1, 2]], name="d7")
     (dup,) = scorer.compute().duplicates
     assert (dup.document, dup.side, dup.mention) == ("d7", "key", 2)
-    with pytest.raises(corefscore.CorefScoreInputError, match=r"document 0: response mention 1 is repeated"):
+    with pytest.raises(corefscore.CorefScoreInputError, match=r"document 0: response mention 1: the mention occurs"):
         Scorer(duplicates="raise").update([[1]], [[1], [1]])

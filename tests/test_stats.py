@@ -584,10 +584,7 @@ def test_bootstrap_and_compare_of_results(cols):
 def test_compare_files_pairs_by_document_name(tmp_path):
     from pathlib import Path
 
-    import corefscore
 
-    if not hasattr(corefscore, "score_files"):
-        pytest.importorskip("corefscore._files", reason="score_files is not part of this version of the package")
     examples = Path(__file__).resolve().parent.parent / "examples"
     key, resp = examples / "key.conll", examples / "response.conll"
     c = stats.compare_files(key, resp, key, n=200, seed=0)

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import corefscore
 import numpy as np
-from corefscore.synthetic import synthetic_corpus
+from fixtures.synthetic import synthetic_corpus
 
 
 def test_eight_threads_equal_sequential():

@@ -7,9 +7,8 @@ import json
 import corefscore
 import numpy as np
 import pytest
-from _helpers import REFERENCE, REPO, read_conll_clusters
+from _helpers import REFERENCE, REPO, TYPED_METRICS, read_conll_clusters
 from corefscore import ArraySide, CorefScoreInputError
-from corefscore._api import TYPED_METRICS
 
 KEY = [["Obama", "he", "the president"], ["Michelle", "she"], ["the car"]]
 RESPONSE = [["Obama", "he"], ["the president", "Michelle", "she"], ["the car"]]
@@ -50,9 +49,11 @@ def test_type_mapping_equals_type_arrays_and_codes():
 
 def test_types_in_corpora_and_scorer():
     want = corefscore.score(KEY, RESPONSE, mention_types=TYPES).counts_matrix
-    r = corefscore.score_corpus({"a": KEY, "b": KEY}, {"a": RESPONSE, "b": KEY}, mention_types={"a": TYPES})
+    r = corefscore.score_corpus({"a": KEY, "b": KEY}, {"a": RESPONSE, "b": KEY}, mention_types={"a": TYPES, "b": TYPES})
     np.testing.assert_array_equal(r.counts_matrix[:1], want)
     assert set(TYPED_METRICS) <= set(r.metrics)
+    with pytest.raises(CorefScoreInputError, match=r"document 1 \('b'\)"):  # typed metrics over part of a corpus
+        corefscore.score_corpus({"a": KEY, "b": KEY}, {"a": RESPONSE, "b": KEY}, mention_types={"a": TYPES})
     r = corefscore.score_corpus([KEY], [RESPONSE], mention_types=[TYPES])
     np.testing.assert_array_equal(r.counts_matrix, want)
     scorer = corefscore.Scorer()
@@ -76,7 +77,7 @@ def test_type_errors():
         ValueError, match=r"`mention_types` must be a sequence of one mapping \(or None\) per document \(1\)"
     ):
         corefscore.score_corpus([KEY], [RESPONSE], mention_types=TYPES)
-    with pytest.raises(CorefScoreInputError, match=r"metric lmuc: .*type"):
+    with pytest.raises(CorefScoreInputError, match=r"lmuc: .*type"):
         corefscore.score(KEY, RESPONSE, metrics=["lmuc"])
 
 
@@ -126,5 +127,5 @@ def test_label_arrays_with_types_equal_the_type_mapping():
         ArraySide.from_labels(labels(KEY), types), ArraySide.from_labels(labels(RESPONSE), types)
     ).counts_matrix
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)  # sums in another mention order
-    with pytest.raises(ValueError, match=r"types must have one entry per label \(6\); got 2"):
+    with pytest.raises(ValueError, match=r"types must have one entry per mention \(6\); got 2"):
         corefscore.score(ArraySide.from_labels(labels(KEY), [1, 2]), ArraySide.from_labels(labels(KEY)))

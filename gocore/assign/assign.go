@@ -36,6 +36,14 @@ type Edge struct {
 // carries a negative, infinite or NaN weight.
 var ErrInvalidGraph = errors.New("assign: invalid graph")
 
+// ErrStopped is returned by MaxWeightStop when its stop function reports true.
+var ErrStopped = errors.New("assign: stopped")
+
+// stopEvery is how many solver steps pass between two calls of the stop
+// function: a step costs well under a microsecond, so a stop is seen within
+// a few milliseconds.
+const stopEvery = 4096
+
 // MaxWeight returns the maximum total weight of a matching (each vertex used
 // at most once) in the bipartite graph with nLeft and nRight vertices and the
 // given edges, all of non-negative finite weight, and the matched right
@@ -54,6 +62,13 @@ var ErrInvalidGraph = errors.New("assign: invalid graph")
 // of left vertex, so it does not depend on the order of edges; ties between
 // equally good matchings are broken deterministically.
 func MaxWeight(nLeft, nRight int, edges []Edge) (float64, []int32, error) {
+	return MaxWeightStop(nLeft, nRight, edges, nil)
+}
+
+// MaxWeightStop is MaxWeight with a stop function, called every few thousand
+// solver steps (nil: never); when it returns true the solver gives up and
+// returns ErrStopped.
+func MaxWeightStop(nLeft, nRight int, edges []Edge, stop func() bool) (float64, []int32, error) {
 	if nLeft < 0 || nRight < 0 {
 		return 0, nil, errors.Wrapf(ErrInvalidGraph, "negative vertex count (%d, %d)", nLeft, nRight)
 	}
@@ -69,7 +84,11 @@ func MaxWeight(nLeft, nRight int, edges []Edge) (float64, []int32, error) {
 		return total, rowCol, nil
 	}
 	s := newSparseSolver(nLeft, nRight, edges)
+	s.stop = stop
 	s.solve()
+	if s.stopped {
+		return 0, nil, ErrStopped
+	}
 	total := 0.0
 	for _, w := range s.matchW {
 		total += w

@@ -417,3 +417,25 @@ func TestDisjointEdges(t *testing.T) {
 		require.Equal(t, wantRowCol, rowCol, "trial %d", trial)
 	}
 }
+
+// TestMaxWeightStop: a stop function that reports true makes the solver give
+// up with ErrStopped; one that reports false changes nothing.
+func TestMaxWeightStop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 10))
+	const n = 400
+	var edges []Edge
+	for l := 0; l < n; l++ {
+		for k := 0; k < 30; k++ {
+			edges = append(edges, Edge{Left: int32(l), Right: int32(rng.IntN(n)), Weight: rng.Float64()})
+		}
+	}
+	want, _, err := MaxWeight(n, n, edges)
+	require.NoError(t, err)
+	calls := 0
+	got, _, err := MaxWeightStop(n, n, edges, func() bool { calls++; return false })
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Positive(t, calls, "polled")
+	_, _, err = MaxWeightStop(n, n, edges, func() bool { return true })
+	assert.ErrorIs(t, err, ErrStopped)
+}

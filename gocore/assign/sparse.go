@@ -33,6 +33,22 @@ type sparseSolver struct {
 	heap  colHeap
 	seq   uint32  // push counter: among equal distances the latest push pops first
 	final []int32 // matched right vertices finalized in this search
+
+	stop    func() bool // polled every stopEvery steps; nil: never
+	steps   int
+	stopped bool // stop returned true: the matching is abandoned
+}
+
+// halt counts one step and reports whether the solver must stop.
+func (s *sparseSolver) halt() bool {
+	if s.stop == nil {
+		return false
+	}
+	s.steps++
+	if s.steps%stopEvery == 0 && !s.stopped && s.stop() {
+		s.stopped = true
+	}
+	return s.stopped
 }
 
 // newSparseSolver builds the compressed rows, dropping zero-weight edges and
@@ -124,6 +140,9 @@ func (s *sparseSolver) solve() {
 		}
 	}
 	s.tightMatching()
+	if s.stopped {
+		return
+	}
 	n := s.nRight + s.nLeft
 	s.dist = make([]float64, n)
 	s.pred = make([]int32, n)
@@ -131,6 +150,9 @@ func (s *sparseSolver) solve() {
 	s.mark = make([]uint32, n)
 	s.done = make([]uint32, n)
 	for l := 0; l < s.nLeft; l++ {
+		if s.halt() {
+			return
+		}
 		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
 			s.augment(int32(l))
 		}
@@ -188,6 +210,9 @@ func (s *sparseSolver) tightMatching() {
 		}
 		found := false
 		for i := 0; i < len(queue); i++ {
+			if s.halt() {
+				return
+			}
 			l := queue[i]
 			for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
 				if s.adjW[p] != rowMax[l] {
@@ -208,6 +233,9 @@ func (s *sparseSolver) tightMatching() {
 		copy(next, s.rowStart[:s.nLeft])
 		grew := false
 		for l := int32(0); l < int32(s.nLeft); l++ {
+			if s.halt() {
+				return
+			}
 			if s.rowCol[l] < 0 && layer[l] == 0 && augment(l) {
 				grew = true
 			}
@@ -253,6 +281,9 @@ func (s *sparseSolver) augment(start int32) {
 	var sink int32
 	var total float64
 	for {
+		if s.halt() {
+			return
+		}
 		it := s.heap.pop()
 		c := it.col
 		if s.done[c] == s.epoch || it.d != s.dist[c] {

@@ -3,10 +3,10 @@ package conll
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/corefscore/corefscore/gocore"
 	"io"
 	"math/bits"
 
+	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
 )
 
@@ -46,7 +46,14 @@ import (
 // a closing bracket with no opening, a mention still open at "#end
 // document", a document with no "#end document", a "#begin document" inside
 // a document, a token line outside any document, a repeated document name,
-// a NUL byte, invalid UTF-8, a file with no document. The input is read
+// a NUL byte (refused as soon as it is read, so that a device such as
+// /dev/zero is not read on), invalid UTF-8, lines ended by CR alone, a line
+// longer than 64 MiB, a file with no document. A UTF-8 byte order mark is
+// skipped, with a warning on the first document. A coreference item that
+// is not a number, such as "(abc)", is skipped as the reference skips it,
+// and counted in a warning (Doc.Warnings, kind gocore.WarnBadItem). A
+// mention that repeats its entity's previous mention (the same span twice
+// in one cell) is dropped while reading and counted (Doc.Repeats). The input is read
 // through a buffer of about a megabyte (it grows to the longest line) and
 // parsed as it comes; time is linear in its size.
 func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
@@ -110,7 +117,7 @@ func spaceColumns(line []byte, cols [][]byte) [][]byte {
 }
 
 // span is a mention as the reference stores it.
-type span struct{ start, end int32 }
+type span struct{ start, end, line int32 }
 
 // conllDoc is the state of the document being read.
 type conllDoc struct {
@@ -132,6 +139,11 @@ type conllDoc struct {
 	cur       cursor
 	clsBuf    []tokenClass
 	corefOpen int // number of open coreference mentions
+
+	badItems   int64     // coreference items that are not numbers, skipped
+	badLine    int       // line of the first of them
+	repeats    []Mention // see Doc.Repeats
+	numRepeats int64
 }
 
 func (d *conllDoc) reset(name string, line int) {
@@ -146,6 +158,8 @@ func (d *conllDoc) reset(name string, line int) {
 	d.ne = nil
 	d.neOpen = d.neOpen[:0]
 	d.corefOpen = 0
+	d.badItems, d.badLine = 0, 0
+	d.repeats, d.numRepeats = nil, 0
 }
 
 // maxByNum bounds the entity ids looked up by value rather than by string.
@@ -245,16 +259,42 @@ func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc
 	buf := make([]byte, max(size, 1))
 	n := 0 // bytes of buf holding input not yet parsed
 	blank := true
+	first, bom := true, false
 	for {
 		k, err := r.Read(buf[n:])
+		fresh := n // new bytes start here
 		n += k
 		eof := err == io.EOF
 		if err != nil && !eof {
 			return nil, errors.Wrapf(err, "conll: reading %s", path)
 		}
+		if first && (n >= len(utf8BOM) || eof) {
+			first = false
+			if bytes.HasPrefix(buf[:n], utf8BOM) {
+				bom = true
+				n = copy(buf, buf[len(utf8BOM):n])
+				fresh = 0
+			}
+		}
+		if i := bytes.IndexByte(buf[fresh:n], 0); i >= 0 {
+			// Refused at once (a device such as /dev/zero never ends),
+			// after the lines before it, as a whole read would.
+			at := bytes.LastIndexByte(buf[:fresh+i], '\n') + 1
+			if err := p.feed(buf[:at]); err != nil {
+				return nil, err
+			}
+			name := ""
+			if p.inDoc {
+				name = p.d.name
+			}
+			return nil, parseErr(path, p.num+1, name, "binary data (a NUL byte): not a text file")
+		}
 		end := n // parse everything at the end of the input
 		if !eof {
 			end = bytes.LastIndexByte(buf[:n], '\n') + 1
+		}
+		if p.num == 0 && crOnly(buf[:n]) && (eof || end == 0) {
+			return nil, crError(path)
 		}
 		if end > 0 {
 			chunk := buf[:end]
@@ -270,13 +310,20 @@ func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc
 			break
 		}
 		if n == len(buf) { // a line longer than the buffer
+			if n >= maxLine {
+				return nil, parseErr(path, p.num+1, "", "line longer than %d MiB: not a CoNLL-2012 file", maxLine>>20)
+			}
 			buf = append(buf, make([]byte, len(buf))...)
 		}
 	}
 	if blank {
 		return nil, checkEmpty(nil, path)
 	}
-	return p.end()
+	docs, err := p.end()
+	if err == nil && bom {
+		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
+	}
+	return docs, err
 }
 
 // conllParser is the state of a CoNLL-2012 read between runs of lines.
@@ -638,7 +685,14 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 	}
 	d.cur = cursor{tok: tok, path: path, num: num}
 	var err error
-	d.scratch, err = corefItems(cell, d.scratch, d)
+	var bad bool
+	d.scratch, bad, err = corefItems(cell, d.scratch, d)
+	if bad {
+		if d.badItems == 0 {
+			d.badLine = num
+		}
+		d.badItems++
+	}
 	return err
 }
 
@@ -674,9 +728,13 @@ func cutItem(s []byte) (item, rest []byte) {
 // then the openings, then the closings, which is what it emits, reading the
 // cell in place. Any other cell goes through the four substitutions on a
 // copy. Time is linear in len(cell) either way.
-func corefItems(cell, scratch []byte, sink itemSink) ([]byte, error) {
+//
+// bad reports that something with a bracket was left once every item was
+// taken: an item that is not a number, such as "(abc)", which the reference
+// skips without a word.
+func corefItems(cell, scratch []byte, sink itemSink) (out []byte, bad bool, err error) {
 	if pat := itemKind(cell); pat >= 0 { // one item, the usual cell
-		return scratch, sink.item(pat, itemID(cell))
+		return scratch, false, sink.item(pat, itemID(cell))
 	}
 	if simpleCell(cell) {
 		for _, pat := range [...]int{patSingle, patOpen, patClose} {
@@ -687,18 +745,17 @@ func corefItems(cell, scratch []byte, sink itemSink) ([]byte, error) {
 					continue
 				}
 				if err := sink.item(pat, itemID(item)); err != nil {
-					return scratch, err
+					return scratch, false, err
 				}
 			}
 		}
-		return scratch, nil
+		return scratch, false, nil
 	}
 	s := append(scratch[:0], cell...)
-	var err error
 	for pat := patDouble; pat <= patClose && err == nil; pat++ {
 		s, err = substitute(s, pat, sink)
 	}
-	return s, err
+	return s, err == nil && hasBracket(s), err
 }
 
 // itemID returns the entity id of a simple item: its digits.
@@ -764,7 +821,7 @@ func (d *conllDoc) item(pat int, id []byte) error {
 	switch pat {
 	case patSingle:
 		e := d.entity(id)
-		d.ents[e] = append(d.ents[e], span{tok, tok})
+		d.addSpan(e, tok, tok)
 	case patOpen:
 		e := d.entity(id)
 		d.open[e] = append(d.open[e], tok)
@@ -778,9 +835,23 @@ func (d *conllDoc) item(pat int, id []byte) error {
 		start := d.open[e][n-1]
 		d.open[e] = d.open[e][:n-1]
 		d.corefOpen--
-		d.ents[e] = append(d.ents[e], span{start, tok})
+		d.addSpan(e, start, tok)
 	}
 	return nil
+}
+
+// addSpan records a mention of entity e, or drops it when it repeats the
+// entity's previous mention (see Doc.Repeats).
+func (d *conllDoc) addSpan(e int32, start, end int32) {
+	sp := span{start, end, int32(d.cur.num)}
+	if ms := d.ents[e]; len(ms) > 0 && ms[len(ms)-1].start == start && ms[len(ms)-1].end == end {
+		if len(d.repeats) < maxRepeats {
+			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: sp.line})
+		}
+		d.numRepeats++
+		return
+	}
+	d.ents[e] = append(d.ents[e], sp)
 }
 
 // finish checks that every mention is closed and builds the Doc.
@@ -795,7 +866,12 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		}
 	}
 	doc := Doc{Name: d.name, NumTokens: int(d.tokens), Path: path, Line: d.line,
-		Entities: append([]string(nil), d.ids...)}
+		Entities: append([]string(nil), d.ids...), Repeats: d.repeats, NumRepeats: d.numRepeats}
+	if d.badItems > 0 {
+		doc.Warnings = append(doc.Warnings, gocore.Warning{Kind: gocore.WarnBadItem, Side: -1, Doc: -1,
+			Line: d.badLine, Count: d.badItems,
+			Msg: "a coreference item that is not a number was skipped, as the reference scorer skips it"})
+	}
 	total := 0
 	for _, ms := range d.ents {
 		total += len(ms)
@@ -808,7 +884,7 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	ne := d.ne // nil without an NE column: no lookups succeed
 	for e, ms := range d.ents {
 		for _, sp := range ms {
-			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e)}
+			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e), Line: sp.line}
 			_, isNE := ne[packSpan(sp.start, sp.end)]
 			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf)
 			var h int32

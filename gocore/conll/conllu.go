@@ -459,7 +459,7 @@ func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty in
 	}
 	if n <= 1 {
 		e := d.entity(base)
-		m := Mention{Start: o.start, End: endWord, Cluster: int64(e)}
+		m := Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)}
 		d.finishMention(&m, o.head, o.head, o.startEmpty, endEmpty, nil)
 		d.ents[e] = append(d.ents[e], m)
 		return nil
@@ -504,6 +504,7 @@ func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty in
 	if len(p.words) == 0 {
 		m = Mention{Start: d.words, End: d.words - 1, Cluster: int64(e)}
 	}
+	m.Line = int32(num)
 	headSpec := p.last
 	if headSpec == nil {
 		headSpec = p.head

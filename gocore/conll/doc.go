@@ -45,6 +45,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/corefscore/corefscore/gocore"
@@ -60,6 +61,7 @@ type Mention struct {
 	Words      []int32
 	Cluster    int64              // dense entity index in order of first sight within the document
 	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
+	Line       int32              // 1-based line where the mention closes (jsonlines: its document's line), 0 = unknown
 
 	// Head is the mention's head node (HasHead false when the reader gives
 	// no head: CoNLL-U always gives one; CoNLL-2012 when every word of the
@@ -117,9 +119,55 @@ type Doc struct {
 	// Path and Line locate the document's first line, for messages.
 	Path string
 	Line int
+	// Warnings met while reading the document (for the first document,
+	// also those about the whole file, such as a byte order mark).
+	Warnings []gocore.Warning
+	// Repeats are the first maxRepeats mentions that the reader dropped as
+	// exact repeats of the previous mention of their entity (the same span
+	// twice in one coreference cell, as in "(1)|(1)"); NumRepeats counts all
+	// of them. The engine would keep the first occurrence too; dropping them
+	// while reading bounds the memory of a cell that repeats millions of
+	// times.
+	Repeats    []Mention
+	NumRepeats int64
 	// emptyNodes is true for CoNLL-U documents, which can have empty nodes
 	// (and whose mentions have nodes and heads).
 	emptyNodes bool
+}
+
+// maxRepeats bounds Doc.Repeats.
+const maxRepeats = 1000
+
+// maxLine bounds the length of a line of a CoNLL-2012 file, so that input
+// that never ends a line (a device, a binary file without NUL bytes) is
+// refused rather than buffered without end.
+const maxLine = 64 << 20
+
+// utf8BOM is the UTF-8 byte order mark, accepted and skipped at the start of
+// a file.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// bomWarning says that a file's byte order mark was skipped.
+func bomWarning(path string) gocore.Warning {
+	return gocore.Warning{Kind: gocore.WarnOther, Side: -1, Doc: -1, Line: 1, Count: 1,
+		Msg: "the file starts with a UTF-8 byte order mark: skipped"}
+}
+
+// crOnly reports whether data, the start of a file, ends its lines with CR
+// alone (classic Mac OS): it holds a CR before its end and no LF.
+func crOnly(data []byte) bool {
+	i := bytes.IndexByte(data, '\r')
+	return i >= 0 && i < len(data)-1 && bytes.IndexByte(data, '\n') < 0
+}
+
+// crError refuses a file with CR line endings.
+func crError(path string) error {
+	return parseErr(path, 1, "", "the file uses CR line endings (a lone carriage return ends each line): convert them to LF")
+}
+
+// nulError refuses a file with a NUL byte; line is the line it is on.
+func nulError(path string, line int) error {
+	return parseErr(path, line, "", "binary data (a NUL byte): not a text file")
 }
 
 // Format names accepted by Read.
@@ -251,6 +299,57 @@ func Read(path, format string) ([]Doc, error) {
 // the read about a third faster. CoNLL-U and jsonlines files are read whole
 // either way.
 func readPath(path, format string, types bool) ([]Doc, error) {
+	return readWith(path, readOpts{format: format, types: types})
+}
+
+// readOpts are the choices of one read.
+type readOpts struct {
+	format string
+	types  bool // read mention types
+	// response: the file is a response, whose jsonlines documents may hold
+	// their clusters in "predicted_clusters" or in clustersField.
+	response      bool
+	clustersField string
+	stop          func() bool // polled while reading; nil: never
+}
+
+// stopReader reads a file, polling stop before each read; on a pipe or a
+// FIFO, whose reads can wait for a writer without end, each read waits at
+// most stopPoll before stop is polled again.
+type stopReader struct {
+	f    *os.File
+	stop func() bool
+	pipe bool // the file takes read deadlines
+}
+
+// stopPoll is the longest a read waits before the stop function is polled.
+const stopPoll = 50 * time.Millisecond
+
+func newStopReader(f *os.File, stop func() bool) *stopReader {
+	r := &stopReader{f: f, stop: stop}
+	r.pipe = stop != nil && f.SetReadDeadline(time.Now().Add(stopPoll)) == nil
+	return r
+}
+
+func (r *stopReader) Read(b []byte) (int, error) {
+	for {
+		if r.stop != nil && r.stop() {
+			return 0, gocore.ErrCancelled
+		}
+		if r.pipe {
+			_ = r.f.SetReadDeadline(time.Now().Add(stopPoll))
+		}
+		n, err := r.f.Read(b)
+		if r.pipe && n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
+			continue
+		}
+		return n, err
+	}
+}
+
+// readWith is readPath with every choice.
+func readWith(path string, o readOpts) ([]Doc, error) {
+	format, types := o.format, o.types
 	if f, err := resolveFormat(nil, path, format); err == nil && f == FormatCoNLL2012 {
 		// Known without the content (from format or the name): read it as it comes.
 		file, err := os.Open(path)
@@ -258,30 +357,56 @@ func readPath(path, format string, types bool) ([]Doc, error) {
 			return nil, errors.Wrapf(err, "conll: reading %s", path)
 		}
 		defer file.Close()
-		return readCoNLL2012Stream(file, path, types)
+		return readCoNLL2012Stream(newStopReader(file, o.stop), path, types)
 	}
-	data, err := os.ReadFile(path)
+	file, err := os.Open(path)
 	if err != nil {
 		return nil, errors.Wrapf(err, "conll: reading %s", path)
 	}
-	return Parse(data, path, format)
+	defer file.Close()
+	data, err := readAll(newStopReader(file, o.stop), path)
+	if err != nil {
+		return nil, err
+	}
+	return parseWith(data, path, o)
 }
 
 // Parse is Read on data already in memory; path is used in messages and, for
 // CoNLL-U without "# newdoc", as the document name.
+//
+// A UTF-8 byte order mark at the start is skipped, with a warning on the
+// first document; a file whose lines end with CR alone is refused.
 func Parse(data []byte, path, format string) ([]Doc, error) {
+	return parseWith(data, path, readOpts{format: format, types: true})
+}
+
+// parseWith is Parse with every choice.
+func parseWith(data []byte, path string, o readOpts) ([]Doc, error) {
+	format := o.format
+	bom := bytes.HasPrefix(data, utf8BOM)
+	if bom {
+		data = data[len(utf8BOM):]
+	}
+	if crOnly(data) {
+		return nil, crError(path)
+	}
 	f, err := resolveFormat(data, path, format)
 	if err != nil {
 		return nil, err
 	}
+	var docs []Doc
 	switch f {
 	case FormatCoNLL2012:
-		return parseCoNLL2012(data, path)
+		docs, err = parseCoNLL2012(data, path)
 	case FormatCoNLLU:
-		return parseCoNLLU(data, path)
+		docs, err = parseCoNLLU(data, path)
 	default:
-		return parseJSONLines(data, path)
+		docs, err = parseJSONLinesWith(data, path, o)
 	}
+	if err == nil && bom && len(docs) > 0 {
+		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
+	}
+	return docs, err
 }
 
 // resolveFormat canonicalises a format name or guesses one.
@@ -360,11 +485,28 @@ func SniffFormat(data []byte) string {
 	}
 }
 
-// readAll reads r whole, for the io.Reader entry points.
+// readAll reads r whole, for the readers that parse a whole file, checking
+// each chunk as it comes for a NUL byte, so that a binary file or a device
+// such as /dev/zero is refused at once rather than read without end.
 func readAll(r io.Reader, path string) ([]byte, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, errors.Wrapf(err, "conll: reading %s", path)
+	data := make([]byte, 0, 64<<10)
+	lines := 1
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		k, err := r.Read(data[len(data):cap(data)])
+		chunk := data[len(data) : len(data)+k]
+		if i := bytes.IndexByte(chunk, 0); i >= 0 {
+			return nil, nulError(path, lines+bytes.Count(chunk[:i], []byte{'\n'}))
+		}
+		lines += bytes.Count(chunk, []byte{'\n'})
+		data = data[:len(data)+k]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, errors.Wrapf(err, "conll: reading %s", path)
+		}
 	}
-	return data, nil
 }

@@ -59,7 +59,7 @@ func ourItems(cell string) [4][]string {
 // "|"-separated simple items, substitute otherwise).
 func cellItems(cell string) [4][]string {
 	var out recorder
-	_, _ = corefItems([]byte(cell), nil, &out)
+	_, _, _ = corefItems([]byte(cell), nil, &out)
 	return out
 }
 

@@ -3,6 +3,8 @@ package conll
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -11,7 +13,8 @@ import (
 // jsonDoc is one line of a jsonlines file.
 type jsonDoc struct {
 	DocKey    *string             `json:"doc_key"`
-	Clusters  [][][]int64         `json:"clusters"`
+	Clusters  json.RawMessage     `json:"clusters"`
+	Predicted json.RawMessage     `json:"predicted_clusters"`
 	Sentences [][]json.RawMessage `json:"sentences"`
 }
 
@@ -21,7 +24,9 @@ type jsonDoc struct {
 //	{"doc_key": NAME, "clusters": [[[start, end], ...], ...], "sentences": [[tok, ...], ...]}
 //
 // where each cluster is a list of inclusive token spans, tokens numbered from
-// 0 across the document. "sentences" is optional; when present its total
+// 0 across the document. A document with no "clusters" field is an error
+// (read as a response, see Score, it may have "predicted_clusters" instead,
+// but not both, or the field the caller names). "sentences" is optional; when present its total
 // length is the document's NumTokens (otherwise NumTokens is -1) and every
 // span must lie inside it. Clusters keep their order; mentions keep their
 // order within a cluster. Types are gocore.TypeUnknown. Blank lines are
@@ -37,6 +42,12 @@ func ReadJSONLines(r io.Reader, path string) ([]Doc, error) {
 }
 
 func parseJSONLines(data []byte, path string) ([]Doc, error) {
+	return parseJSONLinesWith(data, path, readOpts{})
+}
+
+// parseJSONLinesWith is parseJSONLines reading the clusters of a document
+// from the field o asks for (see clustersOf).
+func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
@@ -70,6 +81,10 @@ func parseJSONLines(data []byte, path string) ([]Doc, error) {
 			return nil, parseErr(path, l.num, name, "document name repeated (first at line %d)", first)
 		}
 		seen[name] = l.num
+		clusters, err := clustersOf(&jd, line, o)
+		if err != nil {
+			return nil, parseErr(path, l.num, name, "%v", err)
+		}
 		doc := Doc{Name: name, NumTokens: -1, Path: path, Line: l.num}
 		if jd.Sentences != nil {
 			n := 0
@@ -78,7 +93,7 @@ func parseJSONLines(data []byte, path string) ([]Doc, error) {
 			}
 			doc.NumTokens = n
 		}
-		for c, cluster := range jd.Clusters {
+		for c, cluster := range clusters {
 			for k, sp := range cluster {
 				if len(sp) != 2 {
 					return nil, parseErr(path, l.num, name, "cluster %d mention %d has %d numbers, want [start, end]", c, k, len(sp))
@@ -87,7 +102,7 @@ func parseJSONLines(data []byte, path string) ([]Doc, error) {
 				if s < 0 || e < s || e > math.MaxInt32 || (doc.NumTokens >= 0 && e >= int64(doc.NumTokens)) {
 					return nil, parseErr(path, l.num, name, "cluster %d mention %d: span [%d, %d] is not inside the document's %d tokens", c, k, s, e, doc.NumTokens)
 				}
-				doc.Mentions = append(doc.Mentions, Mention{Start: int32(s), End: int32(e), Cluster: int64(c)})
+				doc.Mentions = append(doc.Mentions, Mention{Start: int32(s), End: int32(e), Cluster: int64(c), Line: int32(l.num)})
 			}
 			doc.Entities = append(doc.Entities, strconv.Itoa(c))
 		}
@@ -97,4 +112,42 @@ func parseJSONLines(data []byte, path string) ([]Doc, error) {
 		return nil, parseErr(path, 1, "", "no document")
 	}
 	return docs, nil
+}
+
+// clustersOf returns the clusters of one jsonlines document: the field
+// o.clustersField when set; otherwise "clusters", or for a response
+// "predicted_clusters" when it has no "clusters" (one with both is
+// ambiguous and refused). A document without the field is refused.
+func clustersOf(jd *jsonDoc, line []byte, o readOpts) ([][][]int64, error) {
+	raw, field := jd.Clusters, "clusters"
+	switch {
+	case o.clustersField != "" && o.clustersField != "clusters":
+		field = o.clustersField
+		raw = nil
+		if field == "predicted_clusters" {
+			raw = jd.Predicted
+		} else {
+			var all map[string]json.RawMessage
+			if err := json.Unmarshal(line, &all); err != nil {
+				return nil, fmt.Errorf("invalid JSON document: %v", err)
+			}
+			raw = all[field]
+		}
+		if raw == nil {
+			return nil, fmt.Errorf("no %q field (the clusters field asked for)", field)
+		}
+	case o.response && o.clustersField == "" && jd.Clusters != nil && jd.Predicted != nil:
+		return nil, errors.New(`both "clusters" and "predicted_clusters": ambiguous; name the field to read with clusters_field= (Python) or --clusters-field (command line)`)
+	case o.response && o.clustersField == "" && jd.Clusters == nil && jd.Predicted != nil:
+		raw, field = jd.Predicted, "predicted_clusters"
+	case raw == nil && o.response:
+		return nil, errors.New(`no "clusters" or "predicted_clusters" field`)
+	case raw == nil:
+		return nil, errors.New(`no "clusters" field`)
+	}
+	var clusters [][][]int64
+	if err := json.Unmarshal(raw, &clusters); err != nil {
+		return nil, fmt.Errorf("%q must be a list of clusters, each a list of [start, end] spans: %v", field, err)
+	}
+	return clusters, nil
 }

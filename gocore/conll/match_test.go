@@ -168,8 +168,13 @@ func TestCoNLL2012Heads(t *testing.T) {
 	bare := write("bare.conll", false, 1)
 	_, _, _, _, err = ScoreFiles(key, bare, "", gocore.Options{Match: gocore.MatchPartial})
 	require.Error(t, err)
-	assert.ErrorIs(t, err, gocore.ErrInvalidInput)
-	assert.Contains(t, err.Error(), "needs the head of every mention")
+	assert.ErrorIs(t, err, gocore.ErrMissingShapes)
+	e := gocore.AsError(err)
+	assert.Equal(t, gocore.KindMissingHeads, e.Kind)
+	assert.Equal(t, []any{0, 1, bare}, []any{e.Doc, e.Side, e.Path}, "the document, the side and the file are fields")
+	assert.Positive(t, e.Line)
+	assert.Contains(t, e.Msg, "needs the head of every mention")
+	assert.Contains(t, e.Msg, "POS column", "says how to get heads")
 }
 
 // TestRepeatedResponseMention checks where we differ from the CorefUD

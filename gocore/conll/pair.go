@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/corefscore/corefscore/gocore"
-	"github.com/pkg/errors"
 )
 
 // discontinuousBit marks the ids of interned discontinuous mentions.
@@ -37,14 +36,24 @@ const discontinuousBit = int64(1) << 62
 // (Side.Types non-nil) when at least one mention of the side has a known
 // type. Time and memory are linear in the number of mentions.
 func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
-	return pairDocs(key, response, false)
+	docs, _, ws, err := pair(key, response, false)
+	warnings := make([]string, len(ws))
+	for i, w := range ws {
+		warnings[i] = w.Msg
+	}
+	return docs, warnings, err
 }
 
-// pairDocs is Pair; with spanShapes, documents that are not CoNLL-U get
-// shapes too when every mention has a head (CoNLL-2012 with POS tags), for
-// partial and head matching.
-func pairDocs(key, response []Doc, spanShapes bool) ([]gocore.Document, []string, error) {
-	var warnings []string
+// pair is Pair with the warnings as records and, for each key document, the
+// index of its response document (-1: none). With spanShapes, documents
+// that are not CoNLL-U get shapes too when every mention has a head
+// (CoNLL-2012 with POS tags), for partial and head matching.
+func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []gocore.Warning, error) {
+	var warnings []gocore.Warning
+	warn := func(kind gocore.WarningKind, side, doc, line int, format string, args ...any) {
+		warnings = append(warnings, gocore.Warning{Kind: kind, Side: side, Doc: doc, Line: line, Count: 1,
+			Msg: fmt.Sprintf(format, args...)})
+	}
 	byName := make(map[string]int, len(response))
 	for i := range response {
 		byName[response[i].Name] = i
@@ -52,12 +61,15 @@ func pairDocs(key, response []Doc, spanShapes bool) ([]gocore.Document, []string
 	var byCanon map[string]int // built on the first miss
 	used := make([]bool, len(response))
 	docs := make([]gocore.Document, len(key))
+	respOf := make([]int, len(key))
 	for i := range key {
 		k := &key[i]
 		var r *Doc
+		respOf[i] = -1
 		if j, ok := byName[k.Name]; ok {
 			r = &response[j]
 			used[j] = true
+			respOf[i] = j
 		} else {
 			if byCanon == nil {
 				byCanon = canonicalIndex(key, response)
@@ -65,15 +77,17 @@ func pairDocs(key, response []Doc, spanShapes bool) ([]gocore.Document, []string
 			if j, ok := byCanon[canonicalName(k.Name)]; ok && j >= 0 && !used[j] {
 				r = &response[j]
 				used[j] = true
-				warnings = append(warnings, fmt.Sprintf("document %q of the key is paired with document %q of the response (same name without CoNLL-2012 decoration)", k.Name, r.Name))
+				respOf[i] = j
+				warn(gocore.WarnNamePairing, -1, i, 0, "document %q of the key is paired with document %q of the response (same name without CoNLL-2012 decoration)", k.Name, r.Name)
 			} else {
-				warnings = append(warnings, fmt.Sprintf("document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line))
+				warn(gocore.WarnOther, 0, i, k.Line, "document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line)
 			}
 		}
 		if r != nil && k.NumTokens >= 0 && r.NumTokens >= 0 && k.NumTokens != r.NumTokens {
-			return nil, warnings, errors.Wrapf(gocore.ErrInvalidInput,
-				"conll: document %q has %d tokens in the key (%s:%d) but %d in the response (%s:%d)",
+			e := gocore.NewError(gocore.KindParse, "document %q has %d tokens in the key (%s:%d) but %d in the response (%s:%d)",
 				k.Name, k.NumTokens, k.Path, k.Line, r.NumTokens, r.Path, r.Line)
+			e.Doc, e.Name, e.Side, e.Path, e.Line = i, k.Name, 1, r.Path, r.Line
+			return nil, nil, warnings, e
 		}
 		// Empty nodes count in a mention's identity only when both sides
 		// are CoNLL-U (know them); otherwise a mention is its words.
@@ -87,10 +101,10 @@ func pairDocs(key, response []Doc, spanShapes bool) ([]gocore.Document, []string
 	for j := range response {
 		if !used[j] {
 			r := &response[j]
-			warnings = append(warnings, fmt.Sprintf("document %q of the response (%s:%d) is not in the key: ignored", r.Name, r.Path, r.Line))
+			warn(gocore.WarnResponseOnly, 1, -1, r.Line, "document %q of the response (%s:%d) is not in the key: ignored", r.Name, r.Path, r.Line)
 		}
 	}
-	return docs, warnings, nil
+	return docs, respOf, warnings, nil
 }
 
 // canonicalName strips the CoNLL-2012 decoration from a document name:
@@ -257,75 +271,34 @@ func (in *interner) side(d *Doc) gocore.Side {
 	return s
 }
 
-// ScoreFiles reads a key file and a response file (format as for Read; ""
-// guesses each file's format on its own), pairs their documents (Pair) and
-// scores them with gocore.ScoreBatch. It returns the key's document names,
-// the counts matrix (len(names) rows of gocore.NumColumns() columns), the
-// repeated mentions the engine found (Doc indexes names), and the warnings
-// of Pair. The two files are parsed concurrently.
-func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, counts []float64, dups []gocore.Duplicate, warnings []string, err error) {
-	// The two files are read concurrently, with mention types only when a
-	// metric reads them.
-	// Partial and head matching read CoNLL-2012 heads from the POS tags.
-	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
-	var resp []Doc
-	var respErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				respErr = errors.Errorf("conll: internal error reading %s: %v", respPath, r)
-			}
-		}()
-		resp, respErr = readPath(respPath, format, types)
-	}()
-	key, err := readPath(keyPath, format, types)
-	<-done
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	if respErr != nil {
-		return nil, nil, nil, nil, respErr
-	}
-	docs, warnings, err := pairDocs(key, resp, opt.Match != gocore.MatchExact)
-	if err != nil {
-		return nil, nil, nil, warnings, err
-	}
-	if opt.Match != gocore.MatchExact {
-		if err := checkHeads(keyPath, key, respPath, resp, opt); err != nil {
-			return nil, nil, nil, warnings, err
-		}
-	}
-	names = make([]string, len(docs))
-	for i := range docs {
-		names[i] = docs[i].Name
-	}
-	counts = make([]float64, len(docs)*gocore.NumColumns())
-	dups, err = gocore.ScoreBatch(docs, opt, counts)
-	if err != nil {
-		return nil, nil, nil, warnings, err
-	}
-	return names, counts, dups, warnings, nil
-}
-
 // checkHeads refuses partial and head matching on files whose mentions have
-// no heads, with a message that says where heads come from.
-func checkHeads(keyPath string, key []Doc, respPath string, resp []Doc, opt gocore.Options) error {
-	for _, f := range []struct {
-		path string
-		docs []Doc
-	}{{keyPath, key}, {respPath, resp}} {
-		for i := range f.docs {
-			d := &f.docs[i]
-			for j := range d.Mentions {
-				if !d.Mentions[j].HasHead {
-					return errors.Wrapf(gocore.ErrInvalidInput,
-						"conll: %s matching needs the head of every mention, and %s gives none for document %q (line %d): "+
-							"heads come from CoNLL-U (the Entity head index) or from the POS column of CoNLL-2012 files; "+
-							"jsonlines and CoNLL-2012 files without POS tags support match=exact only",
-						opt.Match, f.path, d.Name, d.Line)
+// no heads, with an error of kind KindMissingHeads that names the document
+// and the mention and says where heads come from.
+func checkHeads(key, resp []Doc, respOf []int, opt gocore.Options) error {
+	for i := range key {
+		for side, d := range []*Doc{&key[i], nil} {
+			if side == 1 {
+				if respOf[i] < 0 {
+					continue
 				}
+				d = &resp[respOf[i]]
+			}
+			for j := range d.Mentions {
+				m := &d.Mentions[j]
+				if m.HasHead {
+					continue
+				}
+				e := gocore.NewError(gocore.KindMissingHeads,
+					"%s matching needs the head of every mention, and this file gives none: heads come from CoNLL-U "+
+						"(the Entity annotation) or from the POS column of CoNLL-2012 files; "+
+						"jsonlines files and CoNLL-2012 files without POS tags can be scored with match=exact only",
+					opt.Match)
+				e.Doc, e.Name, e.Side, e.Path = i, key[i].Name, side, d.Path
+				e.Line, e.Start, e.End = d.Line, int64(m.Start), int64(m.End)
+				if m.Line > 0 {
+					e.Line = int(m.Line)
+				}
+				return e
 			}
 		}
 	}

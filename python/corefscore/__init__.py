@@ -14,60 +14,64 @@ Examples
 
 from __future__ import annotations
 
+from ._version import __version__
+
 # typing costs ~20 ms of import time that the command line need not pay.
 TYPE_CHECKING = False
-
-__version__ = "0.1.0"
 
 # The public names are imported on first use (PEP 562), so that `import corefscore`
 # (and the command line's drop-in path) does not import NumPy or load the library.
 _EXPORTS = {
-    "DUPLICATES": "._api",
-    "SINGLETONS": "._api",
     "DuplicateMentionWarning": "._api",
     "Scorer": "._api",
+    "SummedResult": "._api",
     "metric_names": "._api",
     "score": "._api",
     "score_arrays": "._api",
     "score_corpus": "._api",
+    "score_files": "._api",
     "score_labels": "._api",
     "ArraySide": "._convert",
-    "score_files": "._files",
-    "CorefScoreInputError": "._lib",
-    "Duplicate": "._result",
+    "CorefScoreInputError": "._engine",
+    "Duplicate": "._engine",
+    "ForkedProcessError": "._lib",
     "MetricScore": "._result",
     "Result": "._result",
+    "bootstrap": ".stats",
     "compare": ".stats",
     "compare_files": ".stats",
 }
+_SUBMODULES = ("stats", "plotting", "cli", "torchmetrics", "dask")
 
 if TYPE_CHECKING:
     from typing import Any
 
     from ._api import (
-        DUPLICATES,
-        SINGLETONS,
         DuplicateMentionWarning,
         Scorer,
+        SummedResult,
         metric_names,
         score,
         score_arrays,
         score_corpus,
+        score_files,
         score_labels,
     )
     from ._convert import ArraySide
-    from ._files import score_files
-    from ._lib import CorefScoreInputError
-    from ._result import Duplicate, MetricScore, Result
-    from .stats import compare, compare_files
+    from ._engine import CorefScoreInputError, Duplicate
+    from ._lib import ForkedProcessError
+    from ._result import MetricScore, Result
+    from .stats import bootstrap, compare, compare_files
 
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
-    if module is None:
+    if module is None and name not in _SUBMODULES:
         raise AttributeError(f"module 'corefscore' has no attribute {name!r}")
     import importlib  # here: the command line's imports of submodules never get this far
 
+    if module is None:  # `corefscore.stats` without `import corefscore.stats`
+        return importlib.import_module("." + name, __name__)
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
     return value
@@ -78,16 +82,17 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "DUPLICATES",
-    "SINGLETONS",
     "ArraySide",
     "CorefScoreInputError",
     "Duplicate",
     "DuplicateMentionWarning",
+    "ForkedProcessError",
     "MetricScore",
     "Result",
     "Scorer",
+    "SummedResult",
     "__version__",
+    "bootstrap",
     "compare",
     "compare_files",
     "metric_names",

@@ -1,28 +1,18 @@
-"""The public scoring functions and the streaming Scorer."""
+"""The public scoring functions and the streaming Scorer: inputs in, :class:`Result` out."""
 
 from __future__ import annotations
 
-import functools
-import re
 import threading
-import types
 import warnings as _warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from . import _arith, _lib
-from ._convert import ArraySide, Batch, Decoder, convert_batch, single_doc
-from ._lib import CorefScoreInputError
-from ._result import Duplicate, Result
-
-#: Singleton policies (cs_options.singletons).
-SINGLETONS = ("keep", "exclude")
-#: Duplicate-mention policies: report with a warning, report silently, refuse.
-DUPLICATES = ("warn", "ignore", "raise")
-#: Metrics that need mention types; left out of the default set when no types are given.
-TYPED_METRICS = _lib.TYPED_METRICS
+from . import _engine, _lib
+from ._convert import ArraySide, convert
+from ._engine import Options, Scores
+from ._result import Result
 
 
 class DuplicateMentionWarning(UserWarning):
@@ -30,7 +20,7 @@ class DuplicateMentionWarning(UserWarning):
 
 
 def metric_names() -> tuple[str, ...]:
-    """Every metric the engine computes, in engine (column) order.
+    """Every metric the engine computes, in column order.
 
     Examples
     --------
@@ -41,259 +31,68 @@ def metric_names() -> tuple[str, ...]:
     return _lib.metric_names()
 
 
-class _Settings:
-    """Validated options of one scoring call, with the cs_options struct built once."""
-
-    __slots__ = ("blanc_rule", "duplicates", "explicit", "options", "struct", "struct_arg", "untyped")
-
-    def __init__(
-        self,
-        metrics: tuple[str, ...] | None,
-        singletons: str,
-        duplicates: str,
-        blanc_rule: str,
-        workers: int | None,
-        link_weights: tuple[float, ...] | None,
-        da_weights: tuple[float, ...] | None,
-        da_greedy: bool,
-    ) -> None:
-        known = _lib.metric_names()
-        mask = 0
-        if metrics is not None:
-            for name in metrics:
-                if name not in known:
-                    raise ValueError(f"`metrics` must be names from {list(known)}; got {name!r} instead.")
-            # Engine order, no repeats.
-            metrics = tuple(m for m in known if m in metrics)
-            if not metrics:
-                raise ValueError(f"`metrics` must name at least one of {list(known)}; got none instead.")
-            for m in metrics:
-                mask |= 1 << known.index(m)
-        if singletons not in SINGLETONS:
-            raise ValueError(f"`singletons` must be one of {SINGLETONS}; got {singletons!r} instead.")
-        if duplicates not in DUPLICATES:
-            raise ValueError(f"`duplicates` must be one of {DUPLICATES}; got {duplicates!r} instead.")
-        if blanc_rule not in _arith.BLANC_RULES:
-            raise ValueError(f"`blanc_rule` must be one of {_arith.BLANC_RULES}; got {blanc_rule!r} instead.")
-        if workers is None:
-            workers = 0
-        elif isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-            raise ValueError(f"`workers` must be None or an integer >= 1; got {workers!r} instead.")
-        link = _weights(link_weights, 4, "link_weights")
-        da = _weights(da_weights, 3, "da_weights")
-        self.explicit = metrics
-        self.untyped = tuple(m for m in known if m not in TYPED_METRICS)
-        self.duplicates = duplicates
-        self.blanc_rule = blanc_rule
-        self.struct = _lib.make_options(
-            metrics=mask,
-            singletons=SINGLETONS.index(singletons),
-            duplicates=0,  # repeated mentions are always reported; "raise" is applied in Python
-            workers=int(workers),
-            da_greedy=bool(da_greedy),
-            link_weights=link,
-            da_weights=da,
-        )
-        self.struct_arg = _lib.options_arg(self.struct)
-        # Read-only: the settings are cached and shared by every Result made with them.
-        self.options = types.MappingProxyType(
-            {
-                "singletons": singletons,
-                "duplicates": duplicates,
-                "blanc_rule": blanc_rule,
-                "link_weights": link,
-                "da_weights": da,
-                "da_greedy": bool(da_greedy),
-            }
-        )
-
-    def metrics(self, has_types: bool) -> tuple[str, ...]:
-        """The metrics a Result reports."""
-        if self.explicit is not None:
-            return self.explicit
-        if has_types:
-            return _lib.metric_names()
-        return self.untyped
+_default_options: Options | None = None
 
 
-def _weights(w: Any, n: int, name: str) -> tuple[float, ...] | None:
-    if w is None:
-        return None
-    try:
-        out = tuple(float(x) for x in w)
-    except (TypeError, ValueError):
-        raise TypeError(f"`{name}` must be a sequence of {n} numbers; got {w!r} instead.") from None
-    if len(out) != n or any(x != x for x in out):
-        raise ValueError(f"`{name}` must be {n} numbers (no NaN); got {w!r} instead.")
-    return out
+def _options(metrics: Any = None, singletons: str = "keep", duplicates: str = "warn", blanc_rule: str = "key",
+             workers: int | None = None, link_weights: Any = None, da_weights: Any = None, da_greedy: bool = False,
+             **more: Any) -> Options:
+    return _engine.options(metrics=metrics, singletons=singletons, duplicates=duplicates, blanc_rule=blanc_rule,
+                           workers=workers, link_weights=link_weights, da_weights=da_weights, da_greedy=da_greedy,
+                           **more)
 
 
-@functools.lru_cache(maxsize=64)
-def _cached_settings(*args: Any) -> _Settings:
-    return _Settings(*args)
-
-
-def _settings(
-    metrics: Any,
-    singletons: str,
-    duplicates: str,
-    blanc_rule: str,
-    workers: int | None,
-    link_weights: Any = None,
-    da_weights: Any = None,
-    da_greedy: bool = False,
-) -> _Settings:
-    if metrics is not None:
-        if isinstance(metrics, str):
-            metrics = (metrics,)
-        else:
-            try:
-                metrics = tuple(metrics)
-            except TypeError:
-                raise TypeError(
-                    f"`metrics` must be a metric name or a sequence of names; got {metrics!r} instead."
-                ) from None
-        for m in metrics:
-            if not isinstance(m, str):
-                raise TypeError(f"`metrics` must contain metric names (str); got {m!r} instead.")
-    if link_weights is not None:
-        link_weights = _weights(link_weights, 4, "link_weights")
-    if da_weights is not None:
-        da_weights = _weights(da_weights, 3, "da_weights")
-    try:
-        return _cached_settings(
-            metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy
-        )
-    except TypeError:
-        # An unhashable option value: validate without the cache (it raises the right error).
-        return _Settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
-
-
-def _records(
-    recs: list[tuple[int, int, int, int, int]], decoders: Sequence[Decoder], names: Sequence[str]
-) -> list[Duplicate]:
-    return [
-        Duplicate(names[d], "key" if s == 0 else "response", decoders[d](m), int(first), int(c))
-        for d, s, m, first, c in recs
-    ]
-
-
-def _report(dups: list[Duplicate], policy: str, stacklevel: int) -> list[str]:
-    """Apply the duplicate policy; return the warning lines."""
-    if not dups:
+def _report(scores: Scores, opts: Options, stacklevel: int) -> list[str]:
+    """Warning lines for the Result, and a DuplicateMentionWarning under duplicates='warn'."""
+    if not (scores.n_duplicates or scores.warnings):
         return []
-    lines = [d.message() for d in dups]
-    if policy == "raise":
-        more = f" (and {len(dups) - 1} more)" if len(dups) > 1 else ""
-        raise CorefScoreInputError(
-            f"`key` and `response` must list each mention once per side; got {lines[0]}{more} "
-            "instead. Pass duplicates='warn' to score the first occurrence."
-        )
-    if policy == "warn":
-        more = f"; and {len(dups) - 1} more (see Result.duplicates)" if len(dups) > 1 else ""
-        _warnings.warn(f"corefscore: {lines[0]}{more}", DuplicateMentionWarning, stacklevel=stacklevel + 1)
+    lines = list(scores.warnings)
+    if scores.n_duplicates:
+        more = scores.n_duplicates - 1
+        first = scores.duplicates[0].message() if scores.duplicates else "repeated mentions"
+        line = first + (f"; and {more} more (see Result.duplicates)" if more else "")
+        lines.append(line)
+        if opts.duplicates == "warn":
+            _warnings.warn(f"corefscore: {line}", DuplicateMentionWarning, stacklevel=stacklevel + 1)
     return lines
 
 
-_DOC_IN_MESSAGE = re.compile(r"^document (\d+)")
-_MENTION_IN_MESSAGE = re.compile(r"\b(key|response) mention (-?\d+)")
+def _result(scores: Scores, opts: Options, warnings: list[str], stacklevel: int) -> Result:
+    if scores.n_duplicates or scores.warnings:
+        warnings = warnings + _report(scores, opts, stacklevel + 1)
+    return Result._of(scores.counts, _lib._columns, scores.names, scores.metrics, opts.blanc_rule,
+                      scores.duplicates, warnings, opts.values, scores.n_duplicates)
 
 
-def _in_callers_terms(exc: CorefScoreInputError, decoders: Sequence[Decoder]) -> CorefScoreInputError:
-    """The engine's message with its mention ids replaced by the mentions as the caller gave them.
-
-    The engine names a document by its index first (``document 3 ("name"): ...``)
-    and a mention by its int64 id (``key mention 12 ...``); the document's
-    decoder turns the id back into the caller's span, int or hashable.
-    """
-    msg = str(exc)
-    found = _DOC_IN_MESSAGE.match(msg)
-    if found is None or int(found.group(1)) >= len(decoders):
-        return exc
-    decode = decoders[int(found.group(1))]
-
-    def mention(m: re.Match) -> str:
-        try:
-            return f"{m.group(1)} mention {decode(int(m.group(2)))!r}"
-        except (IndexError, ValueError):
-            return m.group(0)
-
-    return CorefScoreInputError(_MENTION_IN_MESSAGE.sub(mention, msg))
-
-
-def _engine(
-    batch_key: tuple, batch_resp: tuple, settings: _Settings, names: bytes | None, decoders: Sequence[Decoder]
-) -> tuple:
-    try:
-        return _lib.score_batch(batch_key, batch_resp, settings.struct, names)
-    except CorefScoreInputError as exc:
-        raise _in_callers_terms(exc, decoders) from None
-
-
-def _engine_single(key: Any, response: Any, settings: _Settings) -> tuple:
-    """Convert and score one document of list input: counts, duplicate records, decoder."""
-    kid, kcl, rid, rcl, decoder = single_doc(key, response)
-    try:
-        return (*_lib.score_single(kid, kcl, rid, rcl, settings.struct_arg), decoder)
-    except CorefScoreInputError as exc:
-        raise _in_callers_terms(exc, [decoder]) from None
-
-
-def _names_bytes(names: Sequence[str]) -> bytes:
-    return "\n".join(n.replace("\n", " ") for n in names).encode("utf-8")
-
-
-def score(
-    key: Any,
-    response: Any,
-    *,
-    metrics: str | Sequence[str] | None = None,
-    singletons: str = "keep",
-    duplicates: str = "warn",
-    blanc_rule: str = "key",
-    workers: int | None = None,
-    link_weights: Sequence[float] | None = None,
-    da_weights: Sequence[float] | None = None,
-    da_greedy: bool = False,
-    mention_types: Mapping[Any, Any] | None = None,
-) -> Result:
+def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = None, **options: Any) -> Result:
     """Score one document: a key and a response partition of mentions.
 
     Parameters
     ----------
     key, response : sequence of clusters, or ArraySide
-        Each cluster is a sequence of mentions: ``(start, end)`` tuples,
-        ints, or any hashable (equal mentions on the two sides are the same
-        mention). Or an :class:`ArraySide` (NumPy arrays or PyTorch tensors).
-    metrics : str or sequence of str, optional
-        Metric names (see :func:`metric_names`); all metrics by default (the
-        mention-type metrics only when types are given).
-    singletons : {"keep", "exclude"}
-        ``"exclude"`` drops one-mention clusters on both sides (CorefUD).
-    duplicates : {"warn", "ignore", "raise"}
-        A mention listed twice on one side: its first occurrence is scored
-        and the repetition reported in ``Result.duplicates`` (with a
-        :class:`DuplicateMentionWarning` under ``"warn"``), or refused with
-        :class:`CorefScoreInputError` under ``"raise"``.
-    blanc_rule : {"key", "either"}
-        How BLANC treats a side without links (``"key"``: the reference scorer).
-    workers : int, optional
-        Worker threads of the engine (default: one per CPU).
-    link_weights, da_weights, da_greedy
-        Parameters of the linguistically aware metrics and DA.
+        Each cluster is a sequence of mentions: ``(start, end)`` pairs, ints or
+        any hashable compared by value (NumPy scalars and torch tensors are
+        converted to ints). Or an :class:`ArraySide` of arrays or tensors.
     mention_types : mapping, optional
-        Mention -> type (``"name"``, ``"nominal"``, ``"pronoun"`` or the
-        codes 1-3) for list input, used by the mention-type metrics; both
-        sides share it. ArraySide input gives ``types=`` arrays instead.
-
-    Returns
-    -------
-    Result
+        Mention -> ``"name"``, ``"nominal"``, ``"pronoun"`` (or 1-3), for the
+        metrics that read types; both sides share it.
+    metrics : str or sequence of str, optional
+        Metric names (:func:`metric_names`); by default every metric that
+        applies (those that read types only when types are given).
+    singletons : {"keep", "exclude"}
+    duplicates : {"warn", "ignore", "raise"}
+        A mention listed twice on one side: the first occurrence is scored and
+        the repetition reported (``Result.duplicates``, and a
+        :class:`DuplicateMentionWarning` under ``"warn"``), or refused.
+    blanc_rule : {"key", "either"}
+    workers : int, optional
+    link_weights, da_weights, da_greedy :
+        Parameters of the linguistically aware metrics and DA (README).
 
     Raises
     ------
-    TypeError, ValueError
-        On malformed input; the message names the side and the document.
+    CorefScoreInputError (a ValueError), TypeError
+        Naming the document, the side and the mention as given.
 
     Examples
     --------
@@ -306,178 +105,87 @@ def score(
     >>> r = score(key, response)
     >>> r["muc"].recall, r["muc"].precision
     (0.4, 0.4)
-    >>> r["ceafm"].counts["recall_num"], r["ceafm"].counts["recall_den"]
-    (4.0, 7.0)
     """
-    settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
-    if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
-        counts, recs, dec = _engine_single(key, response, settings)
-        decoders = [dec]
-        has_types = False
-    else:
-        batch = convert_batch([(key, response)], ["0"], None if mention_types is None else [mention_types])
-        decoders = batch.decoders
-        has_types = batch.key[3] is not None or batch.response[3] is not None
-        counts, recs = _engine(batch.key, batch.response, settings, None, decoders)
-    dups = _records(recs, decoders, ["0"]) if recs else []
-    lines = _report(dups, settings.duplicates, 2) if dups else []
-    return Result._trusted(
-        counts,
-        _lib._columns or _lib.columns(),
-        ["0"],
-        settings.metrics(has_types),
-        settings.blanc_rule,
-        dups,
-        lines,
-        settings.options,
-    )
+    global _default_options
+    if options:
+        opts = _options(**options)
+    else:  # the per-call path of a validation loop: no option to look up
+        opts = _default_options = _default_options or _options()
+    doc = convert(key, response, "0", mention_types)
+    return _result(_engine.score_docs([doc], ["0"], opts, False), opts, [], 2)
 
 
 def _empty_like(side: Any) -> Any:
-    """An empty document side in the same form as ``side``."""
     if isinstance(side, ArraySide):
-        if side.mentions is None:
-            return ArraySide.from_labels(np.empty(0, dtype=np.int64))
-        ms = np.asarray(side.mentions if not hasattr(side.mentions, "detach") else side.mentions.detach().cpu())
-        shape = (0, 2) if ms.ndim == 2 else (0,)
-        return ArraySide(np.empty(shape, dtype=np.int64), np.empty(0, dtype=np.int64))
+        shape = (0,) if side.mentions is None or np.ndim(side.mentions) == 1 else (0, 2)
+        return ArraySide(np.zeros(shape, np.int64), np.zeros(0, np.int64))
     return []
 
 
-def _pair(key_docs: Any, response_docs: Any, names: Sequence[str] | None) -> tuple[list, list[str], list[str], bool]:
-    """Pair documents: by name for mappings, by position for sequences.
-
-    Returns the (key, response) pairs, the document names, warnings and
-    whether the names are the caller's.
-    """
+def _pair(key_docs: Any, response_docs: Any, names: Sequence[str] | None, mention_types: Any = None,
+          first: int = 0) -> tuple[list, list[str], bool, list[str], list]:
+    """(pairs, names, named?, warnings, per-document mention_types): mappings by name, sequences by position."""
     if isinstance(key_docs, Mapping) or isinstance(response_docs, Mapping):
         if not (isinstance(key_docs, Mapping) and isinstance(response_docs, Mapping)):
-            raise TypeError(
-                "`key_docs` and `response_docs` must both be mappings (paired by name) or both "
-                f"sequences (paired by position); got {type(key_docs).__name__} and "
-                f"{type(response_docs).__name__} instead."
-            )
-        if names is not None:
-            raise TypeError("`names` must be None when documents are given as mappings; got names instead.")
-        pairs, doc_names, warns = [], [], []
-        for name, key in key_docs.items():
-            if name in response_docs:
-                pairs.append((key, response_docs[name]))
-            else:
-                pairs.append((key, _empty_like(key)))
-                warns.append(f"document {name}: no response document; scored as empty")
-            doc_names.append(str(name))
-        for name in response_docs:
-            if name not in key_docs:
-                warns.append(f"document {name}: in the response only; not scored")
-        return pairs, doc_names, warns, True
+            raise TypeError("`key_docs` and `response_docs` must both be mappings (paired by name) or both "
+                            f"sequences; got {type(key_docs).__name__} and {type(response_docs).__name__}.")
+        if mention_types is not None and not isinstance(mention_types, Mapping):
+            raise TypeError("`mention_types` must be a mapping document name -> mapping when documents are "
+                            f"mappings; got {type(mention_types).__name__}.")
+        pairs = [(k, response_docs[n] if n in response_docs else _empty_like(k)) for n, k in key_docs.items()]
+        warns = [f"document {n}: no response document; scored as empty" for n in key_docs if n not in response_docs]
+        warns += [f"document {n}: in the response only; not scored" for n in response_docs if n not in key_docs]
+        types = [mention_types.get(n) for n in key_docs] if mention_types is not None else [None] * len(pairs)
+        return pairs, [str(n) for n in key_docs], True, warns, types
     for arg, docs in (("key_docs", key_docs), ("response_docs", response_docs)):
         if isinstance(docs, (str, bytes, ArraySide)) or not isinstance(docs, Sequence):
-            raise TypeError(
-                f"`{arg}` must be a sequence of documents or a mapping name -> document; got "
-                f"{type(docs).__name__} instead."
-            )
+            raise TypeError(f"`{arg}` must be a sequence of documents or a mapping name -> document; "
+                            f"got {type(docs).__name__}.")
     if len(key_docs) != len(response_docs):
-        raise ValueError(
-            f"`response_docs` must have one document per key document ({len(key_docs)}); got "
-            f"{len(response_docs)} instead."
-        )
+        raise ValueError(f"`response_docs` must have one document per key document ({len(key_docs)}); "
+                         f"got {len(response_docs)}.")
+    if mention_types is None:
+        types = [None] * len(key_docs)
+    elif isinstance(mention_types, Mapping) or not isinstance(mention_types, Sequence) or \
+            len(mention_types) != len(key_docs):
+        raise ValueError(f"`mention_types` must be a sequence of one mapping (or None) per document "
+                         f"({len(key_docs)}); got {type(mention_types).__name__}.")
+    else:
+        types = list(mention_types)
     if names is not None:
         names = [str(n) for n in names]
         if len(names) != len(key_docs):
-            raise ValueError(f"`names` must have one name per document ({len(key_docs)}); got {len(names)} instead.")
-        return list(zip(key_docs, response_docs)), names, [], True
-    return list(zip(key_docs, response_docs)), [str(i) for i in range(len(key_docs))], [], False
+            raise ValueError(f"`names` must have one name per document ({len(key_docs)}); got {len(names)}.")
+        return list(zip(key_docs, response_docs)), names, True, [], types
+    return list(zip(key_docs, response_docs)), [str(first + i) for i in range(len(key_docs))], False, [], types
 
 
-def _labels(names: Sequence[str], named: bool) -> list[str]:
-    """Document labels for error messages."""
-    if not named:
-        return list(names)
-    return [f"{i} ({n!r})" for i, n in enumerate(names)]
+def _score_pairs(pairs: list, names: list[str], named: bool, types: list, opts: Options) -> Scores:
+    label = (lambda i: f"{i} ({names[i]!r})") if named else str
+    docs = [convert(k, r, label(i), t) for i, ((k, r), t) in enumerate(zip(pairs, types))]
+    return _engine.score_docs(docs, names, opts, named)
 
 
-def _doc_types(mention_types: Any, key_docs: Any, n: int) -> list | None:
-    """Per-document mention_types, paired like the documents."""
-    if mention_types is None:
-        return None
-    if isinstance(key_docs, Mapping):
-        if not isinstance(mention_types, Mapping):
-            raise TypeError(
-                "`mention_types` must be a mapping document name -> mapping when documents are "
-                f"mappings; got {type(mention_types).__name__} instead."
-            )
-        return [mention_types.get(name) for name in key_docs]
-    if isinstance(mention_types, Mapping) or not isinstance(mention_types, Sequence) or len(mention_types) != n:
-        raise ValueError(
-            f"`mention_types` must be a sequence of one mapping (or None) per document ({n}); got "
-            f"{type(mention_types).__name__} instead."
-        )
-    return list(mention_types)
-
-
-def _score_pairs(
-    pairs: list,
-    doc_names: list[str],
-    named: bool,
-    settings: _Settings,
-    stacklevel: int,
-    mention_types: list | None = None,
-) -> tuple[np.ndarray, list[Duplicate], list[str], bool]:
-    """Convert and score document pairs; apply the duplicate policy."""
-    batch: Batch = convert_batch(pairs, _labels(doc_names, named), mention_types)
-    has_types = batch.key[3] is not None or batch.response[3] is not None
-    counts, recs = _engine(
-        batch.key, batch.response, settings, _names_bytes(doc_names) if named else None, batch.decoders
-    )
-    dups = _records(recs, batch.decoders, doc_names) if recs else []
-    lines = _report(dups, settings.duplicates, stacklevel + 1)
-    return counts, dups, lines, has_types
-
-
-def score_corpus(
-    key_docs: Any,
-    response_docs: Any,
-    *,
-    names: Sequence[str] | None = None,
-    metrics: str | Sequence[str] | None = None,
-    singletons: str = "keep",
-    duplicates: str = "warn",
-    blanc_rule: str = "key",
-    workers: int | None = None,
-    link_weights: Sequence[float] | None = None,
-    da_weights: Sequence[float] | None = None,
-    da_greedy: bool = False,
-    mention_types: Any = None,
-) -> Result:
-    """Score many documents in one engine call; corpus scores are micro-averages.
+def score_corpus(key_docs: Any, response_docs: Any, *, names: Sequence[str] | None = None,
+                 mention_types: Any = None, **options: Any) -> Result:
+    """Score many documents in one engine call; corpus scores are sums of counts (micro averages).
 
     Parameters
     ----------
     key_docs, response_docs : sequence or mapping of documents
-        Each document in any form :func:`score` accepts. Sequences are paired
-        by position; mappings by document name (a key document with no
-        response is scored against an empty response, as the reference
-        scorer does; a response-only document is reported in
-        ``Result.warnings``).
+        Each document in any form :func:`score` accepts. Sequences pair by
+        position; mappings by name (a key document with no response is scored
+        against an empty one, as the reference scorer does; a response-only
+        document is reported in ``Result.warnings``).
     names : sequence of str, optional
-        Document names for sequences (default: positions ``"0"``, ``"1"``...).
-    metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy
-        As in :func:`score`.
+        Document names for sequences.
     mention_types : sequence or mapping, optional
-        One ``mention_types`` mapping of :func:`score` per document (None for
-        an untyped one), paired like the documents.
-
-    Returns
-    -------
-    Result
-        Corpus scores from the summed counts; ``per_document()`` and
-        ``counts_matrix`` give the documents.
+        One mapping per document (None for an untyped one), paired like the documents.
+    **options
+        As in :func:`score`.
 
     Examples
     --------
-    Scores add up over documents as counts, not as averages of scores:
-
     >>> from corefscore import score_corpus
     >>> keys = {"d1": [[1, 2, 3]], "d2": [[1, 2], [3]]}
     >>> responses = {"d1": [[1, 2], [3]], "d2": [[1, 2], [3]]}
@@ -487,48 +195,16 @@ def score_corpus(
     >>> [round(d["muc"].recall, 2) for d in r.per_document()]
     [0.5, 1.0]
     """
-    settings = _settings(metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy)
-    pairs, doc_names, warns, named = _pair(key_docs, response_docs, names)
+    opts = _options(**options)
+    pairs, doc_names, named, warns, types = _pair(key_docs, response_docs, names, mention_types)
     if not pairs:
-        # An empty corpus has no score; zeros would hide an empty validation split.
         raise ValueError("`key_docs` must hold at least one document; got an empty collection instead.")
-    types = _doc_types(mention_types, key_docs, len(pairs))
-    counts, dups, lines, has_types = _score_pairs(pairs, doc_names, named, settings, 2, types)
-    return Result(
-        counts,
-        _lib.columns(),
-        doc_names,
-        settings.metrics(has_types),
-        blanc_rule=settings.blanc_rule,
-        duplicates=dups,
-        warnings=warns + lines,
-        options=settings.options,
-    )
+    return _result(_score_pairs(pairs, doc_names, named, types, opts), opts, warns, 2)
 
 
-def score_arrays(
-    key_mentions: Any,
-    key_clusters: Any,
-    response_mentions: Any,
-    response_clusters: Any,
-    *,
-    key_types: Any = None,
-    response_types: Any = None,
-    **options: Any,
-) -> Result:
-    """Score one document given as arrays (no Python loop per mention).
-
-    Parameters
-    ----------
-    key_mentions, response_mentions : array of shape (n, 2) or (n,)
-        Spans ``(start, end)`` or integer mention ids (NumPy arrays, PyTorch
-        tensors or nested sequences).
-    key_clusters, response_clusters : array of shape (n,)
-        Cluster id (>= 0) of each mention.
-    key_types, response_types : array of shape (n,), optional
-        Mention type codes (0 unknown, 1 name, 2 nominal, 3 pronoun).
-    **options
-        Keyword options of :func:`score`.
+def score_arrays(key_mentions: Any, key_clusters: Any, response_mentions: Any, response_clusters: Any, *,
+                 key_types: Any = None, response_types: Any = None, **options: Any) -> Result:
+    """Score one document given as arrays: ``(n, 2)`` spans or ``(n,)`` ids, and ``(n,)`` cluster ids.
 
     Examples
     --------
@@ -539,48 +215,114 @@ def score_arrays(
     >>> r["muc"].recall, r["muc"].precision
     (1.0, 0.5)
     """
-    return score(
-        ArraySide(key_mentions, key_clusters, key_types),
-        ArraySide(response_mentions, response_clusters, response_types),
-        **options,
-    )
+    return score(ArraySide(key_mentions, key_clusters, key_types),
+                 ArraySide(response_mentions, response_clusters, response_types), **options)
 
 
 def score_labels(labels_true: Any, labels_pred: Any, **options: Any) -> Result:
-    """Score one document given as label arrays over a shared mention list (scikit-learn style).
+    """Score label arrays over one shared mention list (scikit-learn style; ``-1`` = absent on that side).
 
-    Parameters
-    ----------
-    labels_true, labels_pred : array of shape (n_mentions,)
-        Cluster id of mention ``i`` in the key and in the response; ``-1``
-        when the mention is absent from that side.
-    **options
-        Keyword options of :func:`score`.
+    Both arrays must have one entry per mention of the shared list.
 
     Examples
     --------
-    Relabelling the clusters does not change any score:
-
     >>> from corefscore import score_labels
     >>> score_labels([0, 0, 1, 1], [5, 5, 2, 2])["bcub"].f1
     1.0
     """
+    n_true, n_pred = (len(_convert_labels(x)) for x in (labels_true, labels_pred))
+    if n_true != n_pred:
+        raise ValueError(f"`labels_pred` must have one label per mention of `labels_true` ({n_true}); "
+                         f"got {n_pred} instead. Mark a mention absent from one side with -1.")
     return score(ArraySide.from_labels(labels_true), ArraySide.from_labels(labels_pred), **options)
+
+
+def _convert_labels(x: Any) -> np.ndarray:
+    from ._convert import to_numpy
+
+    return np.atleast_1d(np.asarray(to_numpy(x)))
+
+
+def score_files(key_path: Any, response_path: Any, *, format: str | None = None, clusters_field: str | None = None,
+                **options: Any) -> Result:
+    """Read and score a key and a response file (CoNLL-2012, CorefUD CoNLL-U or jsonlines), parsed in Go.
+
+    Documents pair by name. ``format`` is detected when None. For jsonlines,
+    responses are read from ``"clusters"``, else ``"predicted_clusters"``; a
+    document with both is refused unless ``clusters_field`` names the field.
+
+    Raises
+    ------
+    FileNotFoundError, CorefScoreInputError
+        The latter naming the file, the line and the document.
+    """
+    opts = _options(format=format, clusters_field=clusters_field, **options)
+    result = _result(_engine.score_files(key_path, response_path, opts), opts, [], 2)
+    result.key, result.response = str(key_path), str(response_path)
+    return result
+
+
+class SummedResult(Result):
+    """The Result of counts summed across processes: corpus scores without per-document rows.
+
+    What :meth:`Scorer.all_reduce` and ``corefscore.torchmetrics.CorefMetric``
+    return. Scores, ``counts``, ``total_counts``, ``conll_f1``, ``to_dict()``
+    and ``n_documents`` are those of every document on every process; the
+    per-document rows stayed on their processes, so ``counts_matrix``,
+    ``per_document()`` (and with them ``bootstrap`` and ``compare``) raise
+    instead of treating the sums as one document. ``duplicates`` and
+    ``warnings`` hold this process's own records; ``n_duplicates`` counts all.
+    """
+
+    def __init__(self, sums: Any, columns: Sequence[str], metrics: Sequence[str], n_documents: int, *,
+                 processes: int = 1, n_duplicates: int = 0, blanc_rule: str = "key", duplicates: Sequence = (),
+                 warnings: Sequence[str] = (), options: dict[str, Any] | None = None) -> None:
+        sums = np.asarray(sums, dtype=np.float64)
+        if sums.shape != (len(columns),):
+            raise ValueError(f"`sums` must have shape ({len(columns)},); got {sums.shape} instead.")
+        label = f"sum of {int(n_documents)} documents on {processes} process{'es' if processes != 1 else ''}"
+        super().__init__(sums.reshape(1, -1), columns, [label], metrics, blanc_rule=blanc_rule,
+                         duplicates=duplicates, warnings=warnings, options=options, n_duplicates=n_duplicates)
+        self._n_summed = int(n_documents)
+        self.processes = int(processes)
+        self._hint = "use Scorer.all_reduce(rows=True), or gather Scorer.counts_matrix yourself"
+
+    @property
+    def counts_matrix(self) -> np.ndarray:
+        """Unavailable: the rows stayed on their processes (see the class documentation)."""
+        raise ValueError(self._no_rows())
+
+    @counts_matrix.setter
+    def counts_matrix(self, value: np.ndarray) -> None:
+        self._sums = value
+
+    @property
+    def total_counts(self) -> np.ndarray:
+        """The summed counts of every document, shape (n_columns,)."""
+        return self._sums[0]
+
+    @property
+    def n_documents(self) -> int:
+        """Number of documents summed, on every process."""
+        return self._n_summed
+
+    def _no_rows(self) -> str:
+        return (
+            f"corefscore: this Result holds the counts of {self._n_summed} documents summed across "
+            f"{self.processes} process(es), not one row per document; per-document work (per_document, bootstrap, "
+            f"compare) needs the rows: {self._hint}.")
+
+    def per_document(self) -> list[Result]:
+        """Unavailable: the rows stayed on their processes (see the class documentation)."""
+        raise ValueError(self._no_rows())
 
 
 class Scorer:
     """A streaming accumulator of per-document counts, for validation loops.
 
-    ``update`` scores documents as they come (one engine call per update)
-    and keeps their counts rows; ``compute`` returns the :class:`Result` of
-    everything seen since the last ``reset``. Counts add up, so workers of
-    a distributed job can each keep a Scorer and ``merge`` them (or sum
-    their ``counts``).
-
-    Parameters
-    ----------
-    metrics, singletons, duplicates, blanc_rule, workers, link_weights, da_weights, da_greedy
-        As in :func:`score`.
+    ``update`` scores documents as they come; ``compute`` returns the
+    :class:`Result` of everything since the last ``reset``. Counts add up,
+    so workers of a distributed job can ``merge`` Scorers or sum ``counts``.
 
     Examples
     --------
@@ -594,41 +336,19 @@ class Scorer:
     0
     """
 
-    def __init__(
-        self,
-        *,
-        metrics: str | Sequence[str] | None = None,
-        singletons: str = "keep",
-        duplicates: str = "warn",
-        blanc_rule: str = "key",
-        workers: int | None = None,
-        link_weights: Sequence[float] | None = None,
-        da_weights: Sequence[float] | None = None,
-        da_greedy: bool = False,
-    ) -> None:
-        self._settings_args = (
-            metrics,
-            singletons,
-            duplicates,
-            blanc_rule,
-            workers,
-            link_weights,
-            da_weights,
-            da_greedy,
-        )
-        self._settings = _settings(*self._settings_args)
+    def __init__(self, **options: Any) -> None:
+        self._kwargs = options
+        self._opts = _options(**options)
         self._lock = threading.Lock()
         self.reset()
 
     def __getstate__(self) -> dict[str, Any]:
         with self._lock:
-            state = {k: v for k, v in self.__dict__.items() if k not in ("_lock", "_settings")}
-        state["_settings_args"] = self._settings_args
-        return state
+            return {k: v for k, v in self.__dict__.items() if k not in ("_lock", "_opts")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._settings = _settings(*self._settings_args)
+        self._opts = _options(**self._kwargs)
         self._lock = threading.Lock()
 
     def reset(self) -> None:
@@ -636,9 +356,11 @@ class Scorer:
         with self._lock:
             self._rows: list[np.ndarray] = []
             self._names: list[str] = []
-            self._dups: list[Duplicate] = []
+            self._dups: list = []
+            self._n_dups = 0
             self._warnings: list[str] = []
-            self._has_types = False
+            self._metrics: tuple[str, ...] | None = None
+            self._reduced: Result | None = None  # what all_reduce computed, until the next change
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -647,7 +369,6 @@ class Scorer:
 
     @property
     def n_documents(self) -> int:
-        """Number of documents accumulated."""
         return len(self._names)
 
     @property
@@ -655,112 +376,179 @@ class Scorer:
         """Per-document counts so far, shape (n_documents, n_columns)."""
         with self._lock:
             rows = list(self._rows)
-        if not rows:
-            return np.zeros((0, len(_lib.columns())))
-        return np.concatenate(rows, axis=0)
+        return np.concatenate(rows, axis=0) if rows else np.zeros((0, len(_lib.columns())))
 
     @property
     def counts(self) -> np.ndarray:
-        """Summed counts so far, shape (n_columns,): what distributed workers add up."""
+        """Summed counts, shape (n_columns,): what distributed workers add up."""
         return self.counts_matrix.sum(axis=0)
 
-    def update(
-        self, key: Any, response: Any, *, batch: bool = False, name: str | None = None, mention_types: Any = None
-    ) -> None:
-        """Score one document, or a batch of documents (``batch=True`` or mappings).
+    def _add(self, scores: Scores, warns: list[str]) -> None:
+        with self._lock:
+            self._rows.append(scores.counts)
+            self._names.extend(scores.names)
+            self._dups.extend(scores.duplicates)
+            self._n_dups += scores.n_duplicates
+            self._reduced = None
+            self._warnings.extend(warns)
+            # A metric is reported only if it applied to every batch.
+            if self._metrics is None:
+                self._metrics = scores.metrics
+            elif self._metrics is not scores.metrics:
+                self._metrics = tuple(m for m in self._metrics if m in scores.metrics)
 
-        Parameters
-        ----------
-        key, response
-            One document in any form :func:`score` accepts; with
-            ``batch=True``, sequences of documents paired by position; two
-            mappings are always a batch paired by name.
-        batch : bool
-            Whether ``key`` and ``response`` are batches of documents.
-        name : str, optional
-            Name of a single document (default: its running position).
-        mention_types : mapping or sequence of mappings, optional
-            As in :func:`score` (one document) or :func:`score_corpus` (a batch).
-        """
-        s = self._settings
+    def update(self, key: Any, response: Any, *, batch: bool = False, name: str | None = None,
+               mention_types: Any = None) -> None:
+        """Score one document, or a batch (``batch=True``, or two mappings paired by name)."""
         if batch or isinstance(key, Mapping) or isinstance(response, Mapping):
-            pairs, names, warns, named = _pair(key, response, None)
-            if not named:
-                start = self.n_documents
-                names = [str(start + i) for i in range(len(names))]
-            types = _doc_types(mention_types, key, len(pairs))
-            counts, dups, lines, has_types = _score_pairs(pairs, names, named, s, 2, types)
+            pairs, names, named, warns, types = _pair(key, response, None, mention_types, self.n_documents)
+            scores = _score_pairs(pairs, names, named, types, self._opts)
         else:
             label = str(self.n_documents) if name is None else str(name)
-            if mention_types is None and type(key) is not ArraySide and type(response) is not ArraySide:
-                counts, recs, dec = _engine_single(key, response, s)
-                decoders = [dec]
-                has_types = False
-            else:
-                b = convert_batch([(key, response)], [label], None if mention_types is None else [mention_types])
-                decoders = b.decoders
-                has_types = b.key[3] is not None or b.response[3] is not None
-                counts, recs = _engine(b.key, b.response, s, None, decoders)
-            dups = _records(recs, decoders, [label]) if recs else []
-            lines = _report(dups, s.duplicates, 2) if dups else []
-            names, warns = [label], []
-        with self._lock:
-            self._rows.append(counts)
-            self._names.extend(names)
-            self._dups.extend(dups)
-            self._warnings.extend(warns + lines)
-            self._has_types = self._has_types or has_types
+            doc = convert(key, response, label, mention_types)
+            scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
+        self._add(scores, warns + _report(scores, self._opts, 2))
 
     def merge(self, other: Scorer) -> Scorer:
         """Add another Scorer's documents (same options) to this one; returns self."""
         if not isinstance(other, Scorer):
             raise TypeError(f"`other` must be a Scorer; got {type(other).__name__} instead.")
-        if other._settings.options != self._settings.options or other._settings.explicit != self._settings.explicit:
+        if other._opts != self._opts:
             raise ValueError("`other` must have the same options as this Scorer; got different options instead.")
         with other._lock:
-            rows, names = list(other._rows), list(other._names)
-            dups, warns, typed = list(other._dups), list(other._warnings), other._has_types
+            state = (list(other._rows), list(other._names), list(other._dups), other._n_dups,
+                     list(other._warnings), other._metrics)
         with self._lock:
-            self._rows.extend(rows)
-            self._names.extend(names)
-            self._dups.extend(dups)
-            self._warnings.extend(warns)
-            self._has_types = self._has_types or typed
+            self._reduced = None
+            self._rows.extend(state[0])
+            self._names.extend(state[1])
+            self._dups.extend(state[2])
+            self._n_dups += state[3]
+            self._warnings.extend(state[4])
+            if state[5] is not None:
+                self._metrics = state[5] if self._metrics is None else \
+                    tuple(m for m in self._metrics if m in state[5])
         return self
 
     def add_counts(self, counts_matrix: Any, names: Sequence[str] | None = None) -> None:
-        """Add rows of counts computed elsewhere (e.g. another process's ``counts_matrix``)."""
+        """Add rows of counts computed elsewhere (another process's ``counts_matrix``)."""
         arr = np.asarray(counts_matrix, dtype=np.float64)
+        arr = arr.reshape(1, -1) if arr.ndim == 1 else arr
         ncol = len(_lib.columns())
-        if arr.ndim == 1:
-            arr = arr.reshape(1, -1)
         if arr.ndim != 2 or arr.shape[1] != ncol:
             raise ValueError(f"`counts_matrix` must have shape (n, {ncol}); got {arr.shape} instead.")
-        if np.isnan(arr).any():
-            raise ValueError("`counts_matrix` must not contain NaN; got NaN instead.")
-        start = self.n_documents
-        labels = [str(start + i) for i in range(arr.shape[0])] if names is None else [str(n) for n in names]
-        if len(labels) != arr.shape[0]:
-            raise ValueError(f"`names` must have one name per row ({arr.shape[0]}); got {len(labels)} instead.")
+        if not np.isfinite(arr).all():
+            raise ValueError("`counts_matrix` must be finite; got NaN or infinity instead.")
+        labels = [str(self.n_documents + i) for i in range(len(arr))] if names is None else [str(n) for n in names]
+        if len(labels) != len(arr):
+            raise ValueError(f"`names` must have one name per row ({len(arr)}); got {len(labels)} instead.")
         with self._lock:
+            self._reduced = None
             self._rows.append(arr)
             self._names.extend(labels)
 
-    def compute(self) -> Result:
-        """The Result of every document since the last reset."""
-        s = self._settings
+    def all_reduce(self, group: Any = None, *, rows: bool = False) -> Scorer:
+        """Sum the counts of this Scorer on every process of a ``torch.distributed`` group; returns self.
+
+        A collective call: every process of ``group`` (default: the whole
+        world) must call it. Afterwards :meth:`compute` returns, on every
+        process, the Result of all their documents, until this Scorer changes
+        (``update``, ``merge``, ``add_counts``, ``reset``: compute() is local
+        again, and another all_reduce sums afresh; nothing is counted twice).
+        The Scorer's own rows, ``counts_matrix`` and ``n_documents`` stay local.
+
+        Parameters
+        ----------
+        group : torch.distributed.ProcessGroup, optional
+        rows : bool
+            False (default): one ``all_reduce`` of a float64 vector (the column
+            sums, the document and duplicate counts, which metrics applied);
+            compute() returns a :class:`SummedResult`: corpus scores, counts
+            and ``n_documents``, but no per-document rows (``per_document``,
+            ``bootstrap`` and ``compare`` raise). True: every process's rows,
+            document names, duplicates and warnings are gathered
+            (``all_gather_object``; memory of the whole corpus's rows on every
+            process) and compute() returns a full :class:`Result`, rows in
+            rank order.
+
+        A metric is reported only if it applied on every process that scored
+        something (as :meth:`update` does across batches); with no document
+        anywhere, the engine's default set for these options. Works with the
+        gloo (CPU) and NCCL (the current CUDA device) backends.
+
+        Raises
+        ------
+        ImportError
+            Without torch (``pip install corefscore[torch]``).
+        RuntimeError
+            When no process group is initialised.
+        """
+        try:
+            import torch
+            import torch.distributed as dist
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("corefscore: Scorer.all_reduce needs torch; install it with "
+                              "`pip install corefscore[torch]`") from exc
+        if not (dist.is_available() and dist.is_initialized()):
+            raise RuntimeError("corefscore: Scorer.all_reduce needs an initialised torch.distributed process "
+                               "group (torch.distributed.init_process_group); got none.")
         with self._lock:
-            names, dups, warns, typed = list(self._names), list(self._dups), list(self._warnings), self._has_types
-        return Result(
-            self.counts_matrix,
-            _lib.columns(),
-            names,
-            s.metrics(typed),
-            blanc_rule=s.blanc_rule,
-            duplicates=dups,
-            warnings=warns,
-            options=s.options,
-        )
+            state = (list(self._rows), list(self._names), list(self._dups), self._n_dups, list(self._warnings),
+                     self._metrics)
+        columns = _lib.columns()
+        world = dist.get_world_size(group)
+        if rows:
+            parts: list[Any] = [None] * world
+            dist.all_gather_object(parts, state, group=group)
+            whole = Scorer(**self._kwargs)
+            for part_rows, names, dups, n_dups, warns, metrics in parts:
+                whole._rows.extend(part_rows)
+                whole._names.extend(names)
+                whole._dups.extend(dups)
+                whole._n_dups += n_dups
+                whole._warnings.extend(warns)
+                if metrics is not None:
+                    whole._metrics = metrics if whole._metrics is None else \
+                        tuple(m for m in whole._metrics if m in metrics)
+            reduced = whole.compute()
+        else:
+            all_metrics = _lib.metric_names()
+            scored = state[5] is not None
+            local = np.concatenate([
+                np.concatenate(state[0], axis=0).sum(axis=0) if state[0] else np.zeros(len(columns)),
+                [len(state[1]), state[3], float(scored)],
+                [float(scored and m in state[5]) for m in all_metrics],  # type: ignore[operator]
+            ])
+            device = torch.device("cuda", torch.cuda.current_device()) if dist.get_backend(group) == "nccl" \
+                else torch.device("cpu")
+            tensor = torch.from_numpy(local).to(device)
+            dist.all_reduce(tensor, op=dist.ReduceOp.SUM, group=group)
+            total = tensor.cpu().numpy()
+            ncol = len(columns)
+            n_docs, n_dups, n_scored = np.rint(total[ncol:ncol + 3]).astype(np.int64).tolist()
+            applied = np.rint(total[ncol + 3:]).astype(np.int64).tolist()
+            if n_scored:  # applied on every process that scored: the tally equals the number of such processes
+                metrics = tuple(m for m, a in zip(all_metrics, applied) if a == n_scored)
+            else:
+                metrics = _engine.score_docs([], [], self._opts, False).metrics
+            reduced = SummedResult(total[:ncol], columns, metrics, n_docs, processes=world, n_duplicates=n_dups,
+                                   blanc_rule=self._opts.blanc_rule, duplicates=state[2], warnings=state[4],
+                                   options=self._opts.values)
+        with self._lock:
+            self._reduced = reduced
+        return self
+
+    def compute(self) -> Result:
+        """The Result of every document since the last reset (of every process, after :meth:`all_reduce`)."""
+        with self._lock:
+            if self._reduced is not None:
+                return self._reduced
+            names, dups, warns, n_dups = list(self._names), list(self._dups), list(self._warnings), self._n_dups
+            metrics = self._metrics
+        if metrics is None:  # nothing scored here (only add_counts): the engine's default set for these options
+            metrics = _engine.score_docs([], [], self._opts, False).metrics
+        return Result(self.counts_matrix, _lib.columns(), names, metrics, blanc_rule=self._opts.blanc_rule,
+                      duplicates=dups, warnings=warns, options=self._opts.values, n_duplicates=n_dups)
 
     def __repr__(self) -> str:
         return f"Scorer({self.n_documents} documents)"

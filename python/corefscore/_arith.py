@@ -30,6 +30,22 @@ def layout(columns: Sequence[str]) -> dict[str, dict[str, int]]:
     return out
 
 
+_split_cache: dict = {}
+
+
+def split_scored(columns: Sequence[str], metrics: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(metrics with recall and precision, count-only analyses such as ``kk``) among ``metrics``, in order."""
+    key = (columns if isinstance(columns, tuple) else tuple(columns), tuple(metrics))
+    found = _split_cache.get(key)
+    if found is None:
+        lay = layout(columns)
+        scored = tuple(m for m in metrics if "recall_num" in lay.get(m, ()) or m == "blanc")
+        found = (scored, tuple(m for m in metrics if m not in scored))
+        if len(_split_cache) < 1024:
+            _split_cache[key] = found
+    return found
+
+
 def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """``num / den`` elementwise, 0 where ``den`` is 0 (as the reference scorer)."""
     num = np.asarray(num, dtype=np.float64)

@@ -1,615 +1,374 @@
-"""The one module that owns every ctypes detail of the C ABI (``capi/corefscore.h``).
+"""The ABI layer: the one module that knows ctypes and ``capi/corefscore.h`` (ABI v2).
 
-Nothing here runs at import time: the shared library (and with it the Go
-runtime) is loaded on the first call to :func:`lib`, so that importing
-``corefscore`` before ``os.fork()`` is safe. Public modules call
-:func:`score_batch`, :func:`columns` and :func:`metric_names`; they never
-touch ctypes.
+Nothing runs at import time: the library, and with it the Go runtime, is
+loaded on first use, so importing corefscore before ``os.fork()`` is safe.
+A Go runtime does not survive ``fork()``: a child forked after the library
+was loaded gets :class:`ForkedProcessError` instead of a hang. Long calls run
+on a helper thread while the calling thread waits interruptibly, so Ctrl-C
+sets the engine's cancel flag and raises KeyboardInterrupt at once.
 
-``ctypes.CDLL`` releases the GIL for the duration of every foreign call, so
-Python threads can score concurrently.
+This layer passes facts, not prose: a failed call raises :class:`EngineError`
+with the fields of ``cs_error``; the layers above turn it into the exception
+a user sees, in the caller's terms.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
-import struct
+from _thread import allocate_lock, start_new_thread
+from array import array as _array
 
-# The command line needs a lock and thread-local buffers but not the rest of
-# threading, whose imports (functools, collections...) cost ~5 ms of start-up;
-# array (which imports collections too) is imported where it is used.
-from _thread import allocate_lock
-
-try:
-    from _thread import _local as _ThreadLocal  # what threading.local is
-except ImportError:  # pragma: no cover - an interpreter without it
-    from threading import local as _ThreadLocal
-
-# typing costs ~20 ms of import time that the command line need not pay.
-TYPE_CHECKING = False
-
-if TYPE_CHECKING:  # NumPy is imported where it is used: the drop-in CLI path never needs it
-    from array import array
+TYPE_CHECKING = False  # typing costs ~20 ms of start-up that the command line need not pay
+if TYPE_CHECKING:
     from typing import Any
 
-    import numpy as np
-
-#: The ABI version this module is written for (CS_ABI_VERSION in corefscore.h).
-ABI_VERSION = 1
-
-#: Environment variable naming another shared library to load (for development).
+ABI_VERSION = 2
 LIBRARY_ENV = "COREFSCORE_LIBRARY"
-
 LIBRARY_NAME = "libcorefscore.so"
 
-# Status codes of corefscore.h.
-CS_OK = 0
-CS_INVALID_INPUT = 1
-CS_BUFFER_TOO_SMALL = 2
-CS_INTERNAL = 3
-CS_IO = 4
+# Statuses and error kinds of corefscore.h.
+CS_OK, CS_INVALID_INPUT, CS_BUFFER_TOO_SMALL, CS_INTERNAL, CS_IO, CS_CANCELLED = range(6)
+ERR_KINDS = ("none", "argument", "option", "mention", "duplicate", "missing_types", "parse", "not_found", "io",
+             "cancelled", "internal", "missing_heads")
+WARN_KINDS = {1: "response_only", 2: "bad_item", 3: "name_pairing", 4: "types_skipped", 100: "other"}
+MESSAGE_LEN = 512
+#: Inputs at least this large run on a helper thread so that Ctrl-C is honoured at once.
+INTERRUPTIBLE_MENTIONS = 20_000
 
-#: Fields of one duplicate record (CS_DUPLICATE_FIELDS).
-DUPLICATE_FIELDS = 5
-
-#: Metrics that need mention types (their counts stay zero on untyped documents
-#: when every metric is selected implicitly).
-TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
-
-# First guesses of cs_score_files' output capacities; a larger corpus costs one more call.
-_FILE_ROWS = 1024
-_FILE_NAMES = 1 << 16
-_FILE_WARNINGS = 1 << 16
-_FILE_DUPS = 4096
-
-_ERR_LEN = 4096
+_i64, _i32, _p = ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p
 
 
-class CorefScoreInputError(ValueError):
-    """Input the engine refused (CS_INVALID_INPUT); the message says why."""
+class CsError(ctypes.Structure):
+    _fields_ = [("status", _i32), ("kind", _i32), ("doc", _i64), ("side", _i32), ("option", _i32),
+                ("mention", _i64), ("line", _i64), ("start", _i64), ("end", _i64),
+                ("message", ctypes.c_char * MESSAGE_LEN)]
 
 
-class Options(ctypes.Structure):
-    """Mirror of ``cs_options``; a zeroed struct is the engine's default."""
-
-    _fields_ = [
-        ("metrics", ctypes.c_uint64),
-        ("singletons", ctypes.c_int32),
-        ("duplicates", ctypes.c_int32),
-        ("workers", ctypes.c_int32),
-        ("da_greedy", ctypes.c_int32),
-        ("link_weights", ctypes.c_double * 4),
-        ("da_weights", ctypes.c_double * 3),
-    ]
+class CsSide(ctypes.Structure):
+    _fields_ = [("offsets", _p), ("mentions", _p), ("clusters", _p), ("types", _p), ("length", _i64)]
 
 
-class Side(ctypes.Structure):
-    """Mirror of ``cs_side``: one side of a batch, CSR style."""
+class CsNames(ctypes.Structure):
+    _fields_ = [("bytes", _p), ("offsets", _p)]
 
-    _fields_ = [
-        ("offsets", ctypes.c_void_p),
-        ("mentions", ctypes.c_void_p),
-        ("clusters", ctypes.c_void_p),
-        ("types", ctypes.c_void_p),
-        ("length", ctypes.c_int64),
-    ]
+
+class CsDuplicate(ctypes.Structure):
+    _fields_ = [("doc", _i64), ("side", _i32), ("reserved", _i32), ("mention", _i64), ("first_cluster", _i64),
+                ("cluster", _i64), ("line", _i64), ("start", _i64), ("end", _i64)]
+
+
+class CsWarning(ctypes.Structure):
+    _fields_ = [("kind", _i32), ("side", _i32), ("doc", _i64), ("line", _i64), ("count", _i64),
+                ("message", ctypes.c_char * MESSAGE_LEN)]
+
+
+class CsReport(ctypes.Structure):
+    _fields_ = [("applied", ctypes.c_uint64), ("n_dups", _i64), ("n_warnings", _i64)]
+
+
+class EngineError(Exception):
+    """A failed call, as the fields of ``cs_error`` (``kind`` is a name from :data:`ERR_KINDS`)."""
+
+    def __init__(self, err: CsError) -> None:
+        self.status = int(err.status)
+        self.kind = ERR_KINDS[err.kind] if 0 <= err.kind < len(ERR_KINDS) else "internal"
+        self.doc, self.side, self.option = int(err.doc), int(err.side), int(err.option)
+        self.mention, self.line, self.start, self.end = int(err.mention), int(err.line), int(err.start), int(err.end)
+        self.reason = err.message.decode("utf-8", "replace")
+        super().__init__(self.reason)
+
+
+class ForkedProcessError(RuntimeError):
+    """The library was started in a parent process; this forked child cannot use it."""
 
 
 _lock = allocate_lock()
 _lib: ctypes.CDLL | None = None
-_score_single_fn: Any = None
-_columns: tuple[str, ...] | None = None
-_metrics: tuple[str, ...] | None = None
+_loaded_pid = 0
+_columns: tuple[str, ...] = ()
+_column_metric: tuple[int, ...] = ()
+_metrics: tuple[str, ...] = ()
 
 
 def library_path() -> str:
-    """Path of the shared library to load: ``$COREFSCORE_LIBRARY`` or the bundled one."""
+    """``$COREFSCORE_LIBRARY``, else the library beside this module (else importlib.resources)."""
     override = os.environ.get(LIBRARY_ENV)
     if override:
         return override
     beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY_NAME)
-    if os.path.exists(beside):  # the usual install; importlib.resources costs ~20 ms to import
+    if os.path.exists(beside):
         return beside
-    import importlib.resources  # zip and other non-file installs
+    import importlib.resources
 
     return str(importlib.resources.files("corefscore").joinpath(LIBRARY_NAME))
 
 
 def _declare(cdll: ctypes.CDLL) -> None:
-    """Set argtypes and restype of every exported symbol."""
-    i32, i64, vp = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
-    cdll.cs_abi_version.argtypes = []
-    cdll.cs_abi_version.restype = i32
-    cdll.cs_num_columns.argtypes = []
-    cdll.cs_num_columns.restype = i32
-    cdll.cs_columns.argtypes = [ctypes.c_char_p, i64, ctypes.POINTER(i64)]
-    cdll.cs_columns.restype = i32
-    # Pointers are passed as integer addresses (c_void_p): the cheapest
-    # conversion ctypes has, which keeps the per-call overhead low.
-    cdll.cs_score_batch.argtypes = [
-        i64,  # n_docs
-        vp,  # key side
-        vp,  # response side
-        vp,  # names
-        i64,  # names_len
-        vp,  # options
-        vp,  # counts
-        i64,  # counts_len
-        vp,  # dups
-        i64,  # dups_cap
-        vp,  # n_dups
-        vp,  # err
-        i64,  # err_len
-    ]
-    cdll.cs_score_batch.restype = i32
-    files = getattr(cdll, "cs_score_files", None) if _has_symbol(cdll, "cs_score_files") else None
-    if files is not None:
-        files.argtypes = [
-            ctypes.c_char_p,  # key_path
-            ctypes.c_char_p,  # response_path
-            ctypes.c_char_p,  # format
-            vp,  # options
-            vp,  # counts
-            i64,  # rows_cap
-            vp,  # n_docs
-            vp,  # names
-            i64,  # names_cap
-            vp,  # names_needed
-            vp,  # dups
-            i64,  # dups_cap
-            vp,  # n_dups
-            vp,  # warnings
-            i64,  # warnings_cap
-            vp,  # warnings_needed
-            vp,  # err
-            i64,  # err_len
-        ]
-        files.restype = i32
+    P = ctypes.POINTER
+    sigs = {
+        "cs_num_columns": ([], _i32),
+        "cs_column_name": ([_i32, ctypes.c_char_p, _i64], _i32),
+        "cs_column_metric": ([_i32], _i32),
+        "cs_options_new": ([_i32, P(ctypes.c_char_p), P(ctypes.c_char_p), P(_i64), P(CsError)], _i32),
+        "cs_options_free": ([_i64], None),
+        "cs_score_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _p, P(_i64), P(_i64), P(_i64), P(CsReport),
+                            P(CsError)], _i32),
+        "cs_take_result": ([_i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, P(CsError)], _i32),
+        "cs_free_result": ([_i64], None),
+    }
+    for name, (args, res) in sigs.items():
+        fn = getattr(cdll, name)
+        fn.argtypes, fn.restype = args, res
+    # cs_score_batch has no argtypes: the hot path passes prebuilt ctypes objects only,
+    # which skips ctypes' per-argument conversion (about 2 us a call).
+    cdll.cs_score_batch.restype = _i32
 
 
-def _has_symbol(cdll: ctypes.CDLL, name: str) -> bool:
-    try:
-        getattr(cdll, name)
-    except AttributeError:
-        return False
-    return True
-
-
-def _load(path: str, expected: int) -> ctypes.CDLL:
-    if not os.path.exists(path):
-        raise ImportError(
-            f"corefscore: the shared library was not found at {path}; build it with "
-            "`go build -trimpath -buildmode=c-shared -o python/corefscore/libcorefscore.so ./capi` "
-            "or reinstall the package (`pip install .`)"
-        )
-    try:
-        cdll = ctypes.CDLL(path)
-    except OSError as exc:
-        raise ImportError(f"corefscore: cannot load the shared library {path}: {exc}") from exc
-    if not _has_symbol(cdll, "cs_abi_version"):
-        raise ImportError(f"corefscore: {path} is not a corefscore library (no cs_abi_version)")
-    cdll.cs_abi_version.argtypes = []
-    cdll.cs_abi_version.restype = ctypes.c_int32
-    found = int(cdll.cs_abi_version())
-    if found != expected:
-        raise ImportError(
-            f"corefscore: the shared library {path} implements ABI version {found}, but this "
-            f"Python package needs version {expected}; rebuild the library or reinstall the package"
-        )
-    _declare(cdll)
-    global _score_single_fn
-    # A second handle on cs_score_batch without argtypes, for the per-call
-    # path: every argument is then a prebuilt ctypes object (c_int64,
-    # c_void_p or None), which ctypes passes without a Python-level
-    # conversion; with argtypes, converting 13 Python ints costs about 2 us.
-    fn = cdll["cs_score_batch"]
-    fn.restype = ctypes.c_int32
-    _score_single_fn = fn
-    return cdll
+def _forked_child() -> None:
+    global _lib, _lock
+    _lib, _lock = None, allocate_lock()  # every later call raises ForkedProcessError
 
 
 def lib() -> ctypes.CDLL:
-    """Load the shared library once (thread-safe) and return it.
+    """The loaded library (loaded once, thread-safe).
 
-    Raises
-    ------
-    ImportError
-        When the library is missing, cannot be loaded or has another ABI
-        version; the message names the path tried.
+    Raises ImportError naming the path when the library is missing, unloadable
+    or of another ABI version, and ForkedProcessError in a child forked after
+    the parent loaded it.
     """
-    global _lib
     if _lib is not None:
         return _lib
     with _lock:
         if _lib is None:
-            _lib = _load(library_path(), ABI_VERSION)
+            _load()
+    assert _lib is not None
     return _lib
 
 
-def _reset() -> None:
-    """Forget the loaded library and cached names (tests only)."""
-    global _lib, _columns, _metrics, _score_single_fn
-    with _lock:
-        _lib, _columns, _metrics, _score_single_fn = None, None, None, None
+def _load() -> None:
+    global _lib, _loaded_pid, _columns, _column_metric, _metrics
+    if _loaded_pid and _loaded_pid != os.getpid():
+        raise ForkedProcessError(
+            f"corefscore: this process was forked from process {_loaded_pid} after that process had used "
+            "corefscore; its scoring engine (a Go runtime) cannot run in a forked child. Start worker processes "
+            "with the 'spawn' or 'forkserver' method instead: multiprocessing.get_context('spawn').Pool(...), "
+            "or multiprocessing.set_start_method('forkserver') before creating them (DataLoader: "
+            "multiprocessing_context='spawn')."
+        )
+    path = library_path()
+    if not os.path.exists(path):
+        raise ImportError(f"corefscore: the shared library was not found at {path}; reinstall the package "
+                          "(`pip install .`) or build it with `make build`")
+    try:
+        cdll = ctypes.CDLL(path)
+        cdll.cs_abi_version.restype = _i32
+        found = int(cdll.cs_abi_version())
+    except (OSError, AttributeError) as exc:
+        raise ImportError(f"corefscore: cannot load the shared library {path}: {exc}") from exc
+    if found != ABI_VERSION:
+        raise ImportError(f"corefscore: the shared library {path} implements ABI version {found}, but this "
+                          f"package needs version {ABI_VERSION}; reinstall the package or run `make build`")
+    _declare(cdll)
+    buf = ctypes.create_string_buffer(256)
+    names, metric_of = [], []
+    for i in range(cdll.cs_num_columns()):
+        if cdll.cs_column_name(i, buf, len(buf)) != CS_OK:
+            raise ImportError(f"corefscore: {path}: cs_column_name({i}) failed")
+        names.append(buf.value.decode())
+        metric_of.append(int(cdll.cs_column_metric(i)))
+    metrics: list[str] = []
+    for name, m in zip(names, metric_of):
+        if m == len(metrics):
+            metrics.append(name.partition(".")[0])
+    _columns, _column_metric, _metrics = tuple(names), tuple(metric_of), tuple(metrics)
+    if not _loaded_pid:
+        os.register_at_fork(after_in_child=_forked_child)
+    _loaded_pid = os.getpid()
+    _lib = cdll
 
 
 def columns() -> tuple[str, ...]:
-    """The engine's counts columns, in order, read once through ``cs_columns``."""
-    global _columns, _metrics
-    if _columns is not None:
-        return _columns
-    cdll = lib()
-    needed = ctypes.c_int64(0)
-    status = cdll.cs_columns(None, 0, ctypes.byref(needed))
-    if status not in (CS_OK, CS_BUFFER_TOO_SMALL):
-        raise RuntimeError(f"corefscore: cs_columns failed with status {status}")
-    buf = ctypes.create_string_buffer(int(needed.value))
-    status = cdll.cs_columns(buf, len(buf), ctypes.byref(needed))
-    if status != CS_OK:
-        raise RuntimeError(f"corefscore: cs_columns failed with status {status}")
-    names = tuple(buf.value.decode("utf-8").split("\n"))
-    if len(names) != int(cdll.cs_num_columns()):
-        raise RuntimeError("corefscore: cs_columns and cs_num_columns disagree")
-    metrics: list[str] = []
-    for name in names:
-        prefix = name.partition(".")[0]
-        if prefix not in metrics:
-            metrics.append(prefix)
-    _columns, _metrics = names, tuple(metrics)
+    """The counts columns, in order (``"muc.recall_num"``, ...)."""
+    lib()
     return _columns
 
 
 def metric_names() -> tuple[str, ...]:
-    """Metric names in engine order (bit i of ``cs_options.metrics`` is the i-th)."""
-    if _metrics is None:
-        columns()
-    assert _metrics is not None
+    """Metric names in engine order: bit i of ``applied`` is the i-th."""
+    lib()
     return _metrics
 
 
-def has_score_files() -> bool:
-    """Whether the loaded library exports ``cs_score_files``."""
-    return _has_symbol(lib(), "cs_score_files")
-
-
-def _check(status: int, err: Any) -> None:
-    """Turn a status and the message buffer into an exception.
-
-    CS_INVALID_INPUT becomes :class:`CorefScoreInputError` (a ValueError),
-    CS_IO an OSError, anything else a RuntimeError.
-    """
+def check(status: int, err: CsError) -> None:
+    """Raise EngineError (or KeyboardInterrupt for a cancelled call) unless status is CS_OK."""
     if status == CS_OK:
         return
-    message = err.value.decode("utf-8", "replace") if err is not None else ""
-    if status == CS_INVALID_INPUT:
-        raise CorefScoreInputError(message or "corefscore: invalid input")
-    if status == CS_IO:
-        raise OSError(message or "corefscore: cannot read file")
-    if status == CS_BUFFER_TOO_SMALL:
-        raise RuntimeError(f"corefscore: output buffer too small: {message}")
-    raise RuntimeError(f"corefscore: internal error (status {status}): {message}")
+    if status == CS_CANCELLED:
+        raise KeyboardInterrupt
+    if err.status != status:  # a library that did not fill the record: still a fact to report
+        err.status, err.kind = status, ERR_KINDS.index("internal")
+    raise EngineError(err)
+
+
+def interruptible(call: Any, args: tuple, cancel: ctypes.c_int32, big: bool) -> int:
+    """``call(*args)``; when ``big``, on a helper thread, so that Ctrl-C sets ``cancel`` and raises at once.
+
+    The engine polls ``cancel`` and stops within 100 ms; KeyboardInterrupt is
+    re-raised as soon as the helper thread has returned.
+    """
+    if not big:
+        return call(*args)
+    done = allocate_lock()
+    done.acquire()
+    out: list = []
+
+    def run() -> None:
+        try:
+            out.append(call(*args))
+        finally:
+            done.release()
+
+    start_new_thread(run, ())
+    try:
+        # Short waits: a signal delivered to another thread (the Go runtime's) interrupts no wait of
+        # this one, but Python runs its handler, and raises KeyboardInterrupt, between two waits.
+        while not done.acquire(timeout=0.05):
+            pass
+    except KeyboardInterrupt:
+        cancel.value = 1
+        done.acquire()
+        raise
+    return out[0]
+
+
+def options_new(pairs: list[tuple[str, str]]) -> int:
+    """A validated options handle from (key, value) strings; EngineError (kind "option") names the index."""
+    cdll = lib()
+    n = len(pairs)
+    keys = (ctypes.c_char_p * max(n, 1))(*[k.encode() for k, _ in pairs])
+    values = (ctypes.c_char_p * max(n, 1))(*[v.encode("utf-8", "surrogateescape") for _, v in pairs])
+    handle, err = _i64(0), CsError()
+    check(cdll.cs_options_new(n, keys, values, ctypes.byref(handle), ctypes.byref(err)), err)
+    return int(handle.value)
+
+
+def options_free(handle: int) -> None:
+    if handle and _lib is not None:
+        _lib.cs_options_free(handle)
 
 
 def _addr(a: Any) -> int | None:
-    """Address of a C-contiguous ndarray's or array.array's data, or None."""
+    """Data address of an ndarray or array.array (None for None)."""
     if a is None:
         return None
-    iface = getattr(a, "__array_interface__", None)
-    if iface is None:  # array.array
+    if type(a) is _array:
         return a.buffer_info()[0]
-    return iface["data"][0]
+    return a.__array_interface__["data"][0]
 
 
-def make_options(
-    metrics: int = 0,
-    singletons: int = 0,
-    duplicates: int = 0,
-    workers: int = 0,
-    da_greedy: bool = False,
-    link_weights: tuple[float, float, float, float] | None = None,
-    da_weights: tuple[float, float, float] | None = None,
-) -> Options:
-    """Build a ``cs_options`` struct; zero fields mean the engine's defaults."""
-    opt = Options()
-    opt.metrics = metrics
-    opt.singletons = singletons
-    opt.duplicates = duplicates
-    opt.workers = workers
-    opt.da_greedy = 1 if da_greedy else 0
-    if link_weights is not None:
-        for i, w in enumerate(link_weights):
-            opt.link_weights[i] = w
-    if da_weights is not None:
-        for i, w in enumerate(da_weights):
-            opt.da_weights[i] = w
-    return opt
+def _side(side: tuple) -> CsSide:
+    offsets, mentions, clusters, types = side
+    return CsSide(_addr(offsets), _addr(mentions), _addr(clusters), _addr(types), len(clusters))
 
 
-def options_arg(options: Options) -> ctypes.c_void_p:
-    """The address of an options struct as the argument :func:`score_single` takes.
+try:
+    from _thread import _local as _ThreadLocal  # what threading.local is, without importing threading
+except ImportError:  # pragma: no cover
+    from threading import local as _ThreadLocal
 
-    The caller keeps ``options`` alive as long as it uses the result.
-    """
-    return ctypes.c_void_p(ctypes.addressof(options))
-
-
-def _side(offsets: Any, mentions: Any, clusters: Any, types: Any) -> Side:
-    return Side(_addr(offsets), _addr(mentions), _addr(clusters), _addr(types), len(mentions))
+DUPS_KEPT = 4096  # duplicate records kept per call; all are counted
 
 
 class _Scratch(_ThreadLocal):
-    """Per-thread buffers reused by every call: the error message, the duplicates."""
+    """Per-thread ctypes objects reused by every call (allocating 4,096 records a call would dominate it)."""
 
     def __init__(self) -> None:
-        self.err = ctypes.create_string_buffer(_ERR_LEN)
-        self.err_addr = ctypes.addressof(self.err)
-        self.n_dups = ctypes.c_int64(0)
-        self.n_dups_addr = ctypes.addressof(self.n_dups)
-        self.dups_cap = 256
-        self.dups = (ctypes.c_int64 * (self.dups_cap * DUPLICATE_FIELDS))()
-        self.dups_addr = ctypes.addressof(self.dups)
-        self.row: np.ndarray | None = None
-        self.single: array | None = None
-        self.single_cap = 0
-        self.single_base = 0
-        self.single_args: list[Any] = []
-
-    def make_single(self, words: int) -> None:
-        """(Re)allocate the one-document buffer (``words`` int64 at least) and the prebuilt arguments.
-
-        The buffer holds, at fixed places, both ``cs_side`` structs (words
-        0-4 and 5-9: four pointers and a length, the C layout of
-        ``cs_side``), both offsets arrays (words 10-11 and 12-13) and, from
-        word 14, the mention and cluster ids; so one copy per call fills
-        every input of ``cs_score_batch``. The arguments other than the
-        options are ctypes objects built once, so the call converts nothing.
-        """
-        from array import array
-
-        import numpy as np
-
-        ncol = len(_columns) if _columns is not None else len(columns())
-        if self.row is None:
-            self.row_buf = (ctypes.c_double * ncol)()
-            self.row = np.frombuffer(self.row_buf, dtype=np.float64).reshape(1, ncol)
-        cap = max(words, 256, 2 * self.single_cap)
-        self.single = array("q", bytes(8 * cap))
-        self.single_cap = cap
-        base = self.single_base = self.single.buffer_info()[0]
-        vp, i64 = ctypes.c_void_p, ctypes.c_int64
-        self.single_args = [
-            i64(1),  # n_docs
-            vp(base),  # key side (words 0-4)
-            vp(base + 40),  # response side (words 5-9)
-            None,  # names
-            i64(0),  # names_len
-            None,  # options: set per call
-            vp(ctypes.addressof(self.row_buf)),
-            i64(ncol),
-            vp(self.dups_addr),
-            i64(self.dups_cap),
-            vp(self.n_dups_addr),
-            vp(self.err_addr),
-            i64(_ERR_LEN),
-        ]
+        self.dups = (CsDuplicate * DUPS_KEPT)()
+        self.warns = (CsWarning * 64)()
+        self.report, self.err, self.cancel = CsReport(), CsError(), ctypes.c_int32(0)
+        self.key, self.response, self.names = CsSide(), CsSide(), CsNames()
+        self.refs = (ctypes.byref(self.key), ctypes.byref(self.response), ctypes.byref(self.names),
+                     ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
+        self.caps = (_i64(DUPS_KEPT), _i64(64))
 
 
 _scratch = _Scratch()
 
-#: Whether ``cs_side`` is five 8-byte words (four pointers and an int64), the
-#: layout :meth:`_Scratch.make_single` writes; true on every 64-bit platform.
-_PACKED_SIDES = ctypes.sizeof(ctypes.c_void_p) == 8 and ctypes.sizeof(Side) == 40
 
-#: Packers of the one-document buffer by its length in words: ``Struct.pack_into``
-#: converts a list of ints faster than ``array("q", list)`` does.
-_packers: dict[int, struct.Struct] = {}
+def _fill(side: CsSide, parts: tuple) -> None:
+    offsets, mentions, clusters, types = parts
+    side.offsets, side.mentions, side.clusters = _addr(offsets), _addr(mentions), _addr(clusters)
+    side.types, side.length = _addr(types), len(clusters)
 
 
-def _call(n_docs: int, kside: Side, rside: Side, options: Options, names: bytes | None) -> tuple[np.ndarray, list]:
-    """One ``cs_score_batch`` call; counts as an ndarray and duplicate records as tuples."""
+def score_batch(n_docs: int, key: tuple, response: tuple, names: tuple | None, options: int, n_mentions: int):
+    """Score CSR arrays: ``key``/``response`` are (offsets, mentions, clusters, types-or-None).
+
+    ``names`` is (bytes, offsets) or None. Returns ``(counts, applied, dups,
+    n_dups, warnings)``: an (n_docs, n_columns) float64 array, the applied
+    metrics bit mask, copies of the first DUPS_KEPT CsDuplicate records, their
+    total count and CsWarning copies. Raises EngineError or KeyboardInterrupt.
+    """
     import numpy as np
 
     cdll = _lib if _lib is not None else lib()
-    ncol = len(_columns) if _columns is not None else len(columns())
-    size = n_docs * ncol
-    buf = (ctypes.c_double * size)()
-    sc = _scratch
-    status = cdll.cs_score_batch(
-        n_docs,
-        ctypes.addressof(kside),
-        ctypes.addressof(rside),
-        names,
-        len(names) if names else 0,
-        ctypes.addressof(options),
-        ctypes.addressof(buf),
-        size,
-        sc.dups_addr,
-        sc.dups_cap,
-        sc.n_dups_addr,
-        sc.err_addr,
-        _ERR_LEN,
-    )
+    s = _scratch
+    counts = np.zeros((n_docs, len(_columns)))
+    _fill(s.key, key)
+    _fill(s.response, response)
+    cnames = None
+    if names is not None:
+        s.names.bytes, s.names.offsets = _addr(names[0]), _addr(names[1])
+        cnames = s.refs[2]
+    s.cancel.value = 0
+    args = (_i64(n_docs), s.refs[0], s.refs[1], cnames, _i64(options), s.refs[3], _p(_addr(counts)),
+            _i64(counts.size), s.dups, s.caps[0], s.warns, s.caps[1], s.refs[4], s.refs[5])
+    status = interruptible(cdll.cs_score_batch, args, s.cancel, n_mentions >= INTERRUPTIBLE_MENTIONS)
     if status:
-        _check(status, sc.err)
-    found = sc.n_dups.value
-    counts = np.frombuffer(buf, dtype=np.float64).reshape(n_docs, ncol)
-    if not found:
-        return counts, []
-    if found > sc.dups_cap:
-        # More repeated mentions than the scratch buffer holds: grow it and score again.
-        sc.dups_cap = found
-        sc.dups = (ctypes.c_int64 * (found * DUPLICATE_FIELDS))()
-        sc.dups_addr = ctypes.addressof(sc.dups)
-        return _call(n_docs, kside, rside, options, names)
-    flat = sc.dups[: found * DUPLICATE_FIELDS]
-    recs = [tuple(flat[i : i + DUPLICATE_FIELDS]) for i in range(0, len(flat), DUPLICATE_FIELDS)]
-    return counts, recs
+        check(status, s.err)
+    report = s.report
+    if not (report.n_dups or report.n_warnings):
+        return counts, report.applied, (), 0, ()
+    nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
+    dups = [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]]
+    warns = [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]]
+    return counts, int(report.applied), dups, int(report.n_dups), warns
 
 
-def score_batch(
-    key: tuple[Any, Any, Any, Any],
-    response: tuple[Any, Any, Any, Any],
-    options: Options,
-    names: bytes | None = None,
-) -> tuple[np.ndarray, list[tuple[int, int, int, int, int]]]:
-    """Score a batch through ``cs_score_batch``.
+def score_files(key_path: bytes, response_path: bytes, options: int, as_numpy: bool = True):
+    """Read, pair and score two files. Returns (counts, names, applied, dups, n_dups, warnings).
 
-    Parameters
-    ----------
-    key, response : tuple
-        ``(offsets, mentions, clusters, types)``: C-contiguous int64 arrays
-        (``numpy.ndarray`` or ``array.array("q")``; offsets of length
-        n_docs + 1) and int8 types or None. The caller guarantees dtypes and
-        contiguity; lengths and offsets are checked by the engine.
-    options : Options
-        The engine options.
-    names : bytes, optional
-        ``b"\\n"``-joined document names for error messages.
-
-    Returns
-    -------
-    counts : ndarray of shape (n_docs, n_columns)
-    duplicates : list of tuple
-        Records (document, side, mention id, first cluster, cluster).
+    ``counts`` is an (n_docs, n_columns) ndarray, or without ``as_numpy`` a
+    flat row-major array('d') (the drop-in command line does not import NumPy).
     """
-    n_docs = max(len(key[0]) - 1, 0)
-    return _call(n_docs, _side(*key), _side(*response), options, names)
+    from array import array
 
-
-def score_single(
-    kid: list[int], kcl: list[int], rid: list[int], rcl: list[int], options: ctypes.c_void_p | Options
-) -> tuple[np.ndarray, list]:
-    """Score one document without types (the per-call fast path).
-
-    Parameters
-    ----------
-    kid, kcl, rid, rcl : list of int
-        Key mention ids and cluster ids, response mention ids and cluster
-        ids (see :func:`corefscore._convert.single_doc`); the two lists of a
-        side have the same length (the caller's guarantee).
-    options : ctypes.c_void_p or Options
-        The address of the options struct (:func:`options_arg`, the fast
-        form) or the struct itself.
-
-    Returns
-    -------
-    counts : ndarray of shape (1, n_columns)
-        A copy of the per-thread counts row.
-    duplicates : list of tuple
-        As in :func:`score_batch`.
-
-    Notes
-    -----
-    One ``Struct.pack_into`` into the per-thread buffer fills both sides and
-    both offsets arrays (see :meth:`_Scratch.make_single`); the call passes
-    prebuilt ctypes objects.
-    """
-    fn = _score_single_fn
-    if fn is None:
-        lib()
-        fn = _score_single_fn
-    nk, nr = len(kid), len(rid)
-    if not _PACKED_SIDES:  # cs_side is not five 8-byte words here: the general path
-        from array import array
-
-        buf = array("q", [0, nk, 0, nr, *kid, *kcl, *rid, *rcl])
-        a = buf.buffer_info()[0]
-        r0 = a + 32 + 16 * nk
-        opt = options if type(options) is Options else options_of(options)
-        return _call(1, Side(a, a + 32, a + 32 + 8 * nk, None, nk), Side(a + 16, r0, r0 + 8 * nr, None, nr), opt, None)
-    sc = _scratch
-    words = 14 + 2 * (nk + nr)
-    if words > sc.single_cap:
-        sc.make_single(words)
-    b = sc.single_base
-    m = b + 112
-    r = m + 16 * nk
-    st = _packers.get(words)
-    if st is None:
-        if len(_packers) >= 256:
-            _packers.clear()
-        st = _packers[words] = struct.Struct(f"{words}q")
-    # cs_side {offsets, mentions, clusters, types, length} for each side, then the offsets.
-    st.pack_into(
-        sc.single, 0, b + 80, m, m + 8 * nk, 0, nk, b + 96, r, r + 8 * nr, 0, nr, 0, nk, 0, nr, *kid, *kcl, *rid, *rcl
-    )
-    if type(options) is not ctypes.c_void_p:  # the struct itself would be passed by value
-        options = options_arg(options)
-    args = sc.single_args
-    args[5] = options
-    status = fn(*args)
-    if status:
-        _check(status, sc.err)
-    if sc.n_dups.value:
-        # Repeated mentions: take the general path, which collects their records.
-        return _call(
-            1, Side(b + 80, m, m + 8 * nk, None, nk), Side(b + 96, r, r + 8 * nr, None, nr), options_of(options), None
-        )
-    return sc.row.copy(), []
-
-
-def options_of(arg: ctypes.c_void_p) -> Options:
-    """The options struct at the address :func:`options_arg` made."""
-    return Options.from_address(arg.value)
-
-
-def score_files(key: bytes, resp: bytes, fmt: bytes, options: Options) -> tuple:
-    """Call ``cs_score_files``, growing the output buffers until they fit.
-
-    Returns ``(document names, ctypes counts array, column names, duplicate
-    records, warnings)``. NumPy-free, so that the command line starts fast.
-    """
     cdll = lib()
-    if not has_score_files():
-        raise ImportError(
-            f"corefscore: the shared library {library_path()} has no cs_score_files (it is older than "
-            "this package); rebuild it with `make build` or reinstall the package"
-        )
-    names_of_columns = columns()
-    ncol = len(names_of_columns)
-    rows, names_cap, warn_cap, dups_cap = _FILE_ROWS, _FILE_NAMES, _FILE_WARNINGS, _FILE_DUPS
-    n_docs, names_needed, n_dups, warn_needed = (ctypes.c_int64(0) for _ in range(4))
-    err = ctypes.create_string_buffer(4096)
-    for _attempt in range(3):
-        counts = (ctypes.c_double * (rows * ncol))()
-        names = ctypes.create_string_buffer(names_cap)
-        warns = ctypes.create_string_buffer(warn_cap)
-        dups = (ctypes.c_int64 * (dups_cap * DUPLICATE_FIELDS))()
-        status = cdll.cs_score_files(
-            key,
-            resp,
-            fmt,
-            ctypes.addressof(options),
-            ctypes.addressof(counts),
-            rows,
-            ctypes.addressof(n_docs),
-            ctypes.addressof(names),
-            names_cap,
-            ctypes.addressof(names_needed),
-            ctypes.addressof(dups),
-            dups_cap,
-            ctypes.addressof(n_dups),
-            ctypes.addressof(warns),
-            warn_cap,
-            ctypes.addressof(warn_needed),
-            ctypes.addressof(err),
-            len(err),
-        )
-        if status == CS_BUFFER_TOO_SMALL or (status == CS_OK and n_dups.value > dups_cap):
-            rows = max(rows, n_docs.value)
-            names_cap = max(names_cap, names_needed.value)
-            warn_cap = max(warn_cap, warn_needed.value)
-            dups_cap = max(dups_cap, n_dups.value)
-            continue
-        _check(status, err)
-        break
-    else:  # pragma: no cover - the second call always fits
-        raise RuntimeError("corefscore: cs_score_files kept asking for larger buffers")
-    n = n_docs.value
-    doc_names = names.value.decode("utf-8", "replace").split("\n") if n else []
-    k = DUPLICATE_FIELDS
-    flat = dups[: n_dups.value * k]
-    records = [tuple(flat[i : i + k]) for i in range(0, len(flat), k)]
-    warnings = [w for w in warns.value.decode("utf-8", "replace").split("\n") if w]
-    return doc_names, counts, names_of_columns, records, warnings
+    handle, n_docs, names_len = _i64(0), _i64(0), _i64(0)
+    report, err, cancel = CsReport(), CsError(), ctypes.c_int32(0)
+    args = (key_path, response_path, options, ctypes.byref(cancel), ctypes.byref(handle), ctypes.byref(n_docs),
+            ctypes.byref(names_len), ctypes.byref(report), ctypes.byref(err))
+    check(interruptible(cdll.cs_score_files, args, cancel, True), err)
+    try:
+        n = int(n_docs.value)
+        counts = array("d", bytes(8 * n * len(_columns)))
+        names = ctypes.create_string_buffer(max(int(names_len.value), 1))
+        offsets = array("q", bytes(8 * (n + 1)))
+        dups = (CsDuplicate * min(int(report.n_dups), 4096))()
+        warns = (CsWarning * int(report.n_warnings))()
+        status = cdll.cs_take_result(handle, _addr(counts), len(counts), names, int(names_len.value),
+                                     _addr(offsets), len(offsets), dups, len(dups), warns, len(warns),
+                                     ctypes.byref(err))
+        handle.value = 0 if status == CS_OK else handle.value
+        check(status, err)
+    finally:
+        if handle.value:
+            cdll.cs_free_result(handle)
+    raw = names.raw
+    doc_names = [raw[offsets[i]:offsets[i + 1]].decode("utf-8", "replace") for i in range(n)]
+    if as_numpy:
+        import numpy as np
+
+        counts = np.frombuffer(counts, dtype=np.float64).reshape(n, len(_columns))
+    return counts, doc_names, int(report.applied), list(dups), int(report.n_dups), list(warns)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from . import _arith
+from ._engine import Duplicate
 
 #: The four standard counts of a metric, in column order.
 RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
@@ -16,39 +17,6 @@ RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 BLANC_HALVES = (("coref_links", "coref."), ("noncoref_links", "noncoref."))
 #: Names of the score quantities.
 QUANTITIES = ("recall", "precision", "f1")
-
-
-class Duplicate(NamedTuple):
-    """A mention repeated on one side of a document; only its first occurrence is scored.
-
-    Attributes
-    ----------
-    document : str
-        The document's name (its position as a string for unnamed documents).
-    side : str
-        ``"key"`` or ``"response"``.
-    mention : object
-        The mention as the caller gave it (a ``(start, end)`` span, an int or
-        any hashable).
-    first_cluster : int
-        The cluster (position in the side's list, or cluster id for arrays)
-        of the kept occurrence.
-    cluster : int
-        The cluster of the dropped occurrence.
-    """
-
-    document: str
-    side: str
-    mention: Any
-    first_cluster: int
-    cluster: int
-
-    def message(self) -> str:
-        """One line describing the repetition."""
-        return (
-            f"document {self.document}: {self.side} mention {self.mention!r} is repeated "
-            f"(clusters {self.first_cluster} and {self.cluster}); only the first is scored"
-        )
 
 
 def _num(x: float) -> float | int:
@@ -216,6 +184,7 @@ class Result:
         key: str | None = None,
         response: str | None = None,
         options: dict[str, Any] | None = None,
+        n_duplicates: int | None = None,
     ) -> None:
         counts_matrix = np.asarray(counts_matrix, dtype=np.float64)
         if counts_matrix.ndim != 2 or counts_matrix.shape[1] != len(columns):
@@ -229,42 +198,27 @@ class Result:
         self.counts_matrix = counts_matrix
         self.columns = tuple(columns)
         self.doc_names = list(doc_names)
-        self.metrics = tuple(metrics)
+        self.metrics, self.analyses = _arith.split_scored(self.columns, metrics)
         self.blanc_rule = blanc_rule
         self.duplicates = list(duplicates)
         self.warnings = list(warnings)
         self.key = key
         self.response = response
         self.options = dict(options or {})
+        self.n_duplicates = len(self.duplicates) if n_duplicates is None else int(n_duplicates)
         self._scores: dict[str, MetricScore] | None = None
-        self.intervals: Any = None
 
     @classmethod
-    def _trusted(
-        cls,
-        counts_matrix: np.ndarray,
-        columns: tuple[str, ...],
-        doc_names: list[str],
-        metrics: tuple[str, ...],
-        blanc_rule: str,
-        duplicates: list[Duplicate],
-        warnings: list[str],
-        options: dict[str, Any],
-    ) -> Result:
-        """Construct from the engine's own outputs without re-validating (the per-call hot path)."""
+    def _of(cls, counts_matrix: np.ndarray, columns: tuple[str, ...], doc_names: list[str], metrics: tuple[str, ...],
+            blanc_rule: str, duplicates: Sequence[Duplicate], warnings: list[str], options: dict[str, Any],
+            n_duplicates: int) -> Result:
+        """A Result from the engine's own outputs, without re-checking them (the per-call path)."""
         self = cls.__new__(cls)
-        self.counts_matrix = counts_matrix
-        self.columns = columns
-        self.doc_names = doc_names
-        self.metrics = metrics
-        self.blanc_rule = blanc_rule
-        self.duplicates = duplicates
-        self.warnings = warnings
-        self.key = None
-        self.response = None
-        self.options = options
-        self._scores = None
-        self.intervals = None
+        self.counts_matrix, self.columns, self.doc_names = counts_matrix, columns, doc_names
+        self.metrics, self.analyses = _arith.split_scored(columns, metrics)
+        self.blanc_rule, self.duplicates, self.warnings, self.options = blanc_rule, list(duplicates), warnings, options
+        self.key = self.response = None
+        self.n_duplicates, self._scores = n_duplicates, None
         return self
 
     # -- scores -------------------------------------------------------------
@@ -316,10 +270,13 @@ class Result:
 
     @property
     def counts(self) -> dict[str, dict[str, float]]:
-        """Summed counts per metric: ``{metric: {suffix: value}}``, e.g. ``counts["muc"]["recall_num"]``."""
+        """Summed counts per metric and analysis: ``{name: {suffix: value}}``, e.g. ``counts["muc"]["recall_num"]``.
+
+        The error analyses (``kk``, ``ms``), which have counts but no scores, are here too.
+        """
         sums = self.total_counts
         lay = _arith.layout(self.columns)
-        return {m: {s: float(sums[i]) for s, i in lay[m].items()} for m in self.metrics}
+        return {m: {s: float(sums[i]) for s, i in lay[m].items()} for m in (*self.metrics, *self.analyses)}
 
     def per_document(self) -> list[Result]:
         """One single-document Result per document, in order (scores computed in one vectorised pass)."""
@@ -334,76 +291,26 @@ class Result:
     def _subset(self, rows: Sequence[int]) -> Result:
         names = [self.doc_names[i] for i in rows]
         keep = set(names)
-        out = Result._trusted(
-            self.counts_matrix[list(rows)],
-            self.columns,
-            names,
-            self.metrics,
-            self.blanc_rule,
-            [d for d in self.duplicates if d.document in keep] if self.duplicates else [],
-            [],
-            self.options,
-        )
-        out.key, out.response = self.key, self.response
-        return out
+        return Result(self.counts_matrix[list(rows)], self.columns, names, (*self.metrics, *self.analyses),
+                      blanc_rule=self.blanc_rule, duplicates=[d for d in self.duplicates if d.document in keep],
+                      key=self.key, response=self.response, options=self.options)
 
-    # -- statistics (corefscore.stats) and plots (corefscore.plotting) ---------
+    @classmethod
+    def from_counts(cls, counts: Any, columns: Sequence[str], metrics: Sequence[str], *,
+                    doc_names: Sequence[str] | None = None, blanc_rule: str = "key") -> Result:
+        """A Result from counts summed or computed elsewhere (another process, a reduction).
 
-    def scores(self, average: str = "micro", empty: str = "exclude") -> dict[str, dict[str, float]]:
-        """Recall, precision and F1 of every metric, micro (reference) or macro averaged.
-
-        ``average="micro"`` computes each metric from the summed counts (the
-        corpus score of the reference scorer); ``"macro"`` is the mean of the
-        per-document scores (see :func:`corefscore.stats.corpus_scores` for
-        ``empty``). Returns ``{metric: {"recall", "precision", "f1"}}`` plus
-        ``"conll"`` when MUC, B-cubed and CEAF_e are scored.
+        ``counts`` is one row of column sums, shape (n_columns,), or a matrix
+        (n_docs, n_columns); ``columns`` and ``metrics`` are those of the Result
+        or Scorer that produced them.
         """
-        from . import stats
-
-        return stats.corpus_scores(
-            self.counts_matrix, self.columns, self.metrics, average=average, blanc_rule=self.blanc_rule, empty=empty
-        )
-
-    def bootstrap(
-        self,
-        n: int = 1000,
-        confidence: float = 0.95,
-        seed: Any = None,
-        *,
-        average: str = "micro",
-        empty: str = "exclude",
-    ) -> Any:
-        """Percentile bootstrap intervals of every metric, resampling documents.
-
-        Delegates to :func:`corefscore.stats.bootstrap`; the intervals are
-        also kept in :attr:`intervals`, which the HTML view and :meth:`plot`
-        then show.
-
-        Returns
-        -------
-        corefscore.stats.Intervals
-        """
-        from . import stats
-
-        self.intervals = stats.bootstrap(self, n=n, confidence=confidence, seed=seed, average=average, empty=empty)
-        return self.intervals
-
-    def plot(self, **kwargs: Any) -> Any:
-        """Per-metric bars (with interval whiskers after :meth:`bootstrap`); needs matplotlib.
-
-        Keyword arguments go to :func:`corefscore.plotting.plot_scores`.
-        """
-        from .plotting import plot_scores
-
-        kwargs.setdefault("blanc_rule", self.blanc_rule)
-        return plot_scores(self.intervals if self.intervals is not None else self, **kwargs)
-
-    def plot_distribution(self, metric: str = "muc", **kwargs: Any) -> Any:
-        """Histogram of one metric's per-document scores (:func:`corefscore.plotting.plot_distribution`)."""
-        from .plotting import plot_distribution
-
-        kwargs.setdefault("blanc_rule", self.blanc_rule)
-        return plot_distribution(self, metric=metric, **kwargs)
+        arr = np.asarray(counts, dtype=np.float64)
+        arr = arr.reshape(1, -1) if arr.ndim == 1 else arr
+        names = [str(i) for i in range(len(arr))] if doc_names is None else list(doc_names)
+        unknown = [m for m in metrics if m not in _arith.layout(columns)]
+        if unknown:
+            raise ValueError(f"`metrics` must be metrics of `columns`; got {unknown} instead.")
+        return cls(arr, columns, names, metrics, blanc_rule=blanc_rule)
 
     # -- export -------------------------------------------------------------
 
@@ -420,7 +327,7 @@ class Result:
             seven fields. Integral counts are ints. With ``per_doc=True``,
             ``"documents": [{"name", "metrics"}]`` is added.
         """
-        from . import __version__
+        from ._version import __version__
 
         out: dict[str, Any] = {
             "version": __version__,
@@ -484,8 +391,6 @@ class Result:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        if self.intervals is not None:
-            return self.intervals._repr_html_()
         n = self.n_documents
         rows = "".join(
             f"<tr><th>{html.escape(name)}</th><td>{100 * r:.2f}</td><td>{100 * p:.2f}</td><td>{100 * f:.2f}</td></tr>"

@@ -82,6 +82,7 @@ ENGINE_DEFAULTS: dict[str, Any] = {
     "link_weights": None,
     "da_weights": None,
     "da_greedy": False,
+    "clusters_field": None,
 }
 
 
@@ -91,6 +92,8 @@ def _engine_options(p: Any) -> None:
     g.set_defaults(**ENGINE_DEFAULTS)
     g.add_argument("--json", action="store_true", help="print one JSON object (Result.to_dict()) on stdout")
     g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines"), help="input format (default: guessed)")
+    g.add_argument("--clusters-field", metavar="NAME",
+                   help="jsonlines: the response's clusters field (default: clusters, else predicted_clusters)")
     g.add_argument("--singletons", choices=("keep", "exclude"), help="one-mention clusters (default keep)")
     g.add_argument(
         "--duplicates",
@@ -149,10 +152,10 @@ def _plain_dropin(argv: list[str]) -> _Args | None:
 
 
 def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be >= 1; got {args.workers}")
+    """Keyword options of score_files; their values are validated by the engine."""
     return {
         "format": args.format,
+        "clusters_field": args.clusters_field,
         "metrics": metrics,
         "singletons": args.singletons,
         # Repeated mentions are printed by the command line itself (one line each on stderr).
@@ -166,16 +169,7 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
 
 
 def _metric_list(text: str | None) -> list[str] | None:
-    if text is None:
-        return None
-    names = [m.strip().lower() for m in text.split(",") if m.strip()]
-    if not names:
-        raise UsageError("--metrics must name at least one metric")
-    known = _known_metrics()
-    for m in names:
-        if m not in known:
-            raise UsageError(f"--metrics: unknown metric {m!r}; known: {', '.join(known)}")
-    return names
+    return None if text is None else [m.strip().lower() for m in text.split(",") if m.strip()]
 
 
 def _known_metrics() -> tuple[str, ...]:
@@ -184,19 +178,36 @@ def _known_metrics() -> tuple[str, ...]:
     return _lib.metric_names()
 
 
+def _input_error(exc: Any) -> str:
+    """A refused input in command-line terms: flags, files, lines, token spans."""
+    if exc.option:
+        return f"--{exc.option.replace('_', '-')}: {exc.reason}"
+    parts = []
+    if exc.path:
+        parts.append(f"{exc.path}:{exc.line}" if exc.line else exc.path)
+    if exc.document is not None:
+        parts.append(f"document {exc.document}")
+    if exc.side:
+        m = exc.mention
+        if isinstance(m, tuple) and len(m) == 2:
+            parts.append(f"{exc.side} mention at tokens {m[0]}-{m[1]}")
+        else:
+            parts.append(exc.side if m is None else f"{exc.side} mention {m!r}")
+    message = ": ".join([*parts, exc.reason])
+    if exc.kind == "duplicate":
+        message += " (--duplicates warn scores the first occurrence and reports the others)"
+    return message
+
+
 # ---------------------------------------------------------------------------
 # Scoring
 # ---------------------------------------------------------------------------
 
 
 def _score_files(key: str, response: str, **kwargs: Any) -> Any:
-    """``corefscore.score_files`` when the package has it, else :func:`corefscore._files.score_files`."""
-    import corefscore
+    from ._api import score_files
 
-    fn = getattr(corefscore, "score_files", None)
-    if fn is None:
-        from ._files import score_files as fn
-    return fn(key, response, **kwargs)
+    return score_files(key, response, **kwargs)
 
 
 def _no_blas_threads() -> None:
@@ -226,8 +237,6 @@ def _dump_json(obj: Any) -> None:
 
 
 def _dropin(argv: list[str]) -> int:
-    from . import _files, _lib, _report
-
     args = _plain_dropin(argv)
     if args is None:
         parser = _parser(
@@ -254,39 +263,32 @@ def _dropin(argv: list[str]) -> int:
             result = _select(result, args.name)
         _dump_json(result.to_dict(per_doc=args.name is None))
         return 0
-    names = _known_metrics()
-    mask = 0
-    for m in kwargs["metrics"]:
-        mask |= 1 << names.index(m)
-    options = _lib.make_options(
-        metrics=mask,
-        singletons=("keep", "exclude").index(args.singletons),
-        duplicates=1 if args.duplicates == "raise" else 0,
-        workers=args.workers or 0,
-        link_weights=kwargs["link_weights"],
-        da_weights=kwargs["da_weights"],
-        da_greedy=args.da_greedy,
-    )
-    fc = _files.read_and_score(args.key, args.response, options, args.format)
-    key_repeats = [0] * len(fc.names)
-    messages = list(fc.warnings)
-    for d, side, mention, first, cluster in fc.duplicates:
-        if side == 0:
-            key_repeats[d] += 1
-        span = _files.decode_mention(mention)
-        messages.append(
-            f"document {fc.names[d]}: {'key' if side == 0 else 'response'} mention {span!r} is repeated "
-            f"(clusters {first} and {cluster}); only the first is scored"
-        )
+    from . import _engine, _lib, _report
+
+    kwargs.pop("duplicates")
+    # The reference's own summation order, so that every printed percentage is Perl's.
+    opts = _engine.options(duplicates=args.duplicates, sums="reference", **kwargs)
+    scores = _engine.score_files(args.key, args.response, opts, as_numpy=False)
+    names = scores.names
+    key_repeats = [0] * len(names)
+    messages = list(scores.warnings)
+    for d in scores.duplicates:
+        if d.side == "key":
+            key_repeats[names.index(d.document)] += 1
+        messages.append(d.message())
+    if scores.n_duplicates > len(scores.duplicates):
+        messages.append(f"and {scores.n_duplicates - len(scores.duplicates)} more repeated mentions")
     mode = args.name
-    if mode not in (None, "none") and mode not in fc.names:
-        stripped = {n.strip(): n for n in fc.names}
+    if mode not in (None, "none") and mode not in names:
+        stripped = {n.strip(): n for n in names}
         if mode.strip() in stripped:
             mode = stripped[mode.strip()]
         else:
             messages.append(f"document {args.name!r} is not in the key: scored as empty, as the reference does")
     _warn(messages)
-    report = _report.Report(fc.names, fc.rows(), fc.columns, key_repeats, blanc_rule=args.blanc_rule)
+    ncol = len(_lib.columns())
+    rows = [scores.counts[i * ncol:(i + 1) * ncol].tolist() for i in range(len(names))]
+    report = _report.Report(names, rows, _lib.columns(), key_repeats, blanc_rule=args.blanc_rule)
     text = report.render(metric, mode)
     if mode is not None and mode != args.name:
         text = text.replace(f"\n{mode}:\n", f"\n{args.name}:\n", 1)
@@ -366,7 +368,7 @@ def _per_doc_table(result: Any) -> str:
 
 
 def _version() -> str:
-    from . import __version__
+    from ._version import __version__
 
     return __version__
 
@@ -544,18 +546,24 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         _err(str(exc))
         return 2
-    except (ValueError, TypeError) as exc:
-        # Malformed files (CorefScoreInputError is a ValueError: "path:line: document ...: problem")
-        # and options the Python layer refused (its messages say what was expected).
-        _err(str(exc))
-        return 2
+    except KeyboardInterrupt:  # Ctrl-C: the engine has stopped; no traceback
+        sys.stderr.write("\n")
+        return 130
     except BrokenPipeError:  # `corefscore ... | head`: stop quietly
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except FileNotFoundError as exc:
+        _err(f"{exc.filename}: no such file")
+        return 2
     except OSError as exc:
         _err(f"{exc.filename}: {exc.strerror}" if getattr(exc, "filename", None) else str(exc))
+        return 2
+    except (ValueError, TypeError) as exc:
+        from ._engine import CorefScoreInputError
+
+        _err(_input_error(exc) if isinstance(exc, CorefScoreInputError) else str(exc))
         return 2
     except ImportError as exc:
         # A missing or mismatched shared library: an installation problem, not bad input.

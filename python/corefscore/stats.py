@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from . import _arith
+from ._api import score_corpus, score_files
 
 #: The quantities reported per metric.
 QUANTITIES = ("recall", "precision", "f1")
@@ -678,12 +679,6 @@ class Intervals:
             f"<tbody>{''.join(body)}</tbody></table>"
         )
 
-    def plot(self, **kwargs: Any) -> Any:
-        """Bars of the point estimates with interval whiskers (see :func:`plotting.plot_scores`)."""
-        from .plotting import plot_scores
-
-        return plot_scores(self, **kwargs)
-
 
 def _quantiles(values: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     alpha = 1 - confidence
@@ -958,12 +953,6 @@ class Comparison:
             f"<table><caption>{html.escape(self._title())}</caption>"
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
-
-    def plot(self, **kwargs: Any) -> Any:
-        """Differences with interval whiskers and p-values (see :func:`plotting.plot_comparison`)."""
-        from .plotting import plot_comparison
-
-        return plot_comparison(self, **kwargs)
 
 
 def _pair_names(names_a: Sequence[str] | None, names_b: Sequence[str] | None, n_docs: int) -> None:
@@ -1245,10 +1234,8 @@ def compare(
     >>> c["bcub"].difference > 0
     True
     """
-    import corefscore
-
-    ra = corefscore.score_corpus(key, response_a, **score_kwargs)
-    rb = corefscore.score_corpus(key, response_b, **score_kwargs)
+    ra = score_corpus(key, response_a, **score_kwargs)
+    rb = score_corpus(key, response_b, **score_kwargs)
     return compare_results(
         ra,
         rb,
@@ -1296,14 +1283,6 @@ def compare_files(
     -------
     Comparison
     """
-    import corefscore
-
-    score_files = getattr(corefscore, "score_files", None)
-    if score_files is None:  # not exported at the top level (yet): the module that has it
-        try:
-            from ._files import score_files
-        except ImportError as exc:  # pragma: no cover - depends on the package version
-            raise ImportError("corefscore: score_files is not available in this version") from exc
     ra = score_files(key_path, a_path, **score_kwargs)
     rb = score_files(key_path, b_path, **score_kwargs)
     return compare_results(

@@ -1,0 +1,124 @@
+// entry.c: the library's public entry points, as corefscore.h declares
+// them. Each checks that it runs in the process that loaded the library and
+// then calls its Go implementation (csgo_*, exports.go). A Go runtime does
+// not survive fork(): in a child process, entering Go can wait forever on a
+// lock held by a thread that the child does not have. So a child's call
+// returns at once instead: CS_INTERNAL with a cs_error that says why and
+// names the spawn and forkserver start methods; cs_num_columns and
+// cs_column_metric return -1; the free calls do nothing.
+
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "corefscore.h"
+
+// The Go implementations (their cgo prototypes drop const and volatile).
+extern int32_t csgo_abi_version(void);
+extern int32_t csgo_num_columns(void);
+extern int32_t csgo_column_name(int32_t i, char *buf, int64_t buf_len);
+extern int32_t csgo_column_metric(int32_t i);
+extern int32_t csgo_options_new(int32_t n, char **keys, char **values, int64_t *handle, cs_error *err);
+extern void csgo_options_free(int64_t handle);
+extern int32_t csgo_score_batch(int64_t n_docs, cs_side *key, cs_side *response, cs_names *names,
+                                int64_t options, int32_t *cancel, double *counts, int64_t counts_len,
+                                cs_duplicate *dups, int64_t dups_cap, cs_warning *warnings,
+                                int64_t warnings_cap, cs_report *report, cs_error *err);
+extern int32_t csgo_score_files(char *key_path, char *response_path, int64_t options, int32_t *cancel,
+                                int64_t *result, int64_t *n_docs, int64_t *names_len, cs_report *report,
+                                cs_error *err);
+extern int32_t csgo_take_result(int64_t result, double *counts, int64_t counts_len, char *names,
+                                int64_t names_len, int64_t *name_offsets, int64_t offsets_len,
+                                cs_duplicate *dups, int64_t dups_cap, cs_warning *warnings,
+                                int64_t warnings_cap, cs_error *err);
+extern void csgo_free_result(int64_t result);
+
+static pid_t loaded_pid;
+
+__attribute__((constructor)) static void record_pid(void) { loaded_pid = getpid(); }
+
+// forked reports whether this is a child of the process that loaded the
+// library, filling err (when not NULL) if so.
+static int forked(cs_error *err) {
+    if (getpid() == loaded_pid) {
+        return 0;
+    }
+    if (err != NULL) {
+        static const char msg[] =
+            "the library was loaded before fork() and cannot run in the child process: "
+            "start worker processes with the spawn or forkserver method instead of fork";
+        memset(err, 0, sizeof *err);
+        err->status = CS_INTERNAL;
+        err->kind = CS_ERR_INTERNAL;
+        err->doc = -1;
+        err->side = -1;
+        err->option = -1;
+        err->mention = -1;
+        err->start = -1;
+        err->end = -1;
+        memcpy(err->message, msg, sizeof msg < CS_MESSAGE_LEN ? sizeof msg : CS_MESSAGE_LEN - 1);
+    }
+    return 1;
+}
+
+int32_t cs_abi_version(void) { return forked(NULL) ? CS_ABI_VERSION : csgo_abi_version(); }
+
+int32_t cs_num_columns(void) { return forked(NULL) ? -1 : csgo_num_columns(); }
+
+int32_t cs_column_name(int32_t i, char *buf, int64_t buf_len) {
+    return forked(NULL) ? CS_INTERNAL : csgo_column_name(i, buf, buf_len);
+}
+
+int32_t cs_column_metric(int32_t i) { return forked(NULL) ? -1 : csgo_column_metric(i); }
+
+int32_t cs_options_new(int32_t n, const char *const *keys, const char *const *values, int64_t *handle,
+                       cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_options_new(n, (char **)keys, (char **)values, handle, err);
+}
+
+void cs_options_free(int64_t handle) {
+    if (!forked(NULL)) {
+        csgo_options_free(handle);
+    }
+}
+
+int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *response, const cs_names *names,
+                       int64_t options, const volatile int32_t *cancel, double *counts, int64_t counts_len,
+                       cs_duplicate *dups, int64_t dups_cap, cs_warning *warnings, int64_t warnings_cap,
+                       cs_report *report, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_score_batch(n_docs, (cs_side *)key, (cs_side *)response, (cs_names *)names, options,
+                            (int32_t *)cancel, counts, counts_len, dups, dups_cap, warnings, warnings_cap,
+                            report, err);
+}
+
+int32_t cs_score_files(const char *key_path, const char *response_path, int64_t options,
+                       const volatile int32_t *cancel, int64_t *result, int64_t *n_docs, int64_t *names_len,
+                       cs_report *report, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_score_files((char *)key_path, (char *)response_path, options, (int32_t *)cancel, result,
+                            n_docs, names_len, report, err);
+}
+
+int32_t cs_take_result(int64_t result, double *counts, int64_t counts_len, char *names, int64_t names_len,
+                       int64_t *name_offsets, int64_t offsets_len, cs_duplicate *dups, int64_t dups_cap,
+                       cs_warning *warnings, int64_t warnings_cap, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_take_result(result, counts, counts_len, names, names_len, name_offsets, offsets_len, dups,
+                            dups_cap, warnings, warnings_cap, err);
+}
+
+void cs_free_result(int64_t result) {
+    if (!forked(NULL)) {
+        csgo_free_result(result);
+    }
+}

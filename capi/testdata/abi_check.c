@@ -1,0 +1,139 @@
+/* abi_check.c: calls the library through corefscore.h with good and bad
+ * arguments and prints one line per check, "ok NAME" or "FAIL NAME ...";
+ * capi's TestCABI builds and runs it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "corefscore.h"
+
+static int failures = 0;
+
+static void check(const char *name, int cond, const cs_error *err) {
+    if (cond) {
+        printf("ok %s\n", name);
+    } else {
+        failures++;
+        printf("FAIL %s: status %d kind %d doc %lld side %d mention %lld: %s\n", name,
+               err ? err->status : -1, err ? err->kind : -1, err ? (long long)err->doc : -1,
+               err ? err->side : -1, err ? (long long)err->mention : -1, err ? err->message : "");
+    }
+}
+
+int main(int argc, char **argv) {
+    cs_error err;
+    cs_report rep;
+    int32_t ncol = cs_num_columns();
+    check("abi version", cs_abi_version() == CS_ABI_VERSION, NULL);
+    char name[64];
+    check("column name", cs_column_name(1, name, sizeof name) == CS_OK && strcmp(name, "mentions.recall_den") == 0, NULL);
+    check("column name small buffer", cs_column_name(1, name, 3) == CS_BUFFER_TOO_SMALL, NULL);
+    check("column metric", cs_column_metric(0) == 0 && cs_column_metric(ncol - 1) >= 1 && cs_column_metric(ncol) == -1, NULL);
+
+    /* Options. */
+    const char *keys[] = {"metrics", "singletons"};
+    const char *good[] = {"muc,bcub", "keep"};
+    const char *bad[] = {"muc", "x"};
+    int64_t opt = 0;
+    memset(&err, 0, sizeof err);
+    check("options ok", cs_options_new(2, keys, good, &opt, &err) == CS_OK && opt > 0, &err);
+    int64_t opt2 = 0;
+    int32_t st = cs_options_new(2, keys, bad, &opt2, &err);
+    check("options bad value", st == CS_INVALID_INPUT && err.kind == CS_ERR_OPTION && err.option == 1 &&
+          strstr(err.message, "keep or exclude") != NULL, &err);
+    const char *unk[] = {"nope"};
+    st = cs_options_new(1, unk, good, &opt2, &err);
+    check("options unknown key", st == CS_INVALID_INPUT && err.kind == CS_ERR_OPTION && err.option == 0, &err);
+
+    /* A batch of two documents: key {1 2}{3}, response {1 2 3}. */
+    int64_t offs[] = {0, 3, 6};
+    int64_t ment[] = {1, 2, 3, 1, 2, 3};
+    int64_t kcl[] = {0, 0, 1, 0, 0, 1};
+    int64_t rcl[] = {0, 0, 0, 0, 0, 0};
+    cs_side key = {offs, ment, kcl, NULL, 6};
+    cs_side resp = {offs, ment, rcl, NULL, 6};
+    double *counts = calloc(2 * ncol, sizeof(double));
+    cs_names names = {"a\0b\nc", (int64_t[]){0, 1, 5}};
+    memset(&rep, 0, sizeof rep);
+    st = cs_score_batch(2, &key, &resp, &names, opt, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+    check("batch ok", st == CS_OK && counts[4] == 1.0 /* muc recall_num */ && counts[ncol + 4] == 1.0 &&
+          rep.applied == ((1u << 1) | (1u << 2)), &err);
+
+    /* Bad calls. */
+    st = cs_score_batch(2, &key, &resp, NULL, 0, NULL, NULL, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+    check("counts NULL with length", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    st = cs_score_batch(INT64_MAX / 8, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+    check("n_docs overflowing counts", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    st = cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, INT64_MAX, NULL, 0, NULL, 0, &rep, &err);
+    check("counts_len overflowing", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    st = cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 5, NULL, 0, &rep, &err);
+    check("dups NULL with capacity", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    /* n_docs larger than the offsets array: either refused as bad offsets
+     * or, if the read faults, an internal error; never a crash. */
+    double *big = calloc((size_t)1000000 * ncol, sizeof(double));
+    st = cs_score_batch(1000000, &key, &resp, NULL, 0, NULL, big, (int64_t)1000000 * ncol, NULL, 0, NULL, 0, &rep, &err);
+    check("n_docs beyond offsets", st == CS_INVALID_INPUT || st == CS_INTERNAL, &err);
+    cs_side wild = {offs, (const int64_t *)(uintptr_t)0x10, kcl, NULL, 6};
+    st = cs_score_batch(2, &wild, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+    check("bad pointer is internal", st == CS_INTERNAL && err.kind == CS_ERR_INTERNAL, &err);
+    int32_t cancel = 1;
+    st = cs_score_batch(2, &key, &resp, NULL, 0, &cancel, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+    check("cancelled", st == CS_CANCELLED && err.kind == CS_ERR_CANCELLED, &err);
+
+    /* A repeated mention under duplicates=raise names its index. */
+    int64_t ment2[] = {1, 2, 3, 1, 2, 2};
+    cs_side key2 = {offs, ment2, kcl, NULL, 6};
+    const char *dk[] = {"duplicates"};
+    const char *dv[] = {"raise"};
+    int64_t optr = 0;
+    cs_options_new(1, dk, dv, &optr, &err);
+    st = cs_score_batch(2, &key2, &resp, NULL, optr, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+    check("duplicate raise", st == CS_INVALID_INPUT && err.kind == CS_ERR_DUPLICATE && err.doc == 1 &&
+          err.side == 0 && err.mention == 5, &err);
+    cs_duplicate dups[1];
+    st = cs_score_batch(2, &key2, &resp, NULL, 0, NULL, counts, 2 * ncol, dups, 1, NULL, 0, &rep, &err);
+    check("duplicate warn", st == CS_OK && rep.n_dups == 1 && dups[0].mention == 5 && dups[0].doc == 1, &err);
+
+    /* Files. */
+    if (argc >= 3) {
+        int64_t res = 0, nd = 0, nl = 0;
+        st = cs_score_files(argv[1], argv[2], 0, NULL, &res, &nd, &nl, &rep, &err);
+        check("files ok", st == CS_OK && res > 0 && nd > 0, &err);
+        double *fc = calloc(nd * ncol, sizeof(double));
+        char *nm = malloc(nl + 1);
+        int64_t *no = calloc(nd + 1, sizeof(int64_t));
+        st = cs_take_result(res, fc, nd * ncol - 1, nm, nl, no, nd + 1, NULL, 0, NULL, 0, &err);
+        check("take too small", st == CS_BUFFER_TOO_SMALL, &err);
+        st = cs_take_result(res, fc, nd * ncol, nm, nl, no, nd + 1, NULL, 0, NULL, 0, &err);
+        check("take ok", st == CS_OK && no[nd] == nl, &err);
+        st = cs_take_result(res, fc, nd * ncol, nm, nl, no, nd + 1, NULL, 0, NULL, 0, &err);
+        check("take twice", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+        st = cs_score_files("/nonexistent/key.conll", argv[2], 0, NULL, &res, &nd, &nl, &rep, &err);
+        check("missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 0 &&
+              strcmp(err.message, "no such file") == 0, &err);
+    }
+    /* After the parent scored, a forked child's call fails fast, naming the
+     * spawn and forkserver start methods (alarm: a hang kills the child). */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(10);
+        st = cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
+        int ok = st == CS_INTERNAL && err.kind == CS_ERR_INTERNAL && strstr(err.message, "spawn") != NULL &&
+                 strstr(err.message, "forkserver") != NULL && cs_num_columns() == -1;
+        _exit(ok ? 0 : 1);
+    }
+    int wstatus = 0;
+    waitpid(pid, &wstatus, 0);
+    check("forked child fails fast", WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0, NULL);
+    check("parent still scores",
+          cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err) == CS_OK, &err);
+
+    cs_options_free(opt);
+    cs_options_free(optr);
+    printf("%d failures\n", failures);
+    return failures != 0;
+}

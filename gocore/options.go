@@ -1,0 +1,182 @@
+package gocore
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// OptionKeys lists the keys ParseOptions accepts, in the order it documents
+// them.
+var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "link_weights", "da_weights",
+	"da_greedy", "types_given", "span_mentions", "sums", "blanc_rule", "format", "clusters_field"}
+
+// ParseOptions validates (key, value) pairs, as a user types them, into
+// Options with every default applied; this is the one place where options
+// are parsed. Keys and values:
+//
+//	metrics         comma-separated metric names (MetricNames); omitted: the default set
+//	singletons      keep | exclude
+//	duplicates      warn | raise (warn keeps the first occurrence and reports the others)
+//	workers         an integer >= 1; omitted: one per CPU
+//	link_weights    four numbers w_nam,w_nom,w_pro,w_sing, finite, > 0 (scaled by the largest)
+//	da_weights      three numbers a,b,c with a + b + c = 1, a > b > c >= 0, a > b + c
+//	da_greedy       true | false
+//	types_given     true | false
+//	span_mentions   true | false: mention ids are packed token spans (the kk analysis repairs spans)
+//	sums            exact | reference: B-cubed and CEAF_e numerators summed as the reference scorer does
+//	blanc_rule      key | either
+//	format          "" | conll2012 | conllu | jsonlines
+//	clusters_field  the jsonlines field of a response document's clusters
+//
+// A key given twice takes its last value. The error is an *Error of kind
+// KindOption whose Option is the index of the offending pair and whose
+// message names neither the key nor any caller's syntax (the caller prefixes
+// the key in its own), e.g. `must be keep or exclude; got "x"`.
+func ParseOptions(keys, values []string) (Options, error) {
+	opt := withDefaults(Options{BlancRule: "key"})
+	if len(keys) != len(values) {
+		return Options{}, newError(KindArgument, "%d option keys but %d values", len(keys), len(values))
+	}
+	for i, key := range keys {
+		if err := opt.set(key, values[i]); err != nil {
+			err.Option = i
+			return Options{}, err
+		}
+	}
+	return opt, nil
+}
+
+// set applies one option.
+func (opt *Options) set(key, value string) *Error {
+	bad := func(format string, args ...any) *Error { return newError(KindOption, format, args...) }
+	switch key {
+	case "metrics":
+		opt.Metrics = 0
+		if strings.TrimSpace(value) == "" {
+			return bad("must name at least one metric (leave it out for the default set); known metrics: %s",
+				strings.Join(MetricNames(), ", "))
+		}
+		for _, name := range strings.Split(value, ",") {
+			name = strings.TrimSpace(name)
+			i := metricIndex(name)
+			if i < 0 {
+				return bad("unknown metric %q; known metrics: %s", name, strings.Join(MetricNames(), ", "))
+			}
+			opt.Metrics |= 1 << uint(i)
+		}
+	case "singletons":
+		switch value {
+		case "keep":
+			opt.Singletons = SingletonsKeep
+		case "exclude":
+			opt.Singletons = SingletonsExclude
+		default:
+			return bad("must be keep or exclude; got %q", value)
+		}
+	case "duplicates":
+		switch value {
+		case "warn":
+			opt.Duplicates = DuplicatesKeepFirst
+		case "raise":
+			opt.Duplicates = DuplicatesError
+		default:
+			return bad("must be warn or raise; got %q", value)
+		}
+	case "workers":
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil {
+			return bad("must be an integer; got %q", value)
+		}
+		if n < 1 {
+			return bad("must be >= 1 (leave it out for one per CPU); got %q", value)
+		}
+		opt.Workers = n
+	case "link_weights":
+		w, e := parseFloats(value, 4, "w_nam,w_nom,w_pro,w_sing")
+		if e != nil {
+			return e
+		}
+		if err := checkLinkWeights([4]float64(w)); err != nil {
+			return err.(*Error)
+		}
+		opt.LinkWeights = scaleLinkWeights([4]float64(w))
+	case "da_weights":
+		w, e := parseFloats(value, 3, "a,b,c")
+		if e != nil {
+			return e
+		}
+		if _, err := daWeightsOf(&Options{DAWeights: [3]float64(w)}); err != nil {
+			return err.(*Error)
+		}
+		opt.DAWeights = [3]float64(w)
+	case "da_greedy", "types_given", "span_mentions":
+		b, ok := map[string]bool{"true": true, "false": false}[value]
+		if !ok {
+			return bad("must be true or false; got %q", value)
+		}
+		switch key {
+		case "da_greedy":
+			opt.DAGreedy = b
+		case "types_given":
+			opt.TypesGiven = b
+		default:
+			opt.SpanMentions = b
+		}
+	case "sums":
+		switch value {
+		case "exact":
+			opt.ReferenceSums = false
+		case "reference":
+			opt.ReferenceSums = true
+		default:
+			return bad("must be exact or reference; got %q", value)
+		}
+	case "blanc_rule":
+		if value != "key" && value != "either" {
+			return bad("must be key or either; got %q", value)
+		}
+		opt.BlancRule = value
+	case "format":
+		switch value {
+		case "", "conll2012", "conllu", "jsonlines":
+			opt.Format = value
+		default:
+			return bad("must be conll2012, conllu or jsonlines (or empty to guess); got %q", value)
+		}
+	case "clusters_field":
+		if value == "" || strings.ContainsAny(value, "\"\\") {
+			return bad("must be a field name; got %q", value)
+		}
+		opt.ClustersField = value
+	default:
+		return bad("unknown option %q; known options: %s", key, strings.Join(OptionKeys, ", "))
+	}
+	return nil
+}
+
+// parseFloats parses n comma-separated numbers, each finite and >= 0, not
+// all zero (all-zero weights are refused rather than read as the defaults).
+func parseFloats(value string, n int, form string) ([]float64, *Error) {
+	parts := strings.Split(value, ",")
+	if len(parts) != n {
+		return nil, newError(KindOption, "must be %d comma-separated numbers %s; got %q", n, form, value)
+	}
+	out := make([]float64, n)
+	zero := true
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil && !math.IsInf(x, 0) {
+			return nil, newError(KindOption, "must be %d comma-separated numbers %s; %q is not a number", n, form, p)
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return nil, newError(KindOption, "must be finite and >= 0; got %s", strings.TrimSpace(p))
+		}
+		out[i] = x
+		zero = zero && x == 0
+	}
+	if zero {
+		return nil, newError(KindOption, "must not all be zero; got %q", value)
+	}
+	return out, nil
+}

@@ -1,0 +1,213 @@
+package gocore
+
+import (
+	"math"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestParseOptions: every key with a good value, and bad values refused as
+// KindOption with the pair's index and a message in no caller's syntax.
+func TestParseOptions(t *testing.T) {
+	def, err := ParseOptions(nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultLinkWeights, def.LinkWeights, "defaults applied once, here")
+	assert.Equal(t, DefaultDAWeights, def.DAWeights)
+	assert.Equal(t, "key", def.BlancRule)
+
+	good := []struct {
+		key, value string
+		check      func(t *testing.T, o Options)
+	}{
+		{"metrics", "muc, bcub", func(t *testing.T, o Options) { assert.Equal(t, MetricSet(1<<1|1<<2), o.Metrics) }},
+		{"sums", "reference", func(t *testing.T, o Options) { assert.True(t, o.ReferenceSums) }},
+		{"span_mentions", "true", func(t *testing.T, o Options) { assert.True(t, o.SpanMentions) }},
+		{"singletons", "exclude", func(t *testing.T, o Options) { assert.Equal(t, SingletonsExclude, o.Singletons) }},
+		{"duplicates", "raise", func(t *testing.T, o Options) { assert.Equal(t, DuplicatesError, o.Duplicates) }},
+		{"duplicates", "warn", func(t *testing.T, o Options) { assert.Equal(t, DuplicatesKeepFirst, o.Duplicates) }},
+		{"workers", "3", func(t *testing.T, o Options) { assert.Equal(t, 3, o.Workers) }},
+		{"link_weights", "2,1,1,2", func(t *testing.T, o Options) { assert.Equal(t, [4]float64{1, 0.5, 0.5, 1}, o.LinkWeights) }},
+		{"link_weights", "1e308,1e308,1e308,1e308", func(t *testing.T, o Options) { assert.Equal(t, [4]float64{1, 1, 1, 1}, o.LinkWeights) }},
+		{"da_weights", "0.7,0.2,0.1", func(t *testing.T, o Options) { assert.Equal(t, [3]float64{0.7, 0.2, 0.1}, o.DAWeights) }},
+		{"da_greedy", "true", func(t *testing.T, o Options) { assert.True(t, o.DAGreedy) }},
+		{"types_given", "true", func(t *testing.T, o Options) { assert.True(t, o.TypesGiven) }},
+		{"blanc_rule", "either", func(t *testing.T, o Options) { assert.Equal(t, "either", o.BlancRule) }},
+		{"format", "jsonlines", func(t *testing.T, o Options) { assert.Equal(t, "jsonlines", o.Format) }},
+		{"clusters_field", "predicted_clusters", func(t *testing.T, o Options) { assert.Equal(t, "predicted_clusters", o.ClustersField) }},
+	}
+	for _, g := range good {
+		t.Run(g.key+"="+g.value, func(t *testing.T) {
+			o, err := ParseOptions([]string{"singletons", g.key}, []string{"keep", g.value})
+			require.NoError(t, err)
+			g.check(t, o)
+		})
+	}
+
+	bad := []struct {
+		key, value, msg string
+	}{
+		{"singletons", "x", `must be keep or exclude; got "x"`},
+		{"duplicates", "keep", `must be warn or raise; got "keep"`},
+		{"metrics", "muc,nope", `unknown metric "nope"`},
+		{"workers", "many", `must be an integer`},
+		{"workers", "0", `must be >= 1`},
+		{"metrics", "", `must name at least one metric`},
+		{"sums", "perl", `must be exact or reference`},
+		{"link_weights", "0,0,0,0", "must not all be zero"},
+		{"link_weights", "1,1,0,1", "must be finite and > 0"},
+		{"link_weights", "1,1,-1,1", "must be finite and >= 0"},
+		{"link_weights", "1,nan,1,1", "must be finite"},
+		{"link_weights", "1,1e999,1,1", "must be finite"},
+		{"link_weights", "1,1,1", "must be 4 comma-separated numbers"},
+		{"link_weights", "1e308,5e-324,1,1", "too small beside the largest"},
+		{"da_weights", "0,0,0", "must not all be zero"},
+		{"da_weights", "6,3,1", "must sum to 1"},
+		{"da_weights", "0.4,0.35,0.25", "a > b + c"},
+		{"da_greedy", "yes", "must be true or false"},
+		{"blanc_rule", "both", "must be key or either"},
+		{"format", "xml", "must be conll2012, conllu or jsonlines"},
+		{"clusters_field", "", "must be a field name"},
+		{"nope", "1", `unknown option "nope"`},
+	}
+	for _, b := range bad {
+		t.Run("bad "+b.key+"="+b.value, func(t *testing.T) {
+			_, err := ParseOptions([]string{"singletons", b.key}, []string{"keep", b.value})
+			require.Error(t, err)
+			e := AsError(err)
+			assert.Equal(t, KindOption, e.Kind)
+			assert.Equal(t, 1, e.Option)
+			assert.Contains(t, e.Msg, b.msg)
+			assert.NotContains(t, e.Msg, b.key+"=", "the caller prefixes the key in its own syntax")
+			assert.NotContains(t, e.Msg, "gocore")
+		})
+	}
+}
+
+// TestLinkWeightsScale: the L-metrics are invariant when every link weight
+// scales, and huge weights give exactly the numbers of (1, 1, 1, 1).
+func TestLinkWeightsScale(t *testing.T) {
+	d := letterDoc("scale", "NPONPO", "abc def", "ab cdef", "", "")
+	set, err := ParseMetrics(lmAll)
+	require.NoError(t, err)
+	row := func(w [4]float64) []float64 {
+		counts := make([]float64, NumColumns())
+		_, err := ScoreBatch([]Document{d}, Options{Metrics: set, LinkWeights: w}, counts)
+		require.NoError(t, err)
+		for _, x := range counts {
+			require.False(t, math.IsNaN(x) || math.IsInf(x, 0), "%v gives %v", w, counts)
+		}
+		return counts
+	}
+	ones := row([4]float64{1, 1, 1, 1})
+	assert.Greater(t, ones[ColumnIndex("lmuc.recall_num")], 0.0)
+	assert.Equal(t, ones, row([4]float64{1e308, 1e308, 1e308, 1e308}))
+	assert.Equal(t, ones, row([4]float64{4, 4, 4, 4}))
+	assert.Equal(t, row(lmW4), row([4]float64{4, 3, 2, 4}), "W4 scaled by 4")
+}
+
+// TestTypedMetricsPolicy: which typed metrics apply to a batch, and when an
+// untyped mention is an error.
+func TestTypedMetricsPolicy(t *testing.T) {
+	typed := letterDoc("typed", "NPONPO", "abc def", "ab cdef", "", "")
+	partial := letterDoc("partial", "NPONPO", "abc def", "ab cdef", "", "")
+	partial.Key.Types[2], partial.Response.Types[2] = TypeUnknown, TypeUnknown
+	bare := Document{Name: "bare", Key: Side{Mentions: []int64{1, 2}, Clusters: []int64{0, 0}},
+		Response: Side{Mentions: []int64{1, 2}, Clusters: []int64{0, 0}}}
+	lmuc, err := ParseMetrics([]string{"lmuc"})
+	require.NoError(t, err)
+	typedBits := MetricSet(0)
+	for i, m := range registry {
+		if m.readsTypes {
+			typedBits |= 1 << uint(i)
+		}
+	}
+	score := func(opt Options, docs ...Document) (Report, []float64, error) {
+		counts := make([]float64, len(docs)*NumColumns())
+		r, err := Score(docs, opt, counts)
+		return r, counts, err
+	}
+
+	t.Run("fully typed: every metric, numbers as before", func(t *testing.T) {
+		r, counts, err := score(Options{}, typed)
+		require.NoError(t, err)
+		assert.Equal(t, defaultMetrics&^shapeMetrics, r.Applied, "mor and zero need mention words")
+		assert.Empty(t, r.Warnings)
+		want := scoreRow(t, typed, Options{Metrics: lmuc})
+		assert.Equal(t, want["lmuc.recall_num"], counts[ColumnIndex("lmuc.recall_num")])
+	})
+	t.Run("partial types: left out of the whole batch, with a warning", func(t *testing.T) {
+		r, counts, err := score(Options{}, typed, partial)
+		require.NoError(t, err)
+		assert.Equal(t, defaultMetrics&^typedBits&^shapeMetrics, r.Applied)
+		require.Len(t, r.Warnings, 1)
+		assert.Equal(t, WarnTypesSkipped, r.Warnings[0].Kind)
+		assert.Equal(t, 1, r.Warnings[0].Doc)
+		assert.Zero(t, counts[ColumnIndex("lmuc.recall_den")], "typed document's columns cleared too")
+		assert.Greater(t, counts[ColumnIndex("muc.recall_den")], 0.0)
+	})
+	t.Run("a typed and an untyped document: left out, with a warning", func(t *testing.T) {
+		r, _, err := score(Options{}, typed, bare)
+		require.NoError(t, err)
+		assert.Equal(t, defaultMetrics&^typedBits&^shapeMetrics, r.Applied)
+		require.Len(t, r.Warnings, 1)
+		assert.Equal(t, 1, r.Warnings[0].Doc)
+	})
+	t.Run("no types at all: left out without a warning", func(t *testing.T) {
+		r, _, err := score(Options{}, bare)
+		require.NoError(t, err)
+		assert.Equal(t, defaultMetrics&^typedBits&^shapeMetrics, r.Applied)
+		assert.Empty(t, r.Warnings)
+	})
+	t.Run("types given: an untyped mention is an error", func(t *testing.T) {
+		_, _, err := score(Options{TypesGiven: true}, typed, partial)
+		e := AsError(err)
+		assert.Equal(t, KindMissingTypes, e.Kind)
+		assert.Equal(t, []int{1, int(KeySide), 2}, []int{e.Doc, e.Side, e.Mention})
+		assert.NotContains(t, e.Msg, "document", "the document is a field")
+	})
+	t.Run("named: an untyped mention is an error", func(t *testing.T) {
+		_, _, err := score(Options{Metrics: lmuc}, bare)
+		assert.Equal(t, KindMissingTypes, AsError(err).Kind)
+	})
+}
+
+// TestDuplicatesBounded: every repeat is counted, only the first
+// MaxDuplicates are recorded.
+func TestDuplicatesBounded(t *testing.T) {
+	d := Document{Key: Side{Mentions: []int64{1, 1, 1, 1, 2}, Clusters: []int64{0, 0, 0, 0, 0}},
+		Response: Side{Mentions: []int64{1, 1}, Clusters: []int64{0, 0}}}
+	for _, tc := range []struct{ max, records int }{{0, 8}, {-1, 0}, {2, 2}, {100, 8}} {
+		counts := make([]float64, 2*NumColumns())
+		r, err := Score([]Document{d, d}, Options{MaxDuplicates: tc.max}, counts)
+		require.NoError(t, err)
+		assert.Equal(t, int64(8), r.NumDuplicates)
+		assert.Len(t, r.Duplicates, tc.records, "max %d", tc.max)
+	}
+}
+
+// TestScoreCancelled: a stop function that reports true stops the batch
+// with KindCancelled, also inside one huge document (table and alignment),
+// and scoring runs to the end while it reports false.
+func TestScoreCancelled(t *testing.T) {
+	d := benchDoc(200_000)
+	counts := make([]float64, NumColumns())
+	var calls atomic.Int64
+	_, err := Score([]Document{d}, Options{Stop: func() bool { calls.Add(1); return false }}, counts)
+	require.NoError(t, err)
+	assert.Greater(t, calls.Load(), int64(len(registry)), "polled within the document")
+
+	var stop atomic.Bool
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		stop.Store(true)
+	}()
+	docs := []Document{d, d, d, d, d, d, d, d}
+	counts = make([]float64, len(docs)*NumColumns())
+	_, err = Score(docs, Options{Stop: stop.Load, Workers: 2}, counts)
+	require.Error(t, err)
+	assert.Equal(t, KindCancelled, AsError(err).Kind)
+}

@@ -1,0 +1,279 @@
+"""The scoring layer: options validated once by the engine, engine calls, errors in the caller's terms.
+
+Every policy (defaults, option values, duplicates, which metrics apply) is the
+engine's; this layer turns user values into the engine's key/value options,
+calls it, and turns the facts it reports (``cs_error``, ``cs_duplicate``,
+``cs_warning``) into Python objects that name documents and mentions as the
+caller gave them.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from . import _lib
+
+TYPE_CHECKING = False  # this module is on the command line's path: no typing, NumPy or _convert at import
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from ._convert import Doc
+
+SIDES = ("key", "response")
+
+
+class CorefScoreInputError(ValueError):
+    """Input or an option the engine refused. Attributes locate the problem (None where they do not apply).
+
+    Attributes
+    ----------
+    reason : str
+        What is wrong.
+    kind : str
+        ``"option"``, ``"mention"``, ``"duplicate"``, ``"missing_types"``, ``"parse"``, ...
+    document, side, mention, path, line, option :
+        The document's name, ``"key"``/``"response"``, the mention as the caller
+        gave it (a ``(start, end)`` span for files), the file, its 1-based line,
+        and the option's keyword.
+    """
+
+    def __init__(self, message: str, *, reason: str = "", kind: str = "", document: str | None = None,
+                 side: str | None = None, mention: Any = None, path: str | None = None, line: int | None = None,
+                 option: str | None = None) -> None:
+        super().__init__(message)
+        self.reason, self.kind, self.document, self.side = reason or message, kind, document, side
+        self.mention, self.path, self.line, self.option = mention, path, line, option
+
+
+class Duplicate(tuple):
+    """A mention repeated on one side of a document; only its first occurrence is scored.
+
+    A named tuple ``(document, side, mention, first_cluster, cluster, line)``;
+    ``line`` is the file line where the repetition closes (0 for in-memory input).
+    """
+
+    __slots__ = ()
+    _fields = ("document", "side", "mention", "first_cluster", "cluster", "line")
+
+    def __new__(cls, document: str, side: str, mention: Any, first_cluster: int, cluster: int,
+                line: int = 0) -> Duplicate:
+        return tuple.__new__(cls, (document, side, mention, int(first_cluster), int(cluster), int(line)))
+
+    def __getnewargs__(self) -> tuple:  # pickle (Dask, torch.distributed) calls __new__ with the fields
+        return tuple(self)
+
+    document = property(lambda self: self[0])
+    side = property(lambda self: self[1])
+    mention = property(lambda self: self[2])
+    first_cluster = property(lambda self: self[3])
+    cluster = property(lambda self: self[4])
+    line = property(lambda self: self[5])
+
+    def __repr__(self) -> str:
+        return "Duplicate(" + ", ".join(f"{f}={v!r}" for f, v in zip(self._fields, self)) + ")"
+
+    def message(self) -> str:
+        where = f" (line {self.line})" if self.line else ""
+        return (f"document {self.document}: {self.side} mention {self.mention!r}{where} is repeated "
+                f"(clusters {self.first_cluster} and {self.cluster}); only the first is scored")
+
+
+def _option_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if key == "metrics":
+        names = (value,) if isinstance(value, str) else value
+        try:
+            names = list(names)
+        except TypeError:
+            raise TypeError(f"`metrics` must be a metric name or a sequence of names; got {value!r}.") from None
+        if not all(isinstance(n, str) for n in names):
+            raise TypeError(f"`metrics` must contain metric names (str); got {value!r}.")
+        return ",".join(names)
+    if key in ("link_weights", "da_weights"):
+        try:
+            return ",".join(repr(float(x)) for x in value)
+        except (TypeError, ValueError):
+            raise TypeError(f"`{key}` must be a sequence of numbers; got {value!r}.") from None
+    if key == "duplicates" and value == "ignore":
+        return "warn"  # the engine keeps the first occurrence either way; "ignore" only silences the warning
+    return str(value)
+
+
+class Options:
+    """Keyword options, validated by the engine into one handle per value of ``types_given``."""
+
+    __slots__ = ("_handles", "blanc_rule", "duplicates", "pairs", "values")
+
+    def __init__(self, **values: Any) -> None:
+        self.values = {k: v for k, v in values.items() if v is not None}
+        self.pairs = [(k, _option_value(k, v)) for k, v in self.values.items()]
+        self.blanc_rule = values.get("blanc_rule") or "key"
+        self.duplicates = values.get("duplicates") or "warn"
+        self._handles: dict[tuple[bool, bool], int] = {}
+        self.handle(False)  # validates now: a bad option fails at the call that gave it
+
+    def handle(self, types_given: bool, spans: bool = False) -> int:
+        """The engine's handle for these options and two facts of the input: typed mentions, span ids."""
+        h = self._handles.get((types_given, spans))
+        if h is None:
+            pairs = [*self.pairs, ("types_given", "true" if types_given else "false"),
+                     ("span_mentions", "true" if spans else "false")]
+            try:
+                h = _lib.options_new(pairs)
+            except _lib.EngineError as exc:
+                raise _translate(exc, option_keys=[k for k, _ in pairs]) from None
+            self._handles[(types_given, spans)] = h
+        return h
+
+    def __del__(self) -> None:
+        free = getattr(_lib, "options_free", None)  # None once the interpreter is shutting down
+        if free is None:
+            return
+        for h in getattr(self, "_handles", {}).values():
+            free(h)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Options) and self.pairs == other.pairs
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_cache: dict[tuple, Options] = {}
+
+
+def options(**values: Any) -> Options:
+    """Options for these keyword values, cached (validation and handles are made once per distinct set)."""
+    try:
+        key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items())
+        found = _cache.get(key)
+    except TypeError:  # an unhashable value: validate without the cache
+        return Options(**values)
+    if found is None:
+        found = Options(**values)
+        if len(_cache) >= 256:
+            _cache.pop(next(iter(_cache)))
+        _cache[key] = found
+    return found
+
+
+def _translate(exc: _lib.EngineError, *, names: Sequence[str] = (), labels: Sequence[str] = (),
+               docs: Sequence[Doc] = (),
+               offsets: Sequence[Any] = (), paths: Sequence[str] = (), option_keys: Sequence[str] = ()) -> Exception:
+    """The exception a user sees for an engine error, in the caller's terms."""
+    kind, reason = exc.kind, exc.reason
+    side = SIDES[exc.side] if exc.side in (0, 1) else None
+    path = paths[exc.side] if side and paths else None
+    if kind == "not_found" and path is not None:
+        return FileNotFoundError(errno.ENOENT, f"No such file ({side} file)", path)
+    if kind == "io":
+        return OSError(f"{path or ''}: {reason}")
+    if kind in ("internal", "argument"):
+        return RuntimeError(f"corefscore: internal error: {reason}")
+    info: dict[str, Any] = {"reason": reason, "kind": kind, "side": side, "path": path}
+    parts = []
+    if kind == "option" and 0 <= exc.option < len(option_keys):
+        info["option"] = option_keys[exc.option]
+        parts.append(f"`{info['option']}`")
+    if path is not None:
+        info["line"] = exc.line or None
+        parts.append(f"{path}, line {exc.line}" if exc.line else path)
+    if 0 <= exc.doc < len(names):
+        info["document"] = names[exc.doc]
+        parts.append(f"document {labels[exc.doc] if labels else repr(names[exc.doc])}")
+    elif exc.doc >= 0 and not paths:
+        info["document"] = str(exc.doc)
+        parts.append(f"document {exc.doc}")
+    if exc.start >= 0:
+        info["mention"] = (exc.start, exc.end)
+    elif exc.mention >= 0 and side and 0 <= exc.doc < len(docs):
+        ids = getattr(docs[exc.doc], side)[0]
+        local = exc.mention - int(offsets[exc.side][exc.doc])  # the engine gives the index in the whole side
+        if 0 <= local < len(ids):
+            info["mention"] = docs[exc.doc].mention(int(ids[local]))
+    if side:
+        parts.append(f"{side} mention {info['mention']!r}" if "mention" in info else side)
+    hint = {"duplicate": "; pass duplicates='warn' to score the first occurrence",
+            "missing_types": "; give every mention a type, or choose metrics that do not read types"}.get(kind, "")
+    return CorefScoreInputError(": ".join([*parts, reason]) + hint, **info)
+
+
+class Scores:
+    """The engine's answer for a batch: the (n_docs, n_columns) counts and the facts that go with them."""
+
+    __slots__ = ("counts", "duplicates", "metrics", "n_duplicates", "names", "warnings")
+
+    def __init__(self, counts: Any, names: list[str], metrics: tuple[str, ...], duplicates: list[Duplicate],
+                 n_duplicates: int, warnings: list[str]) -> None:
+        self.counts, self.names, self.metrics = counts, names, metrics
+        self.duplicates, self.n_duplicates, self.warnings = duplicates, n_duplicates, warnings
+
+
+_applied_names: dict[int, tuple[str, ...]] = {}
+
+
+def _applied(mask: int) -> tuple[str, ...]:
+    names = _applied_names.get(mask)
+    if names is None:
+        names = _applied_names[mask] = tuple(m for i, m in enumerate(_lib.metric_names()) if mask >> i & 1)
+    return names
+
+
+def _warnings(records: list, paths: Sequence[str] = ()) -> list[str]:
+    out = []
+    for w in records:
+        where = ""
+        if paths and w.side in (0, 1):
+            where = f"{paths[w.side]}, line {w.line}: " if w.line else f"{paths[w.side]}: "
+        times = f" ({w.count} times)" if w.count > 1 else ""
+        out.append(where + w.message.decode("utf-8", "replace") + times)
+    return out
+
+
+_csr = None
+
+
+def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) -> Scores:
+    """Score converted documents in one engine call."""
+    global _csr
+    if _csr is None:  # imported on first use: this module is on the command line's NumPy-free path
+        from ._convert import csr as _csr
+    key, response = _csr(docs, "key"), _csr(docs, "response")
+    cnames = None
+    if named:
+        import numpy as np
+
+        encoded = [n.encode("utf-8", "surrogateescape") for n in names]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(b) for b in encoded], out=offsets[1:])
+        cnames = (np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), offsets)
+    types_given = key[3] is not None or response[3] is not None
+    spans = docs[0].kind == "span" if len(docs) == 1 else all(d.kind == "span" for d in docs)
+    try:
+        counts, applied, dups, n_dups, warns = _lib.score_batch(
+            len(docs), key, response, cnames, opts.handle(types_given, spans), len(key[2]) + len(response[2]))
+    except _lib.EngineError as exc:
+        labels = [f"{i} ({n!r})" for i, n in enumerate(names)] if named else names
+        raise _translate(exc, names=names, labels=labels, docs=docs, offsets=(key[0], response[0])) from None
+    records = []
+    for d in dups:
+        side = SIDES[d.side]
+        ids = getattr(docs[d.doc], side)[0]
+        local = d.mention - int((key if d.side == 0 else response)[0][d.doc])
+        records.append(Duplicate(names[d.doc], side, docs[d.doc].mention(int(ids[local])), d.first_cluster, d.cluster))
+    return Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns) if warns else [])
+
+
+def score_files(key_path: Any, response_path: Any, opts: Options, as_numpy: bool = True) -> Scores:
+    """Read and score two files (parsed once, in Go); counts as a flat row-major array('d') unless ``as_numpy``."""
+    paths = [os.fsdecode(os.fspath(p)) for p in (key_path, response_path)]
+    try:
+        counts, names, applied, dups, n_dups, warns = _lib.score_files(
+            os.fsencode(paths[0]), os.fsencode(paths[1]), opts.handle(False), as_numpy)
+    except _lib.EngineError as exc:
+        raise _translate(exc, paths=paths) from None
+    records = [Duplicate(names[d.doc] if 0 <= d.doc < len(names) else str(d.doc), SIDES[d.side], (d.start, d.end),
+                         d.first_cluster, d.cluster, d.line) for d in dups]
+    return Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns, paths))

@@ -1,0 +1,639 @@
+"""One self-contained HTML report: scores, per-document scores, errors, a document viewer.
+
+:func:`render_report` turns plain data (dicts, lists, numbers and strings; it
+imports nothing from corefscore) into ONE HTML file with inline CSS and
+JavaScript: no network, no CDN, no server. It works opened from ``file://``
+and inside a notebook output cell (``render_report(data, full_page=False)``
+gives a fragment whose ids are unique to it, so several reports can share a
+page). Documents are embedded once as JSON and drawn only when chosen, so a
+LitBank-sized corpus (100 documents of 2,000 words) stays a few MB and a
+document draws in well under a second.
+
+The report has four parts:
+
+- the score table: recall, precision and F1 per metric and system, with the
+  bootstrap interval of each when given;
+- the per-document table, sortable by any column (click a header); clicking
+  a row opens the document;
+- the errors by category as an inline SVG bar chart, one bar per category
+  and system (two systems side by side);
+- the document viewer: the words with the key's entities on the left and a
+  system's entities on the right, one colour per entity (a response entity
+  takes the colour of the key entity it shares most mentions with; grey for
+  one-mention entities), mentions involved in an error underlined in their
+  category's colour, and the document's errors listed below. Clicking a
+  mention highlights its entity on both sides: its mentions on the same side
+  and, on the other side, the same mentions (strong) and the other mentions
+  of the entities that hold them (light).
+
+The ``data`` schema
+-------------------
+Every key is optional except ``systems`` and ``documents`` (which may be an
+empty list). Spans are ``[start, end]`` token indices with an inclusive end,
+tokens counted from 0 across the whole document (sentence breaks are not
+tokens), as in the CoNLL readers and the Python span convention::
+
+    {
+      "title": "LitBank: coref-A vs coref-B",     # page heading
+      "subtitle": "key: litbank/*.conll",          # one line under it
+      "systems": ["coref-A", "coref-B"],           # 1 or 2 names, the order of every table
+      "metrics": ["muc", "bcub", "ceafe", ...],    # rows of the score table, columns of
+                                                   # the per-document table (default: the
+                                                   # keys of scores[systems[0]] in order)
+      "confidence": 0.95,                          # the intervals' level, for the caption
+      "scores": {                                  # corpus scores, fractions in [0, 1]
+        "coref-A": {
+          "muc": {"recall": 0.71, "precision": 0.80, "f1": 0.75,
+                  "recall_ci": [0.69, 0.73],       # optional bootstrap intervals
+                  "precision_ci": [0.78, 0.82],
+                  "f1_ci": [0.73, 0.77]},
+          ...},
+        ...},
+      "categories": ["span_error", ...],           # chart order; default the seven
+                                                   # Kummerfeld-Klein categories
+      "error_counts": {                            # corpus totals per category and system
+        "coref-A": {"span_error": 12, "missing_entity": 40, ...}, ...},
+      "link_counts": {                             # Martschat-Strube link errors by
+        "coref-A": {"recall_errors": 410,          # (anaphor type, antecedent type): the
+                    "precision_errors": 380,       # engine's "ms" columns without "ms."
+                    "recall.pronoun_name": 91, ...}, ...},
+      "documents": [
+        {"name": "1023_bleak_house",
+         "sentences": [["It", "was", ...], ...],   # words per sentence
+         "key": [[[0, 1], [7, 7]], ...],           # entities, each a list of mention spans
+         "responses": {"coref-A": [[[0, 1]], ...], ...},
+         "scores": {"coref-A": {"muc": 0.71, ...}, ...},   # per-document F1 per metric
+         "errors": {"coref-A": [
+             {"category": "divided_entity",        # a category name
+              "mentions": [[7, 7]],                # spans involved
+              "key_entities": [0],                 # indices into "key"
+              "response_entities": [3]},           # indices into responses[system]
+             ...], ...}},
+        ...]
+    }
+
+Category names are those of the engine: the seven of Kummerfeld & Klein
+(``span_error``, ``conflated_entities``, ``extra_mention``, ``extra_entity``,
+``divided_entity``, ``missing_mention``, ``missing_entity``) and the two of
+Martschat & Strube (``recall_error``, ``precision_error``); others are shown
+with a neutral colour. Numbers in the tables are percentages with two
+decimals; each cell carries the input number in its ``data-value``
+attribute.
+
+Example
+-------
+>>> html = render_report({"systems": ["A"], "documents": []})
+>>> html.startswith("<!DOCTYPE html>") and "http" not in html.split("<body")[1]
+True
+"""
+
+from __future__ import annotations
+
+import html as _html
+import json
+import math
+import uuid
+from typing import Any
+
+__all__ = ["CATEGORY_COLOURS", "KK_CATEGORIES", "render_report"]
+
+#: The seven categories of Kummerfeld & Klein (2013), in the engine's order.
+KK_CATEGORIES = (
+    "span_error",
+    "conflated_entities",
+    "extra_mention",
+    "extra_entity",
+    "divided_entity",
+    "missing_mention",
+    "missing_entity",
+)
+
+#: One colour per error category (chart bars share the system colours; these
+#: mark mentions in the viewer and the legend).
+CATEGORY_COLOURS = {
+    "span_error": "#8e44ad",
+    "conflated_entities": "#c0392b",
+    "extra_mention": "#e67e22",
+    "extra_entity": "#d35400",
+    "divided_entity": "#2471a3",
+    "missing_mention": "#17a589",
+    "missing_entity": "#117864",
+    "recall_error": "#2e86c1",
+    "precision_error": "#cb4335",
+}
+
+_SYSTEM_COLOURS = ("#3b6fb6", "#e08a2c")
+
+
+def _pct(x: Any) -> str:
+    """A fraction as a percentage with two decimals ("" when missing or not finite)."""
+    if x is None:
+        return ""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return ""
+    if not math.isfinite(v):
+        return "–"
+    return f"{100 * v:.2f}"
+
+
+def _esc(s: Any) -> str:
+    return _html.escape(str(s), quote=True)
+
+
+def _validate(data: Any) -> None:
+    if not isinstance(data, dict):
+        raise TypeError(f"`data` must be a dict; got {type(data).__name__} instead.")
+    systems = data.get("systems")
+    if not isinstance(systems, list) or not 1 <= len(systems) <= 2 or not all(isinstance(s, str) for s in systems):
+        raise ValueError(f"`data['systems']` must be a list of 1 or 2 names; got {systems!r} instead.")
+    if len(set(systems)) != len(systems):
+        raise ValueError(f"`data['systems']` must be distinct names; got {systems!r} instead.")
+    docs = data.get("documents", [])
+    if not isinstance(docs, list):
+        raise ValueError(f"`data['documents']` must be a list; got {type(docs).__name__} instead.")
+    for i, d in enumerate(docs):
+        if not isinstance(d, dict) or "name" not in d:
+            raise ValueError(f"`data['documents'][{i}]` must be a dict with a 'name'; got {d!r:.80} instead.")
+
+
+def _metrics_of(data: dict) -> list[str]:
+    if data.get("metrics"):
+        return list(data["metrics"])
+    scores = data.get("scores") or {}
+    first = scores.get(data["systems"][0]) or {}
+    if first:
+        return list(first)
+    for d in data.get("documents", []):
+        s = (d.get("scores") or {}).get(data["systems"][0])
+        if s:
+            return list(s)
+    return []
+
+
+def _score_table(data: dict, metrics: list[str]) -> str:
+    systems = data["systems"]
+    scores = data.get("scores") or {}
+    if not scores:
+        return '<p class="cfs-muted">No corpus scores were given.</p>'
+    head1 = "".join(f'<th colspan="3" class="cfs-sys" style="--sys:{_SYSTEM_COLOURS[i]}">{_esc(s)}</th>' for i, s in enumerate(systems))
+    head2 = "".join('<th class="num">Recall</th><th class="num">Precision</th><th class="num">F1</th>' for _ in systems)
+    rows = []
+    for m in metrics:
+        cells = []
+        for s in systems:
+            sc = (scores.get(s) or {}).get(m) or {}
+            for part in ("recall", "precision", "f1"):
+                v = sc.get(part)
+                ci = sc.get(part + "_ci")
+                ci_html = ""
+                if ci is not None and len(ci) == 2:
+                    ci_html = f'<span class="cfs-ci" data-lo="{_esc(ci[0])}" data-hi="{_esc(ci[1])}">[{_pct(ci[0])}, {_pct(ci[1])}]</span>'
+                value_attr = f' data-value="{_esc(v)}"' if v is not None else ""
+                cls = "num f1" if part == "f1" else "num"
+                cells.append(f'<td class="{cls}" data-system="{_esc(s)}" data-metric="{_esc(m)}" data-part="{part}"{value_attr}>'
+                             f'<span class="cfs-v">{_pct(v)}</span>{ci_html}</td>')
+        rows.append(f'<tr><th scope="row">{_esc(m)}</th>{"".join(cells)}</tr>')
+    level = data.get("confidence")
+    caption = "Corpus scores (%)"
+    if level is not None:
+        caption += f"; brackets: {100 * float(level):g}% bootstrap interval"
+    return (f'<table class="cfs-table cfs-scores"><caption>{_esc(caption)}</caption>'
+            f'<thead><tr><th rowspan="2">Metric</th>{head1}</tr><tr>{head2}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _error_chart(data: dict) -> str:
+    """Grouped bar chart as inline SVG: one group per category, one bar per system."""
+    systems = data["systems"]
+    counts = data.get("error_counts") or {}
+    cats = list(data.get("categories") or KK_CATEGORIES)
+    if not counts:
+        return '<p class="cfs-muted">No error counts were given.</p>'
+    vmax = max([float((counts.get(s) or {}).get(c, 0) or 0) for s in systems for c in cats] + [1.0])
+    # A round axis maximum: 1, 2 or 5 times a power of ten.
+    p = 10 ** math.floor(math.log10(vmax))
+    top = next(k * p for k in (1, 2, 5, 10) if k * p >= vmax)
+    row_h, bar_h, gap = 34, 11 if len(systems) == 2 else 16, 2
+    label_w, plot_w, right = 150, 420, 60
+    height = 28 + row_h * len(cats) + 24
+    width = label_w + plot_w + right
+    out = [f'<svg class="cfs-chart" role="img" aria-label="Errors by category" viewBox="0 0 {width} {height}" '
+           f'width="{width}" height="{height}">']
+    y0 = 28
+    for k in range(6):  # grid and axis labels
+        x = label_w + plot_w * k / 5
+        out.append(f'<line x1="{x:.1f}" y1="{y0 - 6}" x2="{x:.1f}" y2="{y0 + row_h * len(cats)}" class="grid"/>')
+        out.append(f'<text x="{x:.1f}" y="{y0 - 10}" class="axis" text-anchor="middle">{top * k / 5:g}</text>')
+    for ci, c in enumerate(cats):
+        y = y0 + ci * row_h
+        out.append(f'<text x="{label_w - 10}" y="{y + row_h / 2 + 4:.1f}" class="cat" text-anchor="end">{_esc(c.replace("_", " "))}</text>')
+        out.append(f'<rect x="{label_w - 6}" y="{y + row_h / 2 - 5:.1f}" width="3" height="10" fill="{CATEGORY_COLOURS.get(c, "#888")}"/>')
+        total_h = bar_h * len(systems) + gap * (len(systems) - 1)
+        for si, s in enumerate(systems):
+            v = float((counts.get(s) or {}).get(c, 0) or 0)
+            w = plot_w * v / top
+            by = y + (row_h - total_h) / 2 + si * (bar_h + gap)
+            out.append(f'<rect class="bar" data-category="{_esc(c)}" data-system="{_esc(s)}" data-value="{v:g}" '
+                       f'x="{label_w}" y="{by:.1f}" width="{w:.1f}" height="{bar_h}" rx="2" fill="{_SYSTEM_COLOURS[si]}">'
+                       f'<title>{_esc(s)}: {v:g} {_esc(c.replace("_", " "))}</title></rect>')
+            out.append(f'<text x="{label_w + w + 5:.1f}" y="{by + bar_h - 2:.1f}" class="val">{v:g}</text>')
+    out.append("</svg>")
+    legend = "".join(f'<span class="cfs-key"><i style="background:{_SYSTEM_COLOURS[i]}"></i>{_esc(s)}</span>' for i, s in enumerate(systems))
+    return f'<div class="cfs-legend">{legend}</div>{"".join(out)}'
+
+
+_TYPES = ("name", "nominal", "pronoun")
+
+
+def _link_table(data: dict) -> str:
+    """Martschat-Strube link errors: a 3 x 3 table (anaphor x antecedent type) per direction and system."""
+    links = data.get("link_counts") or {}
+    if not links:
+        return ""
+    blocks = []
+    for s in data["systems"]:
+        lc = links.get(s) or {}
+        for side in ("recall", "precision"):
+            total = lc.get(side + "_errors")
+            head = "".join(f'<th class="num">{t}</th>' for t in _TYPES)
+            body = []
+            for a in _TYPES:
+                cells = []
+                for b in _TYPES:
+                    v = lc.get(f"{side}.{a}_{b}")
+                    value = "" if v is None else f' data-value="{_esc(v)}"'
+                    shown = "" if v is None else f"{float(v):g}"
+                    cells.append(f'<td class="num" data-system="{_esc(s)}" data-link="{side}.{a}_{b}"{value}>{shown}</td>')
+                body.append(f'<tr><th scope="row">{a}</th>{"".join(cells)}</tr>')
+            title = f'{_esc(s)}: {side} errors' + (f" ({float(total):g})" if total is not None else "")
+            blocks.append(f'<table class="cfs-table cfs-links"><caption>{title}</caption>'
+                          f'<thead><tr><th></th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+    return ('<h3 class="cfs-h3">Link errors by mention type</h3>'
+            '<p class="cfs-hint">Martschat &amp; Strube (2014): edges of each entity\'s spanning tree cut by the other side; '
+            'rows: the type of the later mention (anaphor); columns: the type of its antecedent.</p>'
+            f'<div class="cfs-links-grid">{"".join(blocks)}</div>')
+
+
+def _json_for_script(obj: Any) -> str:
+    """JSON safe inside <script type="application/json">."""
+    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
+    return s.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def _json_default(o: Any) -> Any:
+    # NumPy scalars and arrays, without importing NumPy.
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if hasattr(o, "item"):
+        return o.item()
+    raise TypeError(f"report data must be JSON-like; got {type(o).__name__}")
+
+
+def _clean(x: Any) -> Any:
+    """Non-finite floats to None, recursively (JSON has no NaN)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if hasattr(x, "tolist"):
+        return _clean(x.tolist())
+    return x
+
+
+_CSS = r"""
+.cfs-report{--ink:#1f2430;--muted:#6b7280;--line:#e3e6eb;--bg:#fff;--soft:#f6f7f9;--accent:#3b6fb6;
+ font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:var(--bg);
+ max-width:1280px;margin:0 auto;padding:20px 24px 40px}
+.cfs-report *{box-sizing:border-box}
+.cfs-report h1{font-size:22px;margin:0 0 2px;font-weight:650;letter-spacing:-.01em}
+.cfs-report h2{font-size:16px;margin:28px 0 10px;font-weight:650;border-bottom:1px solid var(--line);padding-bottom:6px}
+.cfs-report .cfs-sub{color:var(--muted);margin:0 0 8px}
+.cfs-report .cfs-muted{color:var(--muted)}
+.cfs-report .cfs-grid{display:grid;grid-template-columns:minmax(0,1.25fr) minmax(0,1fr);gap:28px;align-items:start}
+@media (max-width:1000px){.cfs-report .cfs-grid{grid-template-columns:1fr}}
+.cfs-report table.cfs-table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+.cfs-report .cfs-table caption{caption-side:bottom;text-align:left;color:var(--muted);font-size:12px;padding-top:6px}
+.cfs-report .cfs-table th,.cfs-report .cfs-table td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
+.cfs-report .cfs-table thead th{font-weight:600;color:#374151;background:var(--soft);font-size:12.5px}
+.cfs-report .cfs-table .num{text-align:right}
+.cfs-report .cfs-table td.f1 .cfs-v{font-weight:650}
+.cfs-report .cfs-table th.cfs-sys{text-align:center;border-bottom:3px solid var(--sys)}
+.cfs-report .cfs-ci{display:block;color:var(--muted);font-size:11px;line-height:1.1}
+.cfs-report .cfs-docs-wrap{max-height:360px;overflow:auto;border:1px solid var(--line);border-radius:6px}
+.cfs-report .cfs-docs thead th{position:sticky;top:0;cursor:pointer;user-select:none;z-index:1}
+.cfs-report .cfs-docs thead th:hover{color:var(--accent)}
+.cfs-report .cfs-docs thead th[aria-sort=ascending]::after{content:" ▲";font-size:10px}
+.cfs-report .cfs-docs thead th[aria-sort=descending]::after{content:" ▼";font-size:10px}
+.cfs-report .cfs-docs tbody tr{cursor:pointer}
+.cfs-report .cfs-docs tbody tr:hover{background:#eef3fb}
+.cfs-report .cfs-docs tbody tr.sel{background:#dfe9f7}
+.cfs-report .cfs-docs td.name{max-width:320px;overflow:hidden;text-overflow:ellipsis}
+.cfs-report .cfs-chart{max-width:100%;height:auto;display:block}
+.cfs-report .cfs-chart text{font-size:12px;fill:#374151}
+.cfs-report .cfs-chart .axis{fill:var(--muted);font-size:11px}
+.cfs-report .cfs-chart .val{fill:#4b5563;font-size:11px}
+.cfs-report .cfs-chart .grid{stroke:#eceef2}
+.cfs-report .cfs-legend{display:flex;gap:16px;flex-wrap:wrap;margin:0 0 6px;font-size:12.5px}
+.cfs-report .cfs-key{display:inline-flex;align-items:center;gap:6px}
+.cfs-report .cfs-key i{display:inline-block;width:12px;height:12px;border-radius:3px}
+.cfs-report .cfs-key i.u{height:0;border-bottom:3px solid;border-radius:0;width:16px}
+.cfs-report .cfs-toolbar{display:flex;gap:14px;align-items:center;flex-wrap:wrap;margin-bottom:10px}
+.cfs-report select{font:inherit;padding:4px 6px;border:1px solid #cfd4dc;border-radius:5px;background:#fff;max-width:420px}
+.cfs-report .cfs-panes{display:grid;grid-template-columns:1fr 1fr;gap:14px}
+.cfs-report .cfs-pane{border:1px solid var(--line);border-radius:6px;overflow:hidden;background:#fff}
+.cfs-report .cfs-pane h3{margin:0;font-size:13px;font-weight:650;padding:7px 12px;background:var(--soft);border-bottom:1px solid var(--line)}
+.cfs-report .cfs-pane h3 small{font-weight:400;color:var(--muted);margin-left:6px}
+.cfs-report .cfs-text{height:62vh;min-height:280px;overflow:auto;padding:10px 14px;line-height:2.05;font-size:14.5px;font-family:Georgia,"Times New Roman",serif}
+.cfs-report .cfs-text p{margin:0 0 6px;padding-left:30px;position:relative}
+.cfs-report .cfs-text p .sn{position:absolute;left:0;top:0;width:24px;text-align:right;color:#b0b6bf;font:11px/2.7 -apple-system,Segoe UI,sans-serif;user-select:none}
+.cfs-report .m{--c:#ddd;--cb:#999;background:color-mix(in srgb,var(--c) 55%,transparent);border:1px solid var(--cb);border-radius:4px;padding:1px 2px;
+ margin:0 1px;cursor:pointer;-webkit-box-decoration-break:clone;box-decoration-break:clone;transition:background .1s}
+.cfs-report .m .m{margin:0}
+.cfs-report .m>sub{font:600 9px/1 -apple-system,Segoe UI,sans-serif;color:var(--cb);margin-left:1px;vertical-align:-2px}
+.cfs-report .m.single{--c:#eceef1;--cb:#c2c7cf}
+.cfs-report .m.err{text-decoration:underline;text-decoration-color:var(--ec);text-decoration-thickness:2.5px;text-underline-offset:4px}
+.cfs-report .m.err>sub::after{content:"●";color:var(--ec);margin-left:1px}
+.cfs-report .m.hl{background:var(--c);outline:2.5px solid #111827;outline-offset:0}
+.cfs-report .m.hl2{outline:2px dashed #374151;outline-offset:0}
+.cfs-report .cfs-dim .m:not(.hl):not(.hl2){opacity:.45}
+.cfs-report .cfs-errs{margin-top:12px;max-height:220px;overflow:auto;border:1px solid var(--line);border-radius:6px;padding:6px 10px;font-size:13px}
+.cfs-report .cfs-errs li{list-style:none;padding:2px 0;cursor:pointer}
+.cfs-report .cfs-errs li:hover{color:var(--accent)}
+.cfs-report .cfs-errs ul{margin:0;padding:0}
+.cfs-report .cfs-errs b{display:inline-block;min-width:150px;font-weight:600}
+.cfs-report .cfs-hint{color:var(--muted);font-size:12px}
+.cfs-report .cfs-h3{font-size:13.5px;margin:18px 0 2px;font-weight:650}
+.cfs-report .cfs-links-grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:10px 18px}
+.cfs-report table.cfs-links caption{caption-side:top;color:#374151;font-weight:600;font-size:12.5px;padding:0 0 3px}
+.cfs-report table.cfs-links th,.cfs-report table.cfs-links td{padding:3px 7px;font-size:12.5px}
+"""
+
+_JS = r"""
+(function(){
+"use strict";
+var ROOT=document.getElementById("__ROOT__");
+var DATA=JSON.parse(document.getElementById("__ROOT__-data").textContent);
+var CAT_COLOURS=__CATCOLOURS__;
+var systems=DATA.systems, docs=DATA.documents||[], metrics=DATA.metrics||[];
+function $(sel){return ROOT.querySelector(sel);}
+function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e;}
+function pct(x){return (x==null||!isFinite(x))?"":(100*x).toFixed(2);}
+
+// ---- per-document table
+var docTable=$(".cfs-docs"), docBody=docTable.querySelector("tbody");
+var cols=[{key:"name",label:"Document",num:false}];
+systems.forEach(function(s){metrics.forEach(function(m){cols.push({key:"s:"+s+":"+m,label:m+(systems.length>1?" ("+s+")":""),num:true,sys:s,metric:m});});});
+systems.forEach(function(s){cols.push({key:"e:"+s,label:"errors"+(systems.length>1?" ("+s+")":""),num:true,sys:s,errors:true});});
+function cellValue(d,c){
+  if(c.key==="name")return d.name;
+  if(c.errors){var e=(d.errors||{})[c.sys];return e?e.filter(function(r){return isKK(r.category);}).length:null;}
+  var s=(d.scores||{})[c.sys];return s&&s[c.metric]!=null?s[c.metric]:null;
+}
+var KK=["span_error","conflated_entities","extra_mention","extra_entity","divided_entity","missing_mention","missing_entity"];
+function isKK(c){return KK.indexOf(c)>=0;}
+var headRow=el("tr");
+cols.forEach(function(c,i){var th=el("th",c.num?"num":"",c.label);th.dataset.col=i;th.title="Sort by "+c.label;headRow.appendChild(th);});
+docTable.querySelector("thead").appendChild(headRow);
+var rows=docs.map(function(d,i){
+  var tr=el("tr");tr.dataset.doc=i;
+  cols.forEach(function(c){var v=cellValue(d,c);var td=el("td",c.num?"num":"name");
+    if(c.num){td.textContent=c.errors?(v==null?"":String(v)):pct(v);if(v!=null)td.dataset.value=v;}else{td.textContent=v;td.title=v;}
+    tr.appendChild(td);});
+  tr.addEventListener("click",function(){showDoc(i,true);});
+  return tr;});
+rows.forEach(function(r){docBody.appendChild(r);});
+var sortState={col:-1,dir:1};
+headRow.addEventListener("click",function(ev){
+  var th=ev.target.closest("th");if(!th)return;var ci=+th.dataset.col,c=cols[ci];
+  sortState.dir=(sortState.col===ci)?-sortState.dir:(c.num?-1:1);sortState.col=ci;
+  Array.prototype.forEach.call(headRow.children,function(h){h.removeAttribute("aria-sort");});
+  th.setAttribute("aria-sort",sortState.dir>0?"ascending":"descending");
+  var order=docs.map(function(d,i){return i;});
+  order.sort(function(a,b){var x=cellValue(docs[a],c),y=cellValue(docs[b],c);
+    if(x==null&&y==null)return a-b;if(x==null)return 1;if(y==null)return -1;
+    var r=c.num?(x-y):String(x).localeCompare(String(y));return r!==0?r*sortState.dir:a-b;});
+  order.forEach(function(i){docBody.appendChild(rows[i]);});
+});
+
+// ---- document viewer
+var docSel=$(".cfs-doc-select"), sysSel=$(".cfs-sys-select");
+docs.forEach(function(d,i){var o=el("option",null,d.name);o.value=i;docSel.appendChild(o);});
+systems.forEach(function(s){var o=el("option",null,s);o.value=s;sysSel.appendChild(o);});
+if(systems.length<2)sysSel.parentNode.style.display="none";
+docSel.addEventListener("change",function(){showDoc(+docSel.value,false);});
+sysSel.addEventListener("change",function(){showDoc(+docSel.value,false);});
+var keyPane=$(".cfs-key-text"), respPane=$(".cfs-resp-text"), errBox=$(".cfs-errs");
+var current=null;
+
+function golden(i){return (i*137.508+200)%360;}
+function spanKey(s){return s[0]+","+s[1];}
+
+function entityColours(key,resp){
+  // key entity i: hue by rank among multi-mention entities; response entity j:
+  // the hue of the key entity it shares most mentions with.
+  var kc=[],rank=0,owner={};
+  key.forEach(function(e,i){ if(e.length>1){kc[i]=golden(rank++);} else kc[i]=null;
+    e.forEach(function(s){owner[spanKey(s)]=i;});});
+  var rc=resp.map(function(e,j){
+    if(e.length<2)return null;
+    var votes={},best=-1,bv=0;
+    e.forEach(function(s){var k=owner[spanKey(s)];if(k!=null&&kc[k]!=null){votes[k]=(votes[k]||0)+1;if(votes[k]>bv){bv=votes[k];best=k;}}});
+    return best>=0?kc[best]:golden(rank++);});
+  return [kc,rc];
+}
+
+function renderSide(pane,doc,ents,colours,side,errs){
+  // Mentions as nested spans; a crossing mention is closed and reopened, and
+  // a mention running over a sentence break continues in the next paragraph.
+  var starts={},ms=[];
+  ents.forEach(function(e,ei){e.forEach(function(s){ms.push({s:s[0],e:s[1],ent:ei});});});
+  ms.sort(function(a,b){return a.s-b.s||b.e-a.e||a.ent-b.ent;});
+  ms.forEach(function(m){(starts[m.s]=starts[m.s]||[]).push(m);});
+  var html=[],stack=[],tok=0;
+  function open(m){
+    var c=colours[m.ent],size=ents[m.ent].length,cls="m"+(size<2?" single":"");
+    var style="";
+    if(c!=null)style="--c:hsl("+c.toFixed(0)+",78%,84%);--cb:hsl("+c.toFixed(0)+",55%,40%)";
+    var ec=errs[m.s+","+m.e],title=(side==="k"?"key":"response")+" entity "+(m.ent+1)+" ("+size+" mention"+(size>1?"s":"")+")";
+    if(ec){cls+=" err";style+=";--ec:"+(CAT_COLOURS[ec[0]]||"#888");title+=": "+ec.map(function(x){return x.replace(/_/g," ");}).join(", ");}
+    html.push('<span class="'+cls+'" data-side="'+side+'" data-e="'+m.ent+'" data-s="'+m.s+'" data-t="'+m.e+'" style="'+style+'" title="'+title+'">');
+  }
+  function close(m){html.push('<sub>'+(ents[m.ent].length>1?(m.ent+1):"")+'</sub></span>');}
+  function esc(w){return w.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;");}
+  doc.sentences.forEach(function(sent,si){
+    html.push('<p><span class="sn">'+(si+1)+'</span>');
+    stack.forEach(open);
+    sent.forEach(function(w){
+      (starts[tok]||[]).forEach(function(m){open(m);stack.push(m);});
+      html.push(esc(String(w)));
+      if(stack.some(function(m){return m.e===tok;})){
+        var reopen=[];
+        while(stack.some(function(m){return m.e===tok;})){
+          var top=stack.pop();close(top);if(top.e!==tok)reopen.unshift(top);}
+        reopen.forEach(function(m){open(m);stack.push(m);});
+      }
+      html.push(" ");
+      tok++;
+    });
+    for(var k=stack.length-1;k>=0;k--)close(stack[k]);
+    html.push('</p>');
+  });
+  pane.innerHTML=html.join("");
+}
+
+function errorIndex(errs){
+  var byMention={};
+  (errs||[]).forEach(function(r){(r.mentions||[]).forEach(function(s){var k=spanKey(s);(byMention[k]=byMention[k]||[]);if(byMention[k].indexOf(r.category)<0)byMention[k].push(r.category);});});
+  return byMention;
+}
+
+function showDoc(i,scroll){
+  var d=docs[i];if(!d)return;
+  var sys=sysSel.value||systems[0];
+  docSel.value=i;
+  rows.forEach(function(r){r.classList.toggle("sel",+r.dataset.doc===i);});
+  var key=d.key||[],resp=(d.responses||{})[sys]||[],errs=(d.errors||{})[sys]||[];
+  var col=entityColours(key,resp),ei=errorIndex(errs);
+  renderSide(keyPane,d,key,col[0],"k",ei);
+  renderSide(respPane,d,resp,col[1],"r",ei);
+  $(".cfs-resp-title").textContent=sys;
+  $(".cfs-key-count").textContent=key.length+" entities";
+  $(".cfs-resp-count").textContent=resp.length+" entities";
+  renderErrors(d,errs);
+  current={doc:i,key:key,resp:resp};
+  if(scroll)$(".cfs-viewer").scrollIntoView({behavior:"instant",block:"start"});
+}
+
+function renderErrors(d,errs){
+  var words=[];d.sentences.forEach(function(s){s.forEach(function(w){words.push(w);});});
+  function text(s){return words.slice(s[0],s[1]+1).join(" ");}
+  errBox.innerHTML="";
+  var kk=errs.filter(function(r){return isKK(r.category);});
+  if(!errs.length){errBox.appendChild(el("p","cfs-muted","No errors in this document."));return;}
+  var ul=el("ul");var shown=kk.length?kk:errs;
+  shown.slice(0,500).forEach(function(r){
+    var li=el("li");var b=el("b",null,r.category.replace(/_/g," "));b.style.color=CAT_COLOURS[r.category]||"#555";
+    li.appendChild(b);li.appendChild(document.createTextNode((r.mentions||[]).map(function(s){return "“"+text(s)+"”";}).join(", ")));
+    li.addEventListener("click",function(){var s=(r.mentions||[])[0];if(!s)return;
+      var node=ROOT.querySelector('.m[data-s="'+s[0]+'"][data-t="'+s[1]+'"]');if(node){highlight(node);node.scrollIntoView({block:"center"});}});
+    ul.appendChild(li);});
+  errBox.appendChild(ul);
+  if(shown.length>500)errBox.appendChild(el("p","cfs-muted",(shown.length-500)+" more not listed."));
+}
+
+function highlight(node){
+  ROOT.querySelectorAll(".m.hl,.m.hl2").forEach(function(n){n.classList.remove("hl","hl2");});
+  var side=node.dataset.side,e=+node.dataset.e;
+  var own=side==="k"?current.key:current.resp,other=side==="k"?current.resp:current.key;
+  var spans={};own[e].forEach(function(s){spans[spanKey(s)]=1;});
+  var otherEnts={};other.forEach(function(ent,j){ent.forEach(function(s){if(spans[spanKey(s)])otherEnts[j]=1;});});
+  var ownPane=side==="k"?keyPane:respPane,otherPane=side==="k"?respPane:keyPane;
+  ownPane.querySelectorAll('.m[data-e="'+e+'"]').forEach(function(n){n.classList.add("hl");});
+  otherPane.querySelectorAll(".m").forEach(function(n){
+    if(spans[n.dataset.s+","+n.dataset.t])n.classList.add("hl");else if(otherEnts[+n.dataset.e])n.classList.add("hl2");});
+  keyPane.classList.add("cfs-dim");respPane.classList.add("cfs-dim");
+}
+function clearHighlight(){ROOT.querySelectorAll(".m.hl,.m.hl2").forEach(function(n){n.classList.remove("hl","hl2");});
+  keyPane.classList.remove("cfs-dim");respPane.classList.remove("cfs-dim");}
+[keyPane,respPane].forEach(function(p){p.addEventListener("click",function(ev){
+  var m=ev.target.closest(".m");if(m&&p.contains(m)){ev.stopPropagation();highlight(m);}else clearHighlight();});});
+// proportional scroll sync between the panes
+var syncing=false;
+[[keyPane,respPane],[respPane,keyPane]].forEach(function(pr){pr[0].addEventListener("scroll",function(){
+  if(syncing){syncing=false;return;}var a=pr[0],b=pr[1],r=a.scrollTop/Math.max(1,a.scrollHeight-a.clientHeight);
+  syncing=true;b.scrollTop=r*(b.scrollHeight-b.clientHeight);});});
+if(docs.length)showDoc(0,false);
+})();
+"""
+
+
+def render_report(data: dict, *, full_page: bool = True) -> str:
+    """Render ``data`` (see the module docstring for its schema) as one HTML file.
+
+    Parameters
+    ----------
+    data : dict
+        Plain data: ``systems`` (1 or 2 names) and ``documents`` at least.
+    full_page : bool, default True
+        A whole ``<!DOCTYPE html>`` document; False gives a fragment (style,
+        markup and script under one root element with a unique id) for a
+        notebook output cell.
+
+    Returns
+    -------
+    str
+        The HTML, self-contained: no external resource is referenced.
+
+    Examples
+    --------
+    The score table shows each number as a percentage and keeps the input
+    number in ``data-value``:
+
+    >>> html = render_report({"systems": ["A"], "metrics": ["muc"],
+    ...     "scores": {"A": {"muc": {"recall": 0.5, "precision": 1.0, "f1": 2 / 3}}},
+    ...     "documents": []})
+    >>> '<span class="cfs-v">66.67</span>' in html
+    True
+    """
+    _validate(data)
+    data = _clean(data)
+    metrics = _metrics_of(data)
+    root = "cfs-" + uuid.uuid4().hex[:10]
+    systems = data["systems"]
+    payload = {
+        "systems": systems,
+        "metrics": metrics,
+        "documents": data.get("documents", []),
+    }
+    title = data.get("title") or "Coreference evaluation report"
+    subtitle = data.get("subtitle") or ""
+    n_docs = len(payload["documents"])
+    legend = "".join(
+        f'<span class="cfs-key"><i class="u" style="border-color:{col}"></i>{_esc(c.replace("_", " "))}</span>'
+        for c, col in CATEGORY_COLOURS.items() if c in KK_CATEGORIES
+    )
+    body = f"""<div class="cfs-report" id="{root}">
+<style>{_CSS}</style>
+<h1>{_esc(title)}</h1>
+<p class="cfs-sub">{_esc(subtitle) + " · " if subtitle else ""}{n_docs} document{"s" if n_docs != 1 else ""} · system{"s" if len(systems) > 1 else ""}: {", ".join(_esc(s) for s in systems)}</p>
+<div class="cfs-grid">
+<section><h2>Scores</h2>{_score_table(data, metrics)}
+{_link_table(data)}</section>
+<section><h2>Errors by category</h2>{_error_chart(data)}
+<p class="cfs-hint">Kummerfeld &amp; Klein (2013) categories: the operations that turn the response into the key.</p></section>
+</div>
+<section><h2>Documents</h2>
+<p class="cfs-hint">F1 (%) per document; click a column to sort, a row to open the document.</p>
+<div class="cfs-docs-wrap"><table class="cfs-table cfs-docs"><thead></thead><tbody></tbody></table></div>
+</section>
+<section class="cfs-viewer"><h2>Document viewer</h2>
+<div class="cfs-toolbar">
+<label>Document <select class="cfs-doc-select" aria-label="document"></select></label>
+<label>System <select class="cfs-sys-select" aria-label="system"></select></label>
+<span class="cfs-hint">Click a mention to highlight its entity on both sides.</span>
+</div>
+<div class="cfs-legend">{legend}<span class="cfs-key"><i style="background:#eceef1;border:1px solid #c2c7cf"></i>one-mention entity</span></div>
+<div class="cfs-panes">
+<div class="cfs-pane"><h3>Key<small class="cfs-key-count"></small></h3><div class="cfs-text cfs-key-text"></div></div>
+<div class="cfs-pane"><h3>Response: <span class="cfs-resp-title"></span><small class="cfs-resp-count"></small></h3><div class="cfs-text cfs-resp-text"></div></div>
+</div>
+<div class="cfs-errs"></div>
+</section>
+<script type="application/json" id="{root}-data">{_json_for_script(payload)}</script>
+<script>{_JS.replace("__ROOT__", root).replace("__CATCOLOURS__", json.dumps(CATEGORY_COLOURS))}</script>
+</div>"""
+    if not full_page:
+        return body
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_esc(title)}</title>
+<style>html,body{{margin:0;background:#fff}}</style>
+</head><body>
+{body}
+</body></html>
+"""

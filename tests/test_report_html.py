@@ -1,0 +1,445 @@
+"""The HTML report (corefscore.report_html): static checks and a real browser.
+
+The browser tests drive Chromium through Playwright's Python package (no
+downloaded browser: Debian's ``chromium`` is used through ``executable_path``).
+They find the browser in ``COREFSCORE_CHROMIUM`` or as ``chromium``,
+``chromium-browser`` or ``google-chrome`` on PATH, and skip with a message
+when Playwright or a browser is missing. The screenshot goes to
+``COREFSCORE_ARTIFACTS`` (a ``.png`` path, or a directory that gets
+``report.png``; default ``artifacts/report.png``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import zlib
+from pathlib import Path
+
+import pytest
+from corefscore.report_html import KK_CATEGORIES, render_report
+
+# ---------------------------------------------------------------------------
+# Synthetic data: short novel-like documents with entities and errors that
+# follow from how the response was made.
+
+_PEOPLE = [
+    (["Elizabeth", "Bennet"], "she", "her"),
+    (["Mr.", "Darcy"], "he", "his"),
+    (["Jane"], "she", "her"),
+    (["Mr.", "Bingley"], "he", "his"),
+    (["Mrs.", "Bennet"], "she", "her"),
+    (["Charlotte", "Lucas"], "she", "her"),
+]
+_PLACES = [["the", "old", "house"], ["Netherfield", "Park"], ["the", "village"], ["the", "garden"], ["Longbourn"]]
+_VERBS = ["walked to", "spoke of", "looked at", "thought of", "returned to", "smiled at", "wrote about"]
+_FILL = ["in the evening", "with some warmth", "without a word", "for a long while", "at last", "again"]
+
+
+def synthetic_document(rng: random.Random, name: str, n_sentences: int) -> tuple[dict, dict]:
+    """A document and, per system, its response entities, errors and scores."""
+    sentences: list[list[str]] = []
+    key: dict[int, list[list[int]]] = {}
+    tok = 0
+    people = rng.sample(range(len(_PEOPLE)), 4)
+    places = rng.sample(range(len(_PLACES)), 3)
+    for _ in range(n_sentences):
+        words: list[str] = []
+        p, q = rng.choice(people), rng.choice(people + [100 + x for x in places])
+        # subject: a name or a pronoun
+        subj = _PEOPLE[p][0] if rng.random() < 0.5 or p not in key else [_PEOPLE[p][1].capitalize()]
+        key.setdefault(p, []).append([tok, tok + len(subj) - 1])
+        words += subj
+        tok += len(subj)
+        verb = rng.choice(_VERBS).split()
+        words += verb
+        tok += len(verb)
+        if q >= 100:
+            obj = _PLACES[q - 100]
+        else:
+            obj = _PEOPLE[q][0] if q not in key or rng.random() < 0.4 else [_PEOPLE[q][2], "friend"]
+        if q < 100 and obj[-1] == "friend":  # "her friend": the possessive is the mention
+            key.setdefault(q, []).append([tok, tok])
+        else:
+            key.setdefault(q, []).append([tok, tok + len(obj) - 1])
+        words += obj
+        tok += len(obj)
+        fill = rng.choice(_FILL).split()
+        words += [*fill, "."]
+        tok += len(fill) + 1
+        sentences.append(words)
+    key_entities = [sorted(v) for v in key.values()]
+    systems = {}
+    for sys_i, sysname in enumerate(("coref-A", "coref-B")):
+        srng = random.Random(zlib.crc32(f"{name}/{sysname}".encode()))
+        resp = [list(map(list, e)) for e in key_entities]
+        errors = []
+        for ei, e in enumerate(resp):
+            if len(e) > 2 and srng.random() < 0.4 + 0.2 * sys_i:
+                m = e.pop()
+                errors.append(
+                    {"category": "missing_mention", "mentions": [m], "key_entities": [ei], "response_entities": [ei]}
+                )
+            if len(e) > 2 and srng.random() < 0.3:
+                m = e.pop(1)
+                resp.append([m])
+                errors.append(
+                    {
+                        "category": "divided_entity",
+                        "mentions": [m],
+                        "key_entities": [ei],
+                        "response_entities": [len(resp) - 1],
+                    }
+                )
+            if len(e) > 1 and e[0][1] > e[0][0] and srng.random() < 0.3:
+                old = e[0]
+                e[0] = [old[0] + 1, old[1]]
+                errors.append(
+                    {"category": "span_error", "mentions": [e[0], old], "key_entities": [ei], "response_entities": [ei]}
+                )
+        if len(resp) > 2 and srng.random() < 0.7:
+            a, b = 0, 1
+            moved = resp[b]
+            resp[a] = sorted(resp[a] + moved)
+            resp[b] = []
+            errors.append(
+                {"category": "conflated_entities", "mentions": moved, "key_entities": [b], "response_entities": [a]}
+            )
+        resp = [e for e in resp if e]
+        systems[sysname] = {
+            "entities": resp,
+            "errors": errors,
+            "scores": {m: round(srng.uniform(0.45, 0.95), 4) for m in ("muc", "bcub", "ceafe", "lea")},
+        }
+    doc = {"name": name, "sentences": sentences, "key": key_entities}
+    return doc, systems
+
+
+def synthetic_data(n_docs: int = 6, n_sentences: int = 14, n_systems: int = 2, seed: int = 7) -> dict:
+    rng = random.Random(seed)
+    sysnames = ["coref-A", "coref-B"][:n_systems]
+    documents = []
+    for i in range(n_docs):
+        doc, per_sys = synthetic_document(rng, f"novel_{i:03d}_chapter_one", n_sentences)
+        doc["responses"] = {s: per_sys[s]["entities"] for s in sysnames}
+        doc["errors"] = {s: per_sys[s]["errors"] for s in sysnames}
+        doc["scores"] = {s: per_sys[s]["scores"] for s in sysnames}
+        documents.append(doc)
+    metrics = ["muc", "bcub", "ceafe", "lea"]
+    scores = {}
+    for si, s in enumerate(sysnames):
+        scores[s] = {}
+        for mi, m in enumerate(metrics):
+            r, p = 0.61 + 0.031 * mi + 0.02 * si, 0.72 - 0.017 * mi + 0.01 * si
+            f = 2 * r * p / (r + p)
+            scores[s][m] = {
+                "recall": r,
+                "precision": p,
+                "f1": f,
+                "recall_ci": [r - 0.021, r + 0.019],
+                "precision_ci": [p - 0.018, p + 0.02],
+                "f1_ci": [f - 0.015, f + 0.016],
+            }
+    counts = {s: {c: 0 for c in KK_CATEGORIES} for s in sysnames}
+    for s in sysnames:
+        for d in documents:
+            for e in d["errors"][s]:
+                counts[s][e["category"]] += 1
+        counts[s]["extra_entity"] = 3 + len(s)  # categories the generator does not make
+        counts[s]["extra_mention"] = 11
+        counts[s]["missing_entity"] = 7
+    types = ("name", "nominal", "pronoun")
+    links = {}
+    for si, s in enumerate(sysnames):
+        links[s] = {
+            f"{side}.{a}_{b}": (7 * ai + 3 * bi + 5 * si + (side == "precision")) % 23
+            for side in ("recall", "precision")
+            for ai, a in enumerate(types)
+            for bi, b in enumerate(types)
+        }
+        for side in ("recall", "precision"):
+            links[s][side + "_errors"] = sum(v for k, v in links[s].items() if k.startswith(side + "."))
+    return {
+        "title": "Synthetic novels: coref-A vs coref-B",
+        "subtitle": "key: synthetic/*.conll",
+        "systems": sysnames,
+        "metrics": metrics,
+        "confidence": 0.95,
+        "scores": scores,
+        "error_counts": counts,
+        "link_counts": links,
+        "documents": documents,
+    }
+
+
+# ---------------------------------------------------------------------------
+# Static checks.
+
+
+def test_self_contained():
+    data = synthetic_data()
+    data["documents"][0]["sentences"][0][0] = "</script><script>alert(1)</script>"
+    page = render_report(data)
+    assert page.startswith("<!DOCTYPE html>")
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page), "no external resource"
+    assert "http://" not in page and "https://" not in page
+    assert page.count("</script>") == 2, "a word cannot close the data script"
+    blob = re.search(r'<script type="application/json" id="([^"]+)-data">(.*?)</script>', page, re.S)
+    assert json.loads(blob.group(2))["documents"][0]["sentences"][0][0].startswith("</script>")
+
+
+def test_fragment_ids_unique():
+    data = synthetic_data(n_docs=1)
+    a, b = render_report(data, full_page=False), render_report(data, full_page=False)
+    ida = re.search(r'class="cfs-report" id="([^"]+)"', a).group(1)
+    idb = re.search(r'class="cfs-report" id="([^"]+)"', b).group(1)
+    assert ida != idb
+    assert "<html" not in a
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([], "must be a dict"),
+        ({"documents": []}, "systems"),
+        ({"systems": ["a", "b", "c"], "documents": []}, "1 or 2"),
+        ({"systems": ["a", "a"], "documents": []}, "distinct"),
+        ({"systems": ["a"], "documents": [{}]}, "name"),
+    ],
+)
+def test_bad_data(data, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        render_report(data)
+
+
+def test_nan_scores_render():
+    data = synthetic_data(n_docs=1, n_systems=1)
+    data["scores"]["coref-A"]["muc"]["f1"] = float("nan")
+    page = render_report(data)
+    assert "NaN" not in page.split('id="')[-1]  # the JSON stays valid
+
+
+def test_litbank_sized_file():
+    """100 documents x 2,000 words with 2 systems stays far below 20 MB."""
+    data = synthetic_data(n_docs=100, n_sentences=230, seed=3)
+    words = sum(len(s) for s in data["documents"][0]["sentences"])
+    assert words >= 1900
+    size = len(render_report(data).encode())
+    assert size < 20 * 2**20, f"{size / 2**20:.1f} MB"
+
+
+# ---------------------------------------------------------------------------
+# Browser.
+
+
+def _browser_path() -> str | None:
+    env = os.environ.get("COREFSCORE_CHROMIUM")
+    if env:
+        return env if Path(env).exists() else None
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+def _artifact_path() -> Path:
+    target = Path(os.environ.get("COREFSCORE_ARTIFACTS", "artifacts/report.png"))
+    if target.suffix.lower() != ".png":
+        target = target / "report.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the browser tests need Playwright (pip install playwright)"
+    )
+    path = _browser_path()
+    if path is None:
+        pytest.skip("no Chromium found (apt-get install chromium, or set COREFSCORE_CHROMIUM)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--allow-file-access-from-files"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page_of(browser, tmp_path):
+    """Open a report from file:// and collect console errors and page errors."""
+    opened = []
+
+    def open_report(data, width=1360, height=1000):
+        path = tmp_path / "report.html"
+        path.write_text(render_report(data), encoding="utf-8")
+        page = browser.new_page(viewport={"width": width, "height": height})
+        problems: list[str] = []
+        page.on(
+            "console",
+            lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None,
+        )
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on(
+            "request",
+            lambda r: (
+                problems.append(f"request: {r.url}") if not r.url.startswith(("file:", "data:", "about:")) else None
+            ),
+        )
+        page.goto(path.as_uri())
+        page.wait_for_selector(".cfs-key-text .m")
+        opened.append(page)
+        return page, problems
+
+    yield open_report
+    for p in opened:
+        p.close()
+
+
+def test_browser_report(page_of):
+    data = synthetic_data()
+    page, problems = page_of(data)
+
+    # Score table: each number is the input, shown as a percentage.
+    cells = page.query_selector_all(".cfs-scores td[data-metric]")
+    assert len(cells) == len(data["metrics"]) * len(data["systems"]) * 3
+    for td in cells:
+        s, m, part = td.get_attribute("data-system"), td.get_attribute("data-metric"), td.get_attribute("data-part")
+        want = data["scores"][s][m][part]
+        assert float(td.get_attribute("data-value")) == want
+        assert td.query_selector(".cfs-v").inner_text() == f"{100 * want:.2f}"
+        lo, hi = data["scores"][s][m][part + "_ci"]
+        assert td.query_selector(".cfs-ci").inner_text() == f"[{100 * lo:.2f}, {100 * hi:.2f}]"
+
+    # Chart: one bar per category and system, with the input counts.
+    bars = page.query_selector_all("svg.cfs-chart rect.bar")
+    assert len(bars) == len(KK_CATEGORIES) * len(data["systems"])
+    for bar in bars:
+        want = data["error_counts"][bar.get_attribute("data-system")][bar.get_attribute("data-category")]
+        assert float(bar.get_attribute("data-value")) == want
+    assert {b.get_attribute("data-category") for b in bars} == set(KK_CATEGORIES)
+
+    # Link errors by mention type: a 3 x 3 table per system and direction.
+    links = page.query_selector_all(".cfs-links td[data-link]")
+    assert len(links) == 9 * 2 * len(data["systems"])
+    for td in links:
+        want = data["link_counts"][td.get_attribute("data-system")][td.get_attribute("data-link")]
+        assert float(td.get_attribute("data-value")) == want
+        assert td.inner_text() == f"{want:g}"
+
+    # Per-document table: one row per document, sortable by a metric.
+    rows = page.query_selector_all(".cfs-docs tbody tr")
+    assert len(rows) == len(data["documents"])
+    header = page.locator(".cfs-docs thead th", has_text="bcub (coref-B)")
+    header.click()  # descending first
+    names = page.eval_on_selector_all(".cfs-docs tbody tr td.name", "tds => tds.map(t => t.textContent)")
+    want = sorted(data["documents"], key=lambda d: -d["scores"]["coref-B"]["bcub"])
+    assert names == [d["name"] for d in want]
+    header.click()
+    names = page.eval_on_selector_all(".cfs-docs tbody tr td.name", "tds => tds.map(t => t.textContent)")
+    assert names == [d["name"] for d in reversed(want)]
+
+    # Choosing a document shows its words, key and response.
+    pick = 3
+    doc = data["documents"][pick]
+    page.select_option(".cfs-doc-select", str(pick))
+    text = page.inner_text(".cfs-key-text")
+    words = [w for s in doc["sentences"] for w in s]
+    assert " ".join(words[:6]) in re.sub(r"\s*\d+\s*", " ", text).replace("  ", " ") or words[0] in text
+    for w in set(words):
+        assert w in text
+    key_mentions = page.query_selector_all(".cfs-key-text .m")
+    assert len(key_mentions) == sum(len(e) for e in doc["key"])
+    resp_mentions = page.query_selector_all(".cfs-resp-text .m")
+    assert len(resp_mentions) == sum(len(e) for e in doc["responses"]["coref-A"])
+
+    # Clicking a mention highlights its entity on both sides.
+    big = max(range(len(doc["key"])), key=lambda i: len(doc["key"][i]))
+    page.click(f'.cfs-key-text .m[data-e="{big}"] >> nth=0')
+    lit_key = page.eval_on_selector_all(".cfs-key-text .m.hl", "ns => ns.map(n => [+n.dataset.s, +n.dataset.t])")
+    assert sorted(lit_key) == sorted(map(list, doc["key"][big]))
+    lit_resp = page.eval_on_selector_all(".cfs-resp-text .m.hl", "ns => ns.map(n => [+n.dataset.s, +n.dataset.t])")
+    resp_spans = {tuple(s) for e in doc["responses"]["coref-A"] for s in e}
+    assert sorted(lit_resp) == sorted(list(s) for s in map(tuple, doc["key"][big]) if s in resp_spans)
+    assert lit_resp, "the entity has mentions in the response"
+
+    # Errors are marked on mentions, in their category's colour.
+    err_spans = {tuple(s) for r in doc["errors"]["coref-A"] for s in r["mentions"]}
+    marked = page.eval_on_selector_all(
+        ".cfs-key-text .m.err, .cfs-resp-text .m.err", "ns => ns.map(n => [+n.dataset.s, +n.dataset.t])"
+    )
+    assert {tuple(m) for m in marked} <= err_spans
+    assert len(page.query_selector_all(".cfs-errs li")) == len(doc["errors"]["coref-A"])
+
+    # The second system.
+    page.select_option(".cfs-sys-select", "coref-B")
+    assert page.inner_text(".cfs-resp-title") == "coref-B"
+    assert len(page.query_selector_all(".cfs-resp-text .m")) == sum(len(e) for e in doc["responses"]["coref-B"])
+
+    # A screenshot of the whole report with an entity highlighted.
+    page.click(f'.cfs-key-text .m[data-e="{big}"] >> nth=0')
+    shot = _artifact_path()
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    assert problems == []
+
+
+def test_browser_litbank_sized(page_of, capsys):
+    """A LitBank-sized report opens and draws a document; times are reported, not asserted."""
+    data = synthetic_data(n_docs=100, n_sentences=230, seed=3)
+    page, problems = page_of(data)
+    loaded = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+    # Drawing a document, layout included, measured inside the page.
+    drawn = page.evaluate(
+        """() => { const s = document.querySelector('.cfs-doc-select'); const t = performance.now();
+                   s.value = '57'; s.dispatchEvent(new Event('change')); document.body.offsetHeight;
+                   return performance.now() - t; }"""
+    )
+    n = page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length")
+    assert n == sum(len(e) for e in data["documents"][57]["key"])
+    assert problems == []
+    with capsys.disabled():
+        print(
+            f"\n[report] LitBank-sized ({len(render_report(data).encode()) / 2**20:.1f} MB): "
+            f"page loaded at {loaded:.0f} ms, a document drawn in {drawn:.0f} ms"
+        )
+
+
+def test_browser_one_system(page_of):
+    data = synthetic_data(n_docs=2, n_systems=1)
+    page, problems = page_of(data)
+    assert len(page.query_selector_all("svg.cfs-chart rect.bar")) == len(KK_CATEGORIES)
+    assert not page.is_visible(".cfs-sys-select")
+    assert problems == []
+
+
+def test_browser_two_fragments(browser, tmp_path):
+    """Two fragments on one page (as in a notebook) work independently."""
+    a = synthetic_data(n_docs=2, n_systems=1, seed=1)
+    b = synthetic_data(n_docs=3, n_systems=2, seed=2)
+    path = tmp_path / "notebook.html"
+    path.write_text(
+        "<!DOCTYPE html><html><head><meta charset='utf-8'></head><body><h1>notebook</h1>"
+        + render_report(a, full_page=False)
+        + "<p>cell 2</p>"
+        + render_report(b, full_page=False)
+        + "</body></html>",
+        encoding="utf-8",
+    )
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.goto(path.as_uri())
+    roots = page.query_selector_all(".cfs-report")
+    assert len(roots) == 2
+    assert len(roots[0].query_selector_all(".cfs-docs tbody tr")) == 2
+    assert len(roots[1].query_selector_all(".cfs-docs tbody tr")) == 3
+    roots[1].query_selector(".cfs-key-text .m").click()
+    assert roots[1].query_selector_all(".m.hl")
+    assert not roots[0].query_selector_all(".m.hl")
+    assert problems == []
+    page.close()
