@@ -3,11 +3,16 @@
 The only compiled part of corefscore is ``libcorefscore.so``, a c-shared Go
 library that does not depend on the CPython ABI, so the wheel is tagged
 ``py3-none-<platform>``. Building needs Go (see go.mod) and a C compiler (cgo).
+
+``go build`` runs with this process's environment, so ``GO`` (the go command),
+``CC``, ``GOOS``/``GOARCH`` and ``CGO_*`` choose the toolchain and the target:
+``make wheels`` cross-compiles this way with ``zig cc`` (see the Makefile).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -64,7 +69,7 @@ class build_go(build_ext):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         cmd = [go, "build", "-trimpath", "-buildmode=c-shared", "-ldflags=-s -w", "-o", out, ext.package]
         env = dict(os.environ, CGO_ENABLED="1")
-        print(" ".join(cmd), flush=True)
+        print(shlex.join(cmd), flush=True)
         subprocess.run(cmd, cwd=HERE, env=env, check=True)
         header = os.path.splitext(out)[0] + ".h"
         if os.path.exists(header):

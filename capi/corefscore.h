@@ -127,6 +127,112 @@ typedef struct {
     int64_t n_warnings;
 } cs_report;
 
+/* Error categories (cs_error_record.category): the seven of Kummerfeld &
+ * Klein (2013), then the link errors of Martschat & Strube (2014). */
+#define CS_CAT_SPAN_ERROR 1
+#define CS_CAT_CONFLATED_ENTITIES 2
+#define CS_CAT_EXTRA_MENTION 3
+#define CS_CAT_EXTRA_ENTITY 4
+#define CS_CAT_DIVIDED_ENTITY 5
+#define CS_CAT_MISSING_MENTION 6
+#define CS_CAT_MISSING_ENTITY 7
+#define CS_CAT_RECALL_ERROR 8
+#define CS_CAT_PRECISION_ERROR 9
+
+/* One error of an analysis. Its mentions (mention ids: the caller's for a
+ * batch, packed spans start << 32 | end for files), key entities and
+ * response entities (cluster ids; -1 in a link error for a mention absent
+ * from that side) are entries mention_offsets[r] .. mention_offsets[r+1]-1
+ * (and likewise key_offsets, response_offsets) of the flat arrays of
+ * cs_analysis_buffers. */
+typedef struct {
+    int64_t doc;       /* document index */
+    int64_t anchor;    /* a mention id of the part that stays or is joined, when has_anchor */
+    int8_t category;   /* CS_CAT_* */
+    int8_t has_anchor; /* 0 or 1 */
+    int8_t types[2];   /* link errors: the anaphor's and antecedent's CS_TYPE_* */
+    int32_t reserved;
+} cs_error_record;
+
+/* The sizes of an analysis result, to allocate cs_analysis_buffers. */
+typedef struct {
+    int64_t n_docs;
+    int64_t names_len;           /* bytes of all document names */
+    int64_t n_records;
+    int64_t n_mentions;          /* entries of all records' mention lists */
+    int64_t n_key_entities;
+    int64_t n_response_entities;
+    int64_t n_warnings;
+} cs_analysis_sizes;
+
+/* The caller's buffers for cs_take_analysis. Each *_len is the capacity of
+ * its array in elements; the offsets arrays have one entry more than their
+ * capacity says (name_offsets docs_len + 1, the record offsets records_len
+ * + 1). Any array may be NULL with a zero capacity. */
+typedef struct {
+    char *names;
+    int64_t names_len;
+    int64_t *name_offsets;
+    int64_t docs_len;
+    cs_error_record *records;
+    int64_t *mention_offsets;
+    int64_t *key_offsets;
+    int64_t *response_offsets;
+    int64_t records_len;
+    int64_t *mentions;
+    int64_t mentions_len;
+    int64_t *key_entities;
+    int64_t key_entities_len;
+    int64_t *response_entities;
+    int64_t response_entities_len;
+    cs_warning *warnings;
+    int64_t warnings_cap;
+} cs_analysis_buffers;
+
+/* One mention of a document read by cs_read_documents. */
+typedef struct {
+    int64_t start;   /* first token (0-based, counted across the document) */
+    int64_t end;     /* last token, inclusive */
+    int64_t cluster; /* the document's entity index, in order of first sight */
+    int32_t type;    /* CS_TYPE_* */
+    int32_t line;    /* 1-based line where the mention closes, 0 = unknown */
+} cs_doc_mention;
+
+/* The sizes of a documents result. */
+typedef struct {
+    int64_t n_docs;
+    int64_t names_len;
+    int64_t n_mentions;
+    int64_t n_words;    /* 0 for a document whose words are unknown */
+    int64_t words_len;  /* bytes of all words */
+    int64_t n_sentences;
+} cs_documents_sizes;
+
+/* The caller's buffers for cs_take_documents: name_offsets, mention_offsets,
+ * word_docs and sentence_docs have docs_len + 1 entries each (document d's
+ * mentions are mention_offsets[d] .. [d+1]-1, its words word_docs[d] ..
+ * [d+1]-1, its sentences sentence_docs[d] .. [d+1]-1); word w is bytes
+ * word_offsets[w] .. word_offsets[w+1]-1 of words (word_offsets has
+ * n_words_len + 1 entries); sentence_ends[s] is the index, within its
+ * document, after the sentence's last word. */
+typedef struct {
+    char *names;
+    int64_t names_len;
+    int64_t *name_offsets;
+    int64_t *mention_offsets;
+    int64_t *word_docs;
+    int64_t *sentence_docs;
+    int64_t docs_len;
+    cs_doc_mention *mentions;
+    int64_t mentions_len;
+    char *words;
+    int64_t words_len;
+    int64_t *word_offsets;
+    int64_t n_words_len;
+    int64_t *sentence_ends;
+    int64_t sentences_len;
+} cs_documents_buffers;
+
 /* The Go side includes this header for the types only (cgo's generated
  * prototypes drop const), so it defines CS_TYPES_ONLY. */
 #ifndef CS_TYPES_ONLY
@@ -188,6 +294,47 @@ int32_t cs_take_result(int64_t result, double *counts, int64_t counts_len,
 
 /* Frees a file result that will not be taken. */
 void cs_free_result(int64_t result);
+
+/* Error analysis (Kummerfeld & Klein 2013; Martschat & Strube 2014): the
+ * errors of n_docs documents given as for cs_score_batch, or of a key file
+ * against a response file (read and paired as by cs_score_files; mention ids
+ * are then packed spans). Options as for scoring ("metrics" naming kk or ms
+ * selects one analysis; otherwise both). The result stays in the library
+ * behind *result (> 0) until cs_take_analysis or cs_free_analysis; its sizes
+ * are written to *sizes. cancel as for cs_score_batch. */
+int32_t cs_analyze_batch(int64_t n_docs, const cs_side *key, const cs_side *response,
+                         const cs_names *names, int64_t options, const volatile int32_t *cancel,
+                         int64_t *result, cs_analysis_sizes *sizes, cs_error *err);
+int32_t cs_analyze_files(const char *key_path, const char *response_path, int64_t options,
+                         const volatile int32_t *cancel, int64_t *result, cs_analysis_sizes *sizes,
+                         cs_error *err);
+
+/* Copies an analysis into the caller's buffers and frees it. Records come
+ * in document order, within a document the kk categories in code order,
+ * then recall and precision errors. CS_BUFFER_TOO_SMALL (the result is
+ * kept) when a capacity is below its size; warnings beyond warnings_cap are
+ * dropped. */
+int32_t cs_take_analysis(int64_t result, const cs_analysis_buffers *buffers, cs_error *err);
+
+/* Frees an analysis that will not be taken. */
+void cs_free_analysis(int64_t result);
+
+/* Reads one coreference file for display: side 0 reads it as a key, 1 as a
+ * response (a jsonlines response's clusters may sit in another field);
+ * options give format and clusters_field. Its documents (names, mentions)
+ * and their words (CoNLL-2012 word column, CoNLL-U FORM, jsonlines
+ * "sentences") stay behind *result until cs_take_documents or
+ * cs_free_documents. */
+int32_t cs_read_documents(const char *path, int32_t side, int64_t options,
+                          const volatile int32_t *cancel, int64_t *result,
+                          cs_documents_sizes *sizes, cs_error *err);
+
+/* Copies documents into the caller's buffers and frees them;
+ * CS_BUFFER_TOO_SMALL (the result is kept) when a capacity is too small. */
+int32_t cs_take_documents(int64_t result, const cs_documents_buffers *buffers, cs_error *err);
+
+/* Frees documents that will not be taken. */
+void cs_free_documents(int64_t result);
 
 #endif /* CS_TYPES_ONLY */
 

@@ -122,3 +122,69 @@ void cs_free_result(int64_t result) {
         csgo_free_result(result);
     }
 }
+
+extern int32_t csgo_analyze_batch(int64_t n_docs, cs_side *key, cs_side *response, cs_names *names,
+                                  int64_t options, int32_t *cancel, int64_t *result, cs_analysis_sizes *sizes,
+                                  cs_error *err);
+extern int32_t csgo_analyze_files(char *key_path, char *response_path, int64_t options, int32_t *cancel,
+                                  int64_t *result, cs_analysis_sizes *sizes, cs_error *err);
+extern int32_t csgo_take_analysis(int64_t result, cs_analysis_buffers *buffers, cs_error *err);
+extern void csgo_free_analysis(int64_t result);
+extern int32_t csgo_read_documents(char *path, int32_t side, int64_t options, int32_t *cancel, int64_t *result,
+                                   cs_documents_sizes *sizes, cs_error *err);
+extern int32_t csgo_take_documents(int64_t result, cs_documents_buffers *buffers, cs_error *err);
+extern void csgo_free_documents(int64_t result);
+
+int32_t cs_analyze_batch(int64_t n_docs, const cs_side *key, const cs_side *response, const cs_names *names,
+                         int64_t options, const volatile int32_t *cancel, int64_t *result,
+                         cs_analysis_sizes *sizes, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_analyze_batch(n_docs, (cs_side *)key, (cs_side *)response, (cs_names *)names, options,
+                              (int32_t *)cancel, result, sizes, err);
+}
+
+int32_t cs_analyze_files(const char *key_path, const char *response_path, int64_t options,
+                         const volatile int32_t *cancel, int64_t *result, cs_analysis_sizes *sizes,
+                         cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_analyze_files((char *)key_path, (char *)response_path, options, (int32_t *)cancel, result,
+                              sizes, err);
+}
+
+int32_t cs_take_analysis(int64_t result, const cs_analysis_buffers *buffers, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_take_analysis(result, (cs_analysis_buffers *)buffers, err);
+}
+
+void cs_free_analysis(int64_t result) {
+    if (!forked(NULL)) {
+        csgo_free_analysis(result);
+    }
+}
+
+int32_t cs_read_documents(const char *path, int32_t side, int64_t options, const volatile int32_t *cancel,
+                          int64_t *result, cs_documents_sizes *sizes, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_read_documents((char *)path, side, options, (int32_t *)cancel, result, sizes, err);
+}
+
+int32_t cs_take_documents(int64_t result, const cs_documents_buffers *buffers, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_take_documents(result, (cs_documents_buffers *)buffers, err);
+}
+
+void cs_free_documents(int64_t result) {
+    if (!forked(NULL)) {
+        csgo_free_documents(result);
+    }
+}

@@ -334,3 +334,223 @@ func csgo_free_result(result C.int64_t) {
 	defer func() { _ = recover() }()
 	resultHandles.take(int64(result))
 }
+
+// sizesOut writes analysis sizes to the caller's struct.
+func sizesOut(s *C.cs_analysis_sizes, v analysisSizes) {
+	s.n_docs, s.names_len, s.n_records = C.int64_t(v.nDocs), C.int64_t(v.namesLen), C.int64_t(v.nRecords)
+	s.n_mentions, s.n_key_entities = C.int64_t(v.nMentions), C.int64_t(v.nKey)
+	s.n_response_entities, s.n_warnings = C.int64_t(v.nResp), C.int64_t(v.nWarnings)
+}
+
+//export csgo_analyze_batch
+func csgo_analyze_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_names, options C.int64_t,
+	cancel *C.int32_t, result *C.int64_t, sizes *C.cs_analysis_sizes, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	nd := int64(nDocs)
+	if err := checkLen("n_docs", nd, 8); err != nil {
+		return fail(errp, err)
+	}
+	if key == nil || response == nil || result == nil || sizes == nil {
+		return fail(errp, argErr("key, response, result and sizes must not be NULL"))
+	}
+	stop := stopFunc(cancel)
+	if stop != nil && stop() {
+		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
+	}
+	keySide, err := goSide(nd, key, gocore.KeySide)
+	if err != nil {
+		return fail(errp, err)
+	}
+	respSide, err := goSide(nd, response, gocore.ResponseSide)
+	if err != nil {
+		return fail(errp, err)
+	}
+	nameList, err := goNames(nd, names)
+	if err != nil {
+		return fail(errp, err)
+	}
+	h, s, err := analyzeBatch(keySide, respSide, nameList, int64(options), stop)
+	if err != nil {
+		return fail(errp, err)
+	}
+	*result = C.int64_t(h)
+	sizesOut(sizes, s)
+	return statusOK
+}
+
+// goNames views the caller's names (NULL: none) as Go strings.
+func goNames(nd int64, names *C.cs_names) ([]string, error) {
+	if names == nil {
+		return nil, nil
+	}
+	if names.offsets == nil {
+		return nil, argErr("names.offsets is NULL")
+	}
+	offsets := view[int64](names.offsets, nd+1)
+	touch(offsets, 8)
+	total := offsets[nd]
+	if err := checkLen("names length", total, 1); err != nil {
+		return nil, err
+	}
+	if names.bytes == nil && total > 0 {
+		return nil, argErr("names.bytes is NULL")
+	}
+	bytes := view[byte](names.bytes, total)
+	touch(bytes, 1)
+	return namesOf(bytes, offsets)
+}
+
+//export csgo_analyze_files
+func csgo_analyze_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
+	result *C.int64_t, sizes *C.cs_analysis_sizes, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	if keyPath == nil || respPath == nil || result == nil || sizes == nil {
+		return fail(errp, argErr("paths, result and sizes must not be NULL"))
+	}
+	stop := stopFunc(cancel)
+	if stop != nil && stop() {
+		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
+	}
+	h, s, err := analyzeFiles(C.GoString(keyPath), C.GoString(respPath), int64(options), stop)
+	if err != nil {
+		return fail(errp, err)
+	}
+	*result = C.int64_t(h)
+	sizesOut(sizes, s)
+	return statusOK
+}
+
+//export csgo_take_analysis
+func csgo_take_analysis(result C.int64_t, b *C.cs_analysis_buffers, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	if b == nil {
+		return fail(errp, argErr("buffers must not be NULL"))
+	}
+	recSize := int64(unsafe.Sizeof(C.cs_error_record{}))
+	for _, err := range []error{
+		checkBuffer("names_len", b.names == nil, int64(b.names_len), 1),
+		checkBuffer("docs_len", b.name_offsets == nil, int64(b.docs_len), 8),
+		checkBuffer("records_len", b.records == nil || b.mention_offsets == nil || b.key_offsets == nil ||
+			b.response_offsets == nil, int64(b.records_len), recSize),
+		checkBuffer("mentions_len", b.mentions == nil, int64(b.mentions_len), 8),
+		checkBuffer("key_entities_len", b.key_entities == nil, int64(b.key_entities_len), 8),
+		checkBuffer("response_entities_len", b.response_entities == nil, int64(b.response_entities_len), 8),
+		checkBuffer("warnings_cap", b.warnings == nil, int64(b.warnings_cap), int64(unsafe.Sizeof(C.cs_warning{}))),
+	} {
+		if err != nil {
+			return fail(errp, err)
+		}
+	}
+	res, ok := analysisHandles.get(int64(result))
+	if !ok {
+		return fail(errp, argErr("analysis handle %d is not valid (never made, taken or freed)", result))
+	}
+	s := res.sizes()
+	if err := checkAnalysisTake(s, int64(b.names_len), int64(b.docs_len), int64(b.records_len),
+		int64(b.mentions_len), int64(b.key_entities_len), int64(b.response_entities_len)); err != nil {
+		return fail(errp, err)
+	}
+	// Offsets arrays need one entry even when empty.
+	if b.name_offsets == nil || b.mention_offsets == nil || b.key_offsets == nil || b.response_offsets == nil {
+		return fail(errp, argErr("the offsets arrays must not be NULL (they have capacity + 1 entries)"))
+	}
+	recs := view[C.cs_error_record](b.records, s.nRecords)
+	out := analysisOut{
+		names: view[byte](b.names, s.namesLen), nameOffsets: view[int64](b.name_offsets, s.nDocs+1),
+		records:        make([]errorRecord, s.nRecords),
+		mentionOffsets: view[int64](b.mention_offsets, s.nRecords+1),
+		keyOffsets:     view[int64](b.key_offsets, s.nRecords+1), respOf: view[int64](b.response_offsets, s.nRecords+1),
+		mentions: view[int64](b.mentions, s.nMentions), keyEntities: view[int64](b.key_entities, s.nKey),
+		respEnts: view[int64](b.response_entities, s.nResp),
+	}
+	res.write(out)
+	for i, r := range out.records {
+		recs[i] = C.cs_error_record{doc: C.int64_t(r.doc), anchor: C.int64_t(r.anchor), category: C.int8_t(r.category),
+			has_anchor: C.int8_t(r.hasAnchor), types: [2]C.int8_t{C.int8_t(r.types[0]), C.int8_t(r.types[1])}}
+	}
+	writeWarnings(view[C.cs_warning](b.warnings, int64(b.warnings_cap)), res.warnings)
+	analysisHandles.take(int64(result))
+	return statusOK
+}
+
+//export csgo_free_analysis
+func csgo_free_analysis(result C.int64_t) {
+	defer func() { _ = recover() }()
+	analysisHandles.take(int64(result))
+}
+
+//export csgo_read_documents
+func csgo_read_documents(path *C.char, side C.int32_t, options C.int64_t, cancel *C.int32_t,
+	result *C.int64_t, sizes *C.cs_documents_sizes, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	if path == nil || result == nil || sizes == nil {
+		return fail(errp, argErr("path, result and sizes must not be NULL"))
+	}
+	stop := stopFunc(cancel)
+	if stop != nil && stop() {
+		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
+	}
+	h, s, err := readDocuments(C.GoString(path), int(side), int64(options), stop)
+	if err != nil {
+		return fail(errp, err)
+	}
+	*result = C.int64_t(h)
+	sizes.n_docs, sizes.names_len, sizes.n_mentions = C.int64_t(s.nDocs), C.int64_t(s.namesLen), C.int64_t(s.nMentions)
+	sizes.n_words, sizes.words_len, sizes.n_sentences = C.int64_t(s.nWords), C.int64_t(s.wordsLen), C.int64_t(s.nSentences)
+	return statusOK
+}
+
+//export csgo_take_documents
+func csgo_take_documents(result C.int64_t, b *C.cs_documents_buffers, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	if b == nil {
+		return fail(errp, argErr("buffers must not be NULL"))
+	}
+	for _, err := range []error{
+		checkBuffer("names_len", b.names == nil, int64(b.names_len), 1),
+		checkBuffer("docs_len", false, int64(b.docs_len), 8),
+		checkBuffer("mentions_len", b.mentions == nil, int64(b.mentions_len), int64(unsafe.Sizeof(C.cs_doc_mention{}))),
+		checkBuffer("words_len", b.words == nil, int64(b.words_len), 1),
+		checkBuffer("n_words_len", false, int64(b.n_words_len), 8),
+		checkBuffer("sentences_len", b.sentence_ends == nil, int64(b.sentences_len), 8),
+	} {
+		if err != nil {
+			return fail(errp, err)
+		}
+	}
+	if b.name_offsets == nil || b.mention_offsets == nil || b.word_docs == nil || b.sentence_docs == nil ||
+		b.word_offsets == nil {
+		return fail(errp, argErr("the offsets arrays must not be NULL (they have capacity + 1 entries)"))
+	}
+	res, ok := documentsHandles.get(int64(result))
+	if !ok {
+		return fail(errp, argErr("documents handle %d is not valid (never made, taken or freed)", result))
+	}
+	s := res.sizes()
+	if err := checkDocumentsTake(s, int64(b.names_len), int64(b.docs_len), int64(b.mentions_len),
+		int64(b.words_len), int64(b.n_words_len), int64(b.sentences_len)); err != nil {
+		return fail(errp, err)
+	}
+	ms := make([]docMention, s.nMentions)
+	out := documentsOut{
+		names: view[byte](b.names, s.namesLen), nameOffsets: view[int64](b.name_offsets, s.nDocs+1),
+		mentionOffsets: view[int64](b.mention_offsets, s.nDocs+1), wordDocs: view[int64](b.word_docs, s.nDocs+1),
+		sentDocs: view[int64](b.sentence_docs, s.nDocs+1), mentions: ms,
+		words: view[byte](b.words, s.wordsLen), wordOffsets: view[int64](b.word_offsets, s.nWords+1),
+		sentenceEnds: view[int64](b.sentence_ends, s.nSentences),
+	}
+	res.write(out)
+	cm := view[C.cs_doc_mention](b.mentions, s.nMentions)
+	for i, m := range ms {
+		cm[i] = C.cs_doc_mention{start: C.int64_t(m.start), end: C.int64_t(m.end), cluster: C.int64_t(m.cluster),
+			_type: C.int32_t(m.typ), line: C.int32_t(m.line)}
+	}
+	documentsHandles.take(int64(result))
+	return statusOK
+}
+
+//export csgo_free_documents
+func csgo_free_documents(result C.int64_t) {
+	defer func() { _ = recover() }()
+	documentsHandles.take(int64(result))
+}

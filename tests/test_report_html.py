@@ -4,9 +4,11 @@ The browser tests drive Chromium through Playwright's Python package (no
 downloaded browser: Debian's ``chromium`` is used through ``executable_path``).
 They find the browser in ``COREFSCORE_CHROMIUM`` or as ``chromium``,
 ``chromium-browser`` or ``google-chrome`` on PATH, and skip with a message
-when Playwright or a browser is missing. The screenshot goes to
+when Playwright or a browser is missing. The screenshot of
+the command line's report on the bundled example goes to
 ``COREFSCORE_ARTIFACTS`` (a ``.png`` path, or a directory that gets
-``report.png``; default ``artifacts/report.png``).
+``report.png``; default ``artifacts/report.png``), that of the synthetic
+report beside it (``report-synthetic.png``).
 """
 
 from __future__ import annotations
@@ -246,10 +248,12 @@ def _browser_path() -> str | None:
     return None
 
 
-def _artifact_path() -> Path:
+def _artifact_path(suffix: str = "") -> Path:
+    """The screenshot's path: COREFSCORE_ARTIFACTS (a .png, or a directory), ``suffix`` before ".png"."""
     target = Path(os.environ.get("COREFSCORE_ARTIFACTS", "artifacts/report.png"))
     if target.suffix.lower() != ".png":
         target = target / "report.png"
+    target = target.with_name(target.stem + suffix + ".png")
     target.parent.mkdir(parents=True, exist_ok=True)
     return target
 
@@ -381,7 +385,7 @@ def test_browser_report(page_of):
 
     # A screenshot of the whole report with an entity highlighted.
     page.click(f'.cfs-key-text .m[data-e="{big}"] >> nth=0')
-    shot = _artifact_path()
+    shot = _artifact_path("-synthetic")
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     assert problems == []
@@ -441,5 +445,64 @@ def test_browser_two_fragments(browser, tmp_path):
     roots[1].query_selector(".cfs-key-text .m").click()
     assert roots[1].query_selector_all(".m.hl")
     assert not roots[0].query_selector_all(".m.hl")
+    assert problems == []
+    page.close()
+
+
+def test_browser_cli_report(browser, tmp_path):
+    """`corefscore report` on the bundled example, opened from file:// (what the issue asks a browser to check)."""
+    import corefscore
+    from corefscore import cli
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    key, resp = examples / "key.conll", examples / "response.conll"
+    out = tmp_path / "report.html"
+    assert cli.main(["report", str(key), str(resp), "-o", str(out)]) == 0
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("request", lambda r: problems.append(r.url) if not r.url.startswith(("file:", "data:", "about:")) else None)
+    page.goto(out.as_uri())
+    page.wait_for_selector(".cfs-key-text .m")
+
+    # The score table equals score_files.
+    result = corefscore.score_files(key, resp)
+    cells = page.query_selector_all(".cfs-scores td[data-metric]")
+    assert len(cells) == 3 * len(result.metrics)
+    for td in cells:
+        m, part = td.get_attribute("data-metric"), td.get_attribute("data-part")
+        want = getattr(result[m], part)
+        assert float(td.get_attribute("data-value")) == pytest.approx(want, abs=1e-12)
+        assert td.query_selector(".cfs-v").inner_text() == f"{100 * want:.2f}"
+
+    # One bar per category, with the analysis' counts.
+    analysis = corefscore.analyze_files(key, resp)
+    bars = page.query_selector_all("svg.cfs-chart rect.bar")
+    assert sorted(b.get_attribute("data-category") for b in bars) == sorted(KK_CATEGORIES)
+    for b in bars:
+        assert float(b.get_attribute("data-value")) == analysis.counts[b.get_attribute("data-category")]
+
+    # Choosing a document shows its words.
+    page.select_option(".cfs-doc-select", "1")
+    text = page.inner_text(".cfs-key-text")
+    for word in ("Dear", "Anna", "Paris", "brother", "beautiful"):
+        assert word in text
+    assert "John" not in text
+
+    # Clicking a mention highlights its entity on both sides.
+    first = page.query_selector(".cfs-key-text .m")
+    entity = first.get_attribute("data-e")
+    first.click()
+    lit = page.eval_on_selector_all(".cfs-key-text .m.hl", "ns => ns.map(n => n.dataset.e)")
+    assert lit and set(lit) == {entity}
+    assert len(lit) == len(page.query_selector_all(f'.cfs-key-text .m[data-e="{entity}"]'))
+    assert page.query_selector_all(".cfs-resp-text .m.hl")
+
+    page.select_option(".cfs-doc-select", "0")
+    page.click('.cfs-key-text .m[data-e="0"] >> nth=0')
+    shot = _artifact_path()
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
     assert problems == []
     page.close()

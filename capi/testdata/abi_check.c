@@ -97,6 +97,41 @@ int main(int argc, char **argv) {
     st = cs_score_batch(2, &key2, &resp, NULL, 0, NULL, counts, 2 * ncol, dups, 1, NULL, 0, &rep, &err);
     check("duplicate warn", st == CS_OK && rep.n_dups == 1 && dups[0].mention == 5 && dups[0].doc == 1, &err);
 
+    /* Error analysis of the batch: per document, {3} conflated into the
+     * response entity, and one precision link (3 -> 2) cut by the key. */
+    int64_t ares = 0;
+    cs_analysis_sizes asz;
+    memset(&asz, 0, sizeof asz);
+    st = cs_analyze_batch(2, &key, &resp, &names, 0, NULL, &ares, &asz, &err);
+    check("analyze batch", st == CS_OK && ares > 0 && asz.n_docs == 2 && asz.n_records == 4 &&
+          asz.n_mentions == 6 && asz.names_len == 5, &err);
+    cs_error_record recs[4];
+    int64_t mo[5], ko[5], ro[5], am[6], ake[8], are[8], ano[3];
+    char anames[5];
+    cs_analysis_buffers ab = {anames, 5, ano, 2, recs, mo, ko, ro, 4, am, 6, ake, 8, are, 8, NULL, 0};
+    ab.records_len = 3;
+    st = cs_take_analysis(ares, &ab, &err);
+    check("take analysis too small", st == CS_BUFFER_TOO_SMALL, &err);
+    ab.records_len = 4;
+    ab.mentions = NULL;
+    st = cs_take_analysis(ares, &ab, &err);
+    check("take analysis NULL with capacity", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    ab.mentions = am;
+    st = cs_take_analysis(ares, &ab, &err);
+    check("take analysis", st == CS_OK && recs[0].category == CS_CAT_CONFLATED_ENTITIES &&
+          recs[1].category == CS_CAT_PRECISION_ERROR && recs[2].doc == 1 && mo[1] == 1 && am[0] == 3 &&
+          mo[2] == 3 && am[1] == 3 && am[2] == 2 && ano[2] == 5 && memcmp(anames, "a\0b\nc", 5) == 0, &err);
+    st = cs_take_analysis(ares, &ab, &err);
+    check("take analysis twice", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    cancel = 1;
+    st = cs_analyze_batch(2, &key, &resp, NULL, 0, &cancel, &ares, &asz, &err);
+    check("analyze cancelled", st == CS_CANCELLED && err.kind == CS_ERR_CANCELLED, &err);
+    st = cs_analyze_batch(2, &wild, &resp, NULL, 0, NULL, &ares, &asz, &err);
+    check("analyze bad pointer is internal", st == CS_INTERNAL, &err);
+    st = cs_analyze_batch(-1, &key, &resp, NULL, 0, NULL, &ares, &asz, &err);
+    check("analyze negative n_docs", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    cs_free_analysis(12345);
+
     /* Files. */
     if (argc >= 3) {
         int64_t res = 0, nd = 0, nl = 0;
@@ -111,6 +146,32 @@ int main(int argc, char **argv) {
         check("take ok", st == CS_OK && no[nd] == nl, &err);
         st = cs_take_result(res, fc, nd * ncol, nm, nl, no, nd + 1, NULL, 0, NULL, 0, &err);
         check("take twice", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+        /* Analysis of the files and their documents with words. */
+        st = cs_analyze_files(argv[1], argv[2], 0, NULL, &ares, &asz, &err);
+        check("analyze files", st == CS_OK && asz.n_docs == nd && asz.n_records > 0, &err);
+        cs_free_analysis(ares);
+        st = cs_take_analysis(ares, &ab, &err);
+        check("freed analysis", st == CS_INVALID_INPUT, &err);
+        st = cs_analyze_files("/nonexistent/key.conll", argv[2], 0, NULL, &ares, &asz, &err);
+        check("analyze missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 0, &err);
+        int64_t dres = 0;
+        cs_documents_sizes dsz;
+        st = cs_read_documents(argv[1], 0, 0, NULL, &dres, &dsz, &err);
+        check("read documents", st == CS_OK && dsz.n_docs == nd && dsz.n_words > 0 && dsz.n_sentences > 0, &err);
+        char *dn = malloc(dsz.names_len + 1), *dw = malloc(dsz.words_len + 1);
+        int64_t *dno = calloc(nd + 1, 8), *dmo = calloc(nd + 1, 8), *dwd = calloc(nd + 1, 8), *dsd = calloc(nd + 1, 8);
+        int64_t *dwo = calloc(dsz.n_words + 1, 8), *dse = calloc(dsz.n_sentences + 1, 8);
+        cs_doc_mention *dm = calloc(dsz.n_mentions + 1, sizeof(cs_doc_mention));
+        cs_documents_buffers db = {dn, dsz.names_len, dno, dmo, dwd, dsd, nd, dm, dsz.n_mentions, dw, dsz.words_len,
+                                   dwo, dsz.n_words - 1, dse, dsz.n_sentences};
+        st = cs_take_documents(dres, &db, &err);
+        check("take documents too small", st == CS_BUFFER_TOO_SMALL, &err);
+        db.n_words_len = dsz.n_words;
+        st = cs_take_documents(dres, &db, &err);
+        check("take documents", st == CS_OK && dwo[1] == 4 && memcmp(dw, "JohnSmith", 9) == 0 && dm[0].start == 0 &&
+              dm[0].end == 1 && dwd[nd] == dsz.n_words && dse[0] > 0, &err);
+        st = cs_read_documents(argv[1], 2, 0, NULL, &dres, &dsz, &err);
+        check("read documents bad side", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
         st = cs_score_files("/nonexistent/key.conll", argv[2], 0, NULL, &res, &nd, &nl, &rep, &err);
         check("missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 0 &&
               strcmp(err.message, "no such file") == 0, &err);

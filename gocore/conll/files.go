@@ -316,17 +316,31 @@ func entityLabel(src *Doc, c int64) string {
 // AnalyzeFiles reads and pairs two files as Score does and returns the key's
 // document names, the error records of gocore.AnalyzeBatch (Doc indexes
 // names; mention ids are packed spans, Start<<32 | End) and the warnings of
-// pairing the documents. opt.SpanMentions is set.
+// pairing the documents. opt.SpanMentions is set. The two files are read
+// concurrently.
 func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
 	opt.Format, opt.SpanMentions = format, true
 	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
+	// The two files are read concurrently.
+	var resp []Doc
+	var respErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				respErr = gocore.NewError(gocore.KindInternal, "internal error reading %s: %v", respPath, r)
+			}
+		}()
+		resp, respErr = readSide(respPath, opt, types, true, opt.Stop)
+	}()
 	key, err := readSide(keyPath, opt, types, false, opt.Stop)
+	<-done
 	if err != nil {
 		return nil, nil, nil, sideError(err, 0, keyPath)
 	}
-	resp, err := readSide(respPath, opt, types, true, opt.Stop)
-	if err != nil {
-		return nil, nil, nil, sideError(err, 1, respPath)
+	if respErr != nil {
+		return nil, nil, nil, sideError(respErr, 1, respPath)
 	}
 	docs, respOf, pairWarnings, err := pair(key, resp, opt.Match != gocore.MatchExact)
 	if err != nil {

@@ -22,6 +22,10 @@ TYPE_CHECKING = False
 # The public names are imported on first use (PEP 562), so that `import corefscore`
 # (and the command line's drop-in path) does not import NumPy or load the library.
 _EXPORTS = {
+    "Analysis": "._analysis",
+    "ErrorRecord": "._analysis",
+    "analyze": "._api",
+    "analyze_files": "._api",
     "DuplicateMentionWarning": "._api",
     "Scorer": "._api",
     "SummedResult": "._api",
@@ -41,15 +45,18 @@ _EXPORTS = {
     "compare": ".stats",
     "compare_files": ".stats",
 }
-_SUBMODULES = ("stats", "plotting", "cli", "torchmetrics", "dask")
+_SUBMODULES = ("stats", "plotting", "report", "cli", "torchmetrics", "dask")
 
 if TYPE_CHECKING:
     from typing import Any
 
+    from ._analysis import Analysis, ErrorRecord
     from ._api import (
         DuplicateMentionWarning,
         Scorer,
         SummedResult,
+        analyze,
+        analyze_files,
         metric_names,
         score,
         score_arrays,
@@ -82,16 +89,20 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Analysis",
     "ArraySide",
     "CorefScoreInputError",
     "Duplicate",
     "DuplicateMentionWarning",
+    "ErrorRecord",
     "ForkedProcessError",
     "MetricScore",
     "Result",
     "Scorer",
     "SummedResult",
     "__version__",
+    "analyze",
+    "analyze_files",
     "bootstrap",
     "compare",
     "compare_files",

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import _engine, _lib
+from ._analysis import Analysis
 from ._convert import ArraySide, convert
 from ._engine import Options, Scores
 from ._result import Result
@@ -112,7 +113,9 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
     doc = convert(key, response, "0", mention_types)
-    return _result(_engine.score_docs([doc], ["0"], opts, False), opts, [], 2)
+    scores = _engine.score_docs([doc], ["0"], opts, False) if doc.key[2] is not None or doc.response[2] is not None \
+        else _engine.score_one(doc, "0", opts)
+    return _result(scores, opts, [], 2)
 
 
 def _empty_like(side: Any) -> Any:
@@ -406,7 +409,10 @@ class Scorer:
         else:
             label = str(self.n_documents) if name is None else str(name)
             doc = convert(key, response, label, mention_types)
-            scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
+            if doc.key[2] is None and doc.response[2] is None:
+                scores, warns = _engine.score_one(doc, label, self._opts), []
+            else:
+                scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
         self._add(scores, warns + _report(scores, self._opts, 2))
 
     def merge(self, other: Scorer) -> Scorer:
@@ -552,3 +558,43 @@ class Scorer:
 
     def __repr__(self) -> str:
         return f"Scorer({self.n_documents} documents)"
+
+
+def _analysis_options(metrics: Any, options: dict) -> Options:
+    chosen = [m for m in (["kk", "ms"] if metrics is None else ([metrics] if isinstance(metrics, str) else metrics))]
+    if not chosen or any(m not in ("kk", "ms") for m in chosen):
+        raise ValueError(f"`metrics` of an analysis names 'kk' and/or 'ms'; got {metrics!r}")
+    return _options(metrics=chosen, **options)
+
+
+def analyze(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = None, metrics: Any = None,
+            name: str = "response", **options: Any) -> Analysis:
+    """The errors of a response against a key, one document (clusters as for :func:`score`).
+
+    Kummerfeld & Klein (2013) categories (``metrics="kk"``) and Martschat &
+    Strube (2014) recall and precision link errors (``"ms"``); both by
+    default. Mentions in the records are the caller's mentions.
+
+    >>> from corefscore import analyze
+    >>> a = analyze([[(0, 0), (2, 2)], [(4, 4)]], [[(0, 0)], [(2, 2), (4, 4)]])
+    >>> a.counts["conflated_entities"], a.counts["divided_entity"]
+    (1, 1)
+    """
+    opts = _analysis_options(metrics, options)
+    doc = convert(key, response, "0", mention_types)
+    return Analysis._of(_engine.analyze_docs([doc], ["0"], opts), name)
+
+
+def analyze_files(key_path: Any, response_path: Any, *, format: str | None = None, clusters_field: str | None = None,
+                  metrics: Any = None, name: str | None = None, **options: Any) -> Analysis:
+    """The errors of a response file against a key file (read and paired as by :func:`score_files`).
+
+    Mentions in the records are ``(start, end)`` token spans (inclusive end,
+    tokens counted across the document); entities are the documents' entity
+    indices in order of first sight.
+    """
+    import os
+
+    opts = _analysis_options(metrics, dict(format=format, clusters_field=clusters_field, **options))
+    raw = _engine.analyze_files(key_path, response_path, opts)
+    return Analysis._of(raw, name or os.path.basename(os.fspath(response_path)))

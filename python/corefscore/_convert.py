@@ -107,24 +107,32 @@ def _flatten(clusters: Any, side: str, doc: str) -> tuple[list, list[int]]:
 
 
 def _span_ids(clusters: Any) -> tuple[list[int], list[int]] | None:
-    """Packed ids and cluster positions of a plain list of lists of valid int span tuples, else None."""
+    """Packed ids and cluster positions of a plain list of lists of valid int span tuples, else None.
+
+    The per-call path: the checks run as C-level loops (map, set, min, max)
+    rather than a Python loop per mention; anything else returns None and
+    takes the general path with its messages.
+    """
     if type(clusters) is not list and type(clusters) is not tuple:
         return None
-    ids: list[int] = []
-    cids: list[int] = []
-    append = ids.append
-    for i, cluster in enumerate(clusters):
-        if type(cluster) is not list and type(cluster) is not tuple:
-            return None
-        for m in cluster:
-            if type(m) is not tuple or len(m) != 2:
-                return None
-            s, e = m
-            if type(s) is not int or type(e) is not int or not 0 <= s <= e < _SPAN_LIMIT:
-                return None
-            append(s << SPAN_SHIFT | e)
-        cids.extend([i] * len(cluster))
-    return ids, cids
+    if not _CONTAINERS.issuperset(map(type, clusters)):
+        return None
+    flat = [m for c in clusters for m in c]
+    if not flat:
+        return [], []
+    if set(map(type, flat)) != _TUPLE or set(map(len, flat)) != _TWO:
+        return None
+    starts, ends = zip(*flat)
+    if not _INT.issuperset(map(type, starts)) or not _INT.issuperset(map(type, ends)):
+        return None
+    if min(starts) < 0 or max(ends) >= _SPAN_LIMIT or not all(map(_le, starts, ends)):
+        return None
+    return [a << SPAN_SHIFT | b for a, b in flat], [i for i, c in enumerate(clusters) for _ in c]
+
+
+_CONTAINERS = frozenset((list, tuple))
+_TUPLE, _TWO, _INT = {tuple}, {2}, frozenset((int,))
+_le = operator.le
 
 
 def _is_span(m: Any) -> bool:

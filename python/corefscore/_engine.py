@@ -235,6 +235,24 @@ def _warnings(records: list, paths: Sequence[str] = ()) -> list[str]:
 _csr = None
 
 
+def score_one(doc: Doc, name: str, opts: Options) -> Scores:
+    """One document of list input with span or int ids and no types: the per-call path of score and Scorer.update."""
+    (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
+    if len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS or type(kids) is not list or type(rids) is not list:
+        return score_docs([doc], [name], opts, False)
+    try:
+        counts, applied, dups, n_dups, warns = _lib.score_one(kids, kcl, rids, rcl,
+                                                              opts.handle(False, doc.kind == "span"))
+    except _lib.EngineError as exc:
+        offsets = ((0, len(kids)), (0, len(rids)))
+        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=offsets) from None
+    if not (n_dups or warns):
+        return Scores(counts, [name], _applied(applied), [], 0, [])
+    records = [Duplicate(name, SIDES[d.side], doc.mention(int((kids if d.side == 0 else rids)[d.mention])),
+                         d.first_cluster, d.cluster) for d in dups]
+    return Scores(counts, [name], _applied(applied), records, n_dups, _warnings(warns))
+
+
 def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) -> Scores:
     """Score converted documents in one engine call."""
     global _csr
@@ -277,3 +295,74 @@ def score_files(key_path: Any, response_path: Any, opts: Options, as_numpy: bool
     records = [Duplicate(names[d.doc] if 0 <= d.doc < len(names) else str(d.doc), SIDES[d.side], (d.start, d.end),
                          d.first_cluster, d.cluster, d.line) for d in dups]
     return Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns, paths))
+
+
+def analyze_docs(docs: list[Doc], names: list[str], opts: Options) -> dict:
+    """Analyse converted documents; mention ids in the records are mapped back to the caller's mentions."""
+    from ._convert import csr
+
+    key, response = csr(docs, "key"), csr(docs, "response")
+    types_given = key[3] is not None or response[3] is not None
+    spans = all(d.kind == "span" for d in docs)
+    try:
+        out = _lib.analyze_batch(len(docs), key, response, None, opts.handle(types_given, spans))
+    except _lib.EngineError as exc:
+        raise _translate(exc, names=names, labels=names, docs=docs, offsets=(key[0], response[0])) from None
+    out["names"] = names
+    out["mention_of"] = lambda d, m: docs[d].mention(int(m))
+    return out
+
+
+def _span(m: int) -> tuple[int, int]:
+    return (int(m) >> 32, int(m) & 0xFFFFFFFF)
+
+
+def analyze_files(key_path: Any, response_path: Any, opts: Options) -> dict:
+    """Read, pair and analyse two files; mentions are (start, end) token spans."""
+    paths = [os.fsdecode(os.fspath(p)) for p in (key_path, response_path)]
+    try:
+        out = _lib.analyze_files(os.fsencode(paths[0]), os.fsencode(paths[1]), opts.handle(False, True))
+    except _lib.EngineError as exc:
+        raise _translate(exc, paths=paths) from None
+    out["mention_of"] = lambda d, m: _span(m)
+    out["warnings"] = _warnings(out["warnings"], paths)
+    return out
+
+
+def read_documents(path: Any, side: int, opts: Options, words: bool = True) -> list[dict]:
+    """One file's documents for display: name, words, sentence ends, entities (lists of (start, end) spans).
+
+    Without ``words`` the documents' words are left empty (they are not decoded).
+    """
+    p = os.fsdecode(os.fspath(path))
+    try:
+        raw = _lib.read_documents(os.fsencode(p), side, opts.handle(False))
+    except _lib.EngineError as exc:
+        paths = [p, p]
+        raise _translate(exc, paths=paths) from None
+    text, wo = raw["words"], raw["word_offsets"].tolist()
+    mo, wd, sd = raw["mention_offsets"].tolist(), raw["word_docs"].tolist(), raw["sentence_docs"].tolist()
+    ends, ms = raw["sentence_ends"].tolist(), raw["mentions"]
+    starts, stops, clusters = ms["start"].tolist(), ms["end"].tolist(), ms["cluster"].tolist()
+    docs = []
+    for d, name in enumerate(raw["names"]):
+        entities: list[list[tuple[int, int]]] = []
+        for i in range(mo[d], mo[d + 1]):
+            c = clusters[i]
+            while len(entities) <= c:
+                entities.append([])
+            entities[c].append((starts[i], stops[i]))
+        toks = _words(text, wo, wd[d], wd[d + 1]) if words else []
+        docs.append({"name": name, "words": toks, "sentence_ends": ends[sd[d]:sd[d + 1]],
+                     "entities": [sorted(e) for e in entities]})
+    return docs
+
+
+def _words(raw: bytes, offsets: list[int], first: int, last: int) -> list[str]:
+    """Words first .. last-1 of a words buffer; one decode per document when it is ASCII."""
+    base, end = offsets[first], offsets[last]
+    chunk = raw[base:end]
+    if chunk.isascii():
+        s = chunk.decode("ascii")
+        return [s[offsets[w] - base:offsets[w + 1] - base] for w in range(first, last)]
+    return [raw[offsets[w]:offsets[w + 1]].decode("utf-8", "replace") for w in range(first, last)]

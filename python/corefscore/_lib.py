@@ -67,6 +67,44 @@ class CsReport(ctypes.Structure):
     _fields_ = [("applied", ctypes.c_uint64), ("n_dups", _i64), ("n_warnings", _i64)]
 
 
+class CsErrorRecord(ctypes.Structure):
+    _fields_ = [("doc", _i64), ("anchor", _i64), ("category", ctypes.c_int8), ("has_anchor", ctypes.c_int8),
+                ("types", ctypes.c_int8 * 2), ("reserved", _i32)]
+
+
+class CsAnalysisSizes(ctypes.Structure):
+    _fields_ = [(n, _i64) for n in ("n_docs", "names_len", "n_records", "n_mentions", "n_key_entities",
+                                     "n_response_entities", "n_warnings")]
+
+
+class CsAnalysisBuffers(ctypes.Structure):
+    _fields_ = [("names", _p), ("names_len", _i64), ("name_offsets", _p), ("docs_len", _i64), ("records", _p),
+                ("mention_offsets", _p), ("key_offsets", _p), ("response_offsets", _p), ("records_len", _i64),
+                ("mentions", _p), ("mentions_len", _i64), ("key_entities", _p), ("key_entities_len", _i64),
+                ("response_entities", _p), ("response_entities_len", _i64), ("warnings", _p),
+                ("warnings_cap", _i64)]
+
+
+class CsDocMention(ctypes.Structure):
+    _fields_ = [("start", _i64), ("end", _i64), ("cluster", _i64), ("type", _i32), ("line", _i32)]
+
+
+class CsDocumentsSizes(ctypes.Structure):
+    _fields_ = [(n, _i64) for n in ("n_docs", "names_len", "n_mentions", "n_words", "words_len", "n_sentences")]
+
+
+class CsDocumentsBuffers(ctypes.Structure):
+    _fields_ = [("names", _p), ("names_len", _i64), ("name_offsets", _p), ("mention_offsets", _p),
+                ("word_docs", _p), ("sentence_docs", _p), ("docs_len", _i64), ("mentions", _p),
+                ("mentions_len", _i64), ("words", _p), ("words_len", _i64), ("word_offsets", _p),
+                ("n_words_len", _i64), ("sentence_ends", _p), ("sentences_len", _i64)]
+
+
+#: Error category codes (cs_error_record.category) and their names.
+CATEGORIES = ("", "span_error", "conflated_entities", "extra_mention", "extra_entity", "divided_entity",
+              "missing_mention", "missing_entity", "recall_error", "precision_error")
+
+
 class EngineError(Exception):
     """A failed call, as the fields of ``cs_error`` (``kind`` is a name from :data:`ERR_KINDS`)."""
 
@@ -116,6 +154,15 @@ def _declare(cdll: ctypes.CDLL) -> None:
                             P(CsError)], _i32),
         "cs_take_result": ([_i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, P(CsError)], _i32),
         "cs_free_result": ([_i64], None),
+        "cs_analyze_batch": ([_i64, P(CsSide), P(CsSide), _p, _i64, _p, P(_i64), P(CsAnalysisSizes), P(CsError)],
+                             _i32),
+        "cs_analyze_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _p, P(_i64), P(CsAnalysisSizes),
+                              P(CsError)], _i32),
+        "cs_take_analysis": ([_i64, P(CsAnalysisBuffers), P(CsError)], _i32),
+        "cs_free_analysis": ([_i64], None),
+        "cs_read_documents": ([ctypes.c_char_p, _i32, _i64, _p, P(_i64), P(CsDocumentsSizes), P(CsError)], _i32),
+        "cs_take_documents": ([_i64, P(CsDocumentsBuffers), P(CsError)], _i32),
+        "cs_free_documents": ([_i64], None),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(cdll, name)
@@ -291,9 +338,46 @@ class _Scratch(_ThreadLocal):
         self.refs = (ctypes.byref(self.key), ctypes.byref(self.response), ctypes.byref(self.names),
                      ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
         self.caps = (_i64(DUPS_KEPT), _i64(64))
+        self.one = _i64(1)
 
 
 _scratch = _Scratch()
+
+
+def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
+    """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions, given as lists: the per-call path.
+
+    Both sides go into one int64 buffer ``[0, nk, key ids, key clusters, 0, nr,
+    response ids, response clusters]``; returns what :func:`score_batch` returns.
+    """
+    import numpy as np
+
+    cdll = _lib if _lib is not None else lib()
+    s = _scratch
+    nk, nr = len(kids), len(rids)
+    buf = _array("q", (0, nk))
+    buf.extend(kids)
+    buf.extend(kcl)
+    buf.extend((0, nr))
+    buf.extend(rids)
+    buf.extend(rcl)
+    base = buf.buffer_info()[0]
+    key, resp = s.key, s.response
+    key.offsets, key.mentions, key.clusters, key.types, key.length = base, base + 16, base + 16 + 8 * nk, None, nk
+    b = base + 16 + 16 * nk
+    resp.offsets, resp.mentions, resp.clusters, resp.types, resp.length = b, b + 16, b + 16 + 8 * nr, None, nr
+    counts = np.zeros((1, len(_columns)))
+    status = cdll.cs_score_batch(s.one, s.refs[0], s.refs[1], None, _i64(options), None,
+                                 _p(counts.__array_interface__["data"][0]), _i64(len(_columns)), s.dups, s.caps[0],
+                                 s.warns, s.caps[1], s.refs[4], s.refs[5])
+    if status:
+        check(status, s.err)
+    report = s.report
+    if not (report.n_dups or report.n_warnings):
+        return counts, report.applied, (), 0, ()
+    nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
+    return (counts, int(report.applied), [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]], int(report.n_dups),
+            [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]])
 
 
 def _fill(side: CsSide, parts: tuple) -> None:
@@ -372,3 +456,104 @@ def score_files(key_path: bytes, response_path: bytes, options: int, as_numpy: b
 
         counts = np.frombuffer(counts, dtype=np.float64).reshape(n, len(_columns))
     return counts, doc_names, int(report.applied), list(dups), int(report.n_dups), list(warns)
+
+
+def _take_analysis(cdll: Any, handle: Any, sizes: CsAnalysisSizes) -> dict:
+    """Copy an analysis result out of the library (and free it) as NumPy arrays."""
+    import numpy as np
+
+    n, nr = int(sizes.n_docs), int(sizes.n_records)
+    names = ctypes.create_string_buffer(max(int(sizes.names_len), 1))
+    name_offsets = np.zeros(n + 1, np.int64)
+    records = (CsErrorRecord * max(nr, 1))()
+    offs = [np.zeros(nr + 1, np.int64) for _ in range(3)]
+    flat = [np.zeros(max(int(x), 1), np.int64)
+            for x in (sizes.n_mentions, sizes.n_key_entities, sizes.n_response_entities)]
+    warns = (CsWarning * int(sizes.n_warnings))()
+    buf = CsAnalysisBuffers(
+        ctypes.addressof(names), int(sizes.names_len), name_offsets.ctypes.data, n, ctypes.addressof(records),
+        offs[0].ctypes.data, offs[1].ctypes.data, offs[2].ctypes.data, nr,
+        flat[0].ctypes.data, int(sizes.n_mentions), flat[1].ctypes.data, int(sizes.n_key_entities),
+        flat[2].ctypes.data, int(sizes.n_response_entities), ctypes.addressof(warns) if len(warns) else None,
+        len(warns))
+    err = CsError()
+    try:
+        status = cdll.cs_take_analysis(handle, ctypes.byref(buf), ctypes.byref(err))
+        if status == CS_OK:
+            handle.value = 0
+        check(status, err)
+    finally:
+        if handle.value:
+            cdll.cs_free_analysis(handle)
+    raw = names.raw
+    rec = np.frombuffer(records, dtype=np.dtype([("doc", "<i8"), ("anchor", "<i8"), ("category", "i1"),
+                                                 ("has_anchor", "i1"), ("types", "i1", (2,)), ("reserved", "<i4")]),
+                        count=nr)
+    return {"names": [raw[name_offsets[i]:name_offsets[i + 1]].decode("utf-8", "replace") for i in range(n)],
+            "doc": rec["doc"].copy(), "category": rec["category"].copy(), "anchor": rec["anchor"].copy(),
+            "has_anchor": rec["has_anchor"].copy(), "types": rec["types"].copy(),
+            "mention_offsets": offs[0], "key_offsets": offs[1], "response_offsets": offs[2],
+            "mentions": flat[0][:int(sizes.n_mentions)], "key_entities": flat[1][:int(sizes.n_key_entities)],
+            "response_entities": flat[2][:int(sizes.n_response_entities)], "warnings": list(warns)}
+
+
+def analyze_batch(n_docs: int, key: tuple, response: tuple, names: tuple | None, options: int) -> dict:
+    """Analyse CSR arrays (as for :func:`score_batch`); returns the records as a dict of arrays."""
+    cdll = lib()
+    k, r = CsSide(), CsSide()
+    _fill(k, key)
+    _fill(r, response)
+    cnames = None
+    if names is not None:
+        cnames = CsNames(_addr(names[0]), _addr(names[1]))
+    handle, sizes, err, cancel = _i64(0), CsAnalysisSizes(), CsError(), ctypes.c_int32(0)
+    args = (n_docs, ctypes.byref(k), ctypes.byref(r), ctypes.addressof(cnames) if cnames is not None else None,
+            options, ctypes.addressof(cancel), ctypes.byref(handle), ctypes.byref(sizes), ctypes.byref(err))
+    check(interruptible(cdll.cs_analyze_batch, args, cancel, len(key[2]) >= INTERRUPTIBLE_MENTIONS), err)
+    return _take_analysis(cdll, handle, sizes)
+
+
+def analyze_files(key_path: bytes, response_path: bytes, options: int) -> dict:
+    """Read, pair and analyse two files; mention ids are packed spans (start << 32 | end)."""
+    cdll = lib()
+    handle, sizes, err, cancel = _i64(0), CsAnalysisSizes(), CsError(), ctypes.c_int32(0)
+    args = (key_path, response_path, options, ctypes.addressof(cancel), ctypes.byref(handle), ctypes.byref(sizes),
+            ctypes.byref(err))
+    check(interruptible(cdll.cs_analyze_files, args, cancel, True), err)
+    return _take_analysis(cdll, handle, sizes)
+
+
+def read_documents(path: bytes, side: int, options: int) -> dict:
+    """One file's documents for display: names, mentions (start, end, cluster, type) and words per document."""
+    import numpy as np
+
+    cdll = lib()
+    handle, sizes, err, cancel = _i64(0), CsDocumentsSizes(), CsError(), ctypes.c_int32(0)
+    args = (path, side, options, ctypes.addressof(cancel), ctypes.byref(handle), ctypes.byref(sizes),
+            ctypes.byref(err))
+    check(interruptible(cdll.cs_read_documents, args, cancel, True), err)
+    n, nm, nw, ns = (int(sizes.n_docs), int(sizes.n_mentions), int(sizes.n_words), int(sizes.n_sentences))
+    names = ctypes.create_string_buffer(max(int(sizes.names_len), 1))
+    words = ctypes.create_string_buffer(max(int(sizes.words_len), 1))
+    doc_offs = [np.zeros(n + 1, np.int64) for _ in range(4)]
+    mentions = np.zeros(max(nm, 1), np.dtype([("start", "<i8"), ("end", "<i8"), ("cluster", "<i8"),
+                                              ("type", "<i4"), ("line", "<i4")]))
+    word_offsets = np.zeros(nw + 1, np.int64)
+    sentence_ends = np.zeros(max(ns, 1), np.int64)
+    buf = CsDocumentsBuffers(
+        ctypes.addressof(names), int(sizes.names_len), doc_offs[0].ctypes.data, doc_offs[1].ctypes.data,
+        doc_offs[2].ctypes.data, doc_offs[3].ctypes.data, n, mentions.ctypes.data, nm, ctypes.addressof(words),
+        int(sizes.words_len), word_offsets.ctypes.data, nw, sentence_ends.ctypes.data, ns)
+    try:
+        status = cdll.cs_take_documents(handle, ctypes.byref(buf), ctypes.byref(err))
+        if status == CS_OK:
+            handle.value = 0
+        check(status, err)
+    finally:
+        if handle.value:
+            cdll.cs_free_documents(handle)
+    raw, wraw = names.raw, words.raw
+    return {"names": [raw[doc_offs[0][i]:doc_offs[0][i + 1]].decode("utf-8", "replace") for i in range(n)],
+            "mention_offsets": doc_offs[1], "mentions": mentions[:nm], "word_docs": doc_offs[2],
+            "sentence_docs": doc_offs[3], "words": wraw, "word_offsets": word_offsets,
+            "sentence_ends": sentence_ends[:ns]}

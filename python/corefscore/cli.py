@@ -1,10 +1,11 @@
 """The ``corefscore`` command line (also ``python -m corefscore``).
 
-Three forms::
+Four forms::
 
     corefscore METRIC KEY RESPONSE [none|DOCNAME] [options]   # drop-in for perl scorer.pl
     corefscore score KEY RESPONSE [options]                    # a table of every metric
     corefscore compare KEY RESPONSE_A RESPONSE_B [options]     # paired significance test
+    corefscore report KEY RESPONSE [RESPONSE_B] -o report.html # one self-contained HTML report
 
 The drop-in form prints what the CoNLL reference scorer v8.01 prints (see
 :mod:`corefscore._report` for the few deliberate differences). Every form
@@ -28,12 +29,13 @@ if TYPE_CHECKING:
 #: Metric names of the reference scorer, accepted by the drop-in form besides ours.
 REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 #: Sub-commands.
-COMMANDS = ("score", "compare")
+COMMANDS = ("score", "compare", "report")
 
 USAGE = """\
 usage: corefscore METRIC KEY RESPONSE [none|DOCNAME] [--json] [options]
        corefscore score KEY RESPONSE [options]
        corefscore compare KEY RESPONSE_A RESPONSE_B [options]
+       corefscore report KEY RESPONSE [RESPONSE_B] -o report.html [options]
 
   METRIC: muc, bcub, ceafm, ceafe, blanc or all (as the reference scorer), or
           one of corefscore's other metrics: {others}
@@ -502,6 +504,28 @@ def _cmd_compare(argv: list[str]) -> int:
     return 0
 
 
+def _cmd_report(argv: list[str]) -> int:
+    parser = _parser("corefscore report", "Write one self-contained HTML report: scores with bootstrap intervals, "
+                     "per-document scores, error categories and a document viewer.")
+    parser.add_argument("key")
+    parser.add_argument("responses", nargs="+", metavar="RESPONSE", help="one or two response files")
+    parser.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    parser.add_argument("--title", help="the page heading (default: the file names)")
+    _metrics_option(parser)
+    _stats_options(parser, 1000)
+    _engine_options(parser)
+    args = _parse(parser, argv)
+    if len(args.responses) > 2:
+        raise UsageError("report takes one or two response files")
+    from .report import write_report
+
+    kwargs = _score_kwargs(args, _metric_list(args.metrics))
+    fmt = kwargs.pop("format")
+    write_report(args.output, args.key, args.responses, n_bootstrap=args.n, confidence=args.confidence,
+                 seed=args.seed, format=fmt, title=args.title, **kwargs)
+    return 0
+
+
 # ---------------------------------------------------------------------------
 # Entry point
 # ---------------------------------------------------------------------------
@@ -529,6 +553,8 @@ def _run(argv: list[str]) -> int:
         return _cmd_score(argv[1:])
     if argv[0] == "compare":
         return _cmd_compare(argv[1:])
+    if argv[0] == "report":
+        return _cmd_report(argv[1:])
     return _dropin(argv)
 
 

@@ -279,3 +279,33 @@ def plot_comparison(
 
 
 __all__ = ["plot_comparison", "plot_distribution", "plot_scores"]
+
+
+def plot_errors(*analyses: Any, categories: Sequence[str] | None = None, ax: Any = None,
+                figsize: tuple[float, float] = (7.0, 3.5)) -> Any:
+    """Errors by category: one bar per category and analysis (two systems side by side when given two).
+
+    Parameters
+    ----------
+    *analyses : Analysis
+        From :func:`corefscore.analyze` or :func:`corefscore.analyze_files`;
+        bars are labelled with each one's ``name``.
+    categories : sequence of str, optional
+        The categories shown, in order (default: every category of the first
+        analysis' ``counts``, the seven Kummerfeld-Klein ones then the two
+        Martschat-Strube link errors).
+    """
+    if not analyses:
+        raise ValueError("plot_errors needs at least one Analysis")
+    cats = list(categories if categories is not None else analyses[0].counts)
+    ax = _axes(ax, figsize)
+    k = len(analyses)
+    width = 0.8 / k
+    x = np.arange(len(cats))
+    for i, a in enumerate(analyses):
+        ax.bar(x + (i - (k - 1) / 2) * width, [a.counts.get(c, 0) for c in cats], width, label=a.name)
+    ax.set_xticks(x, [c.replace("_", " ") for c in cats], rotation=30, ha="right")
+    ax.set_ylabel("errors")
+    if k > 1:
+        ax.legend(frameon=False)
+    return ax

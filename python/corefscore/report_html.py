@@ -347,7 +347,7 @@ _CSS = r"""
 .cfs-report .cfs-pane{border:1px solid var(--line);border-radius:6px;overflow:hidden;background:#fff}
 .cfs-report .cfs-pane h3{margin:0;font-size:13px;font-weight:650;padding:7px 12px;background:var(--soft);border-bottom:1px solid var(--line)}
 .cfs-report .cfs-pane h3 small{font-weight:400;color:var(--muted);margin-left:6px}
-.cfs-report .cfs-text{height:62vh;min-height:280px;overflow:auto;padding:10px 14px;line-height:2.05;font-size:14.5px;font-family:Georgia,"Times New Roman",serif}
+.cfs-report .cfs-text{max-height:62vh;min-height:120px;overflow:auto;padding:10px 14px;line-height:2.05;font-size:14.5px;font-family:Georgia,"Times New Roman",serif}
 .cfs-report .cfs-text p{margin:0 0 6px;padding-left:30px;position:relative}
 .cfs-report .cfs-text p .sn{position:absolute;left:0;top:0;width:24px;text-align:right;color:#b0b6bf;font:11px/2.7 -apple-system,Segoe UI,sans-serif;user-select:none}
 .cfs-report .m{--c:#ddd;--cb:#999;background:color-mix(in srgb,var(--c) 55%,transparent);border:1px solid var(--cb);border-radius:4px;padding:1px 2px;
@@ -580,7 +580,12 @@ def render_report(data: dict, *, full_page: bool = True) -> str:
     True
     """
     _validate(data)
-    data = _clean(data)
+    # Only numbers that are scores can be non-finite: the documents' words,
+    # spans and errors are left as they are (cleaning them costs seconds on
+    # a LitBank-sized corpus).
+    docs = data.get("documents", [])
+    data = _clean({k: v for k, v in data.items() if k != "documents"})
+    data["documents"] = [{**d, "scores": _clean(d["scores"])} if "scores" in d else d for d in docs]
     metrics = _metrics_of(data)
     root = "cfs-" + uuid.uuid4().hex[:10]
     systems = data["systems"]
