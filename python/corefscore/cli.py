@@ -77,7 +77,10 @@ def _floats(text: str, n: int, name: str) -> tuple[float, ...]:
 ENGINE_DEFAULTS: dict[str, Any] = {
     "json": False,
     "format": None,
-    "singletons": "keep",
+    "singletons": None,
+    "match": None,
+    "zero_match": None,
+    "preset": None,
     "duplicates": "warn",
     "blanc_rule": "key",
     "workers": None,
@@ -97,6 +100,13 @@ def _engine_options(p: Any) -> None:
     g.add_argument("--clusters-field", metavar="NAME",
                    help="jsonlines: the response's clusters field (default: clusters, else predicted_clusters)")
     g.add_argument("--singletons", choices=("keep", "exclude"), help="one-mention clusters (default keep)")
+    g.add_argument("--match", choices=("exact", "partial", "head"),
+                   help="mention matching (default exact); partial and head need heads (CoNLL-U, CoNLL-2012 with POS)")
+    g.add_argument("--zero-match", choices=("linear", "dependent"),
+                   help="alignment of zero mentions, CoNLL-U empty nodes (default linear)")
+    g.add_argument("--preset", choices=("crac", "conll"),
+                   help="crac: --match head --singletons exclude --zero-match dependent (the CRAC 2023-2024 "
+                        "ranking); conll: the defaults. Flags given beside it override it")
     g.add_argument(
         "--duplicates",
         choices=("warn", "raise"),
@@ -160,6 +170,9 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
         "clusters_field": args.clusters_field,
         "metrics": metrics,
         "singletons": args.singletons,
+        "match": args.match,
+        "zero_match": args.zero_match,
+        "preset": args.preset,
         # Repeated mentions are printed by the command line itself (one line each on stderr).
         "duplicates": "raise" if args.duplicates == "raise" else "ignore",
         "blanc_rule": args.blanc_rule,
