@@ -101,6 +101,26 @@ def test_the_command_line_takes_the_same_options():
     assert out.returncode == 2 and "--match" in out.stderr
 
 
+def test_datasets_give_each_result_and_their_macro_average(tmp_path):
+    other = tmp_path / "other.conllu"
+    other.write_text(KEY.read_text())  # a second dataset scored perfectly
+    out = _cli("score", "--datasets", str(KEY), str(RESPONSE), str(other), str(other), "--match", "partial",
+               "--metrics", "muc,bcub,ceafe", "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert list(got["datasets"]) == ["key", "other"]
+    one = corefscore.score_files(KEY, RESPONSE, match="partial", metrics=["muc", "bcub", "ceafe"])
+    assert got["datasets"]["key"]["metrics"]["muc"]["f1"] == pytest.approx(one["muc"].f1)
+    for m in ("muc", "bcub", "ceafe"):
+        assert got["macro"]["metrics"][m]["f1"] == pytest.approx((one[m].f1 + 1.0) / 2)
+    assert got["macro"]["conll_f1"] == pytest.approx((one.conll_f1 + 1.0) / 2)
+    text = _cli("score", "--datasets", str(KEY), str(RESPONSE), str(other), str(other), "--match", "partial").stdout
+    assert "dataset key" in text and "dataset other" in text and "macro average over 2 datasets" in text
+    bad = _cli("score", "--datasets", str(KEY), str(RESPONSE), str(other))
+    assert bad.returncode == 2 and "pairs" in bad.stderr
+    assert _cli("score").returncode == 2
+
+
 @pytest.mark.skipif(not GUM.is_dir(), reason=f"GUM CoNLL-U is not available ({GUM})")
 @pytest.mark.parametrize("match", ["exact", "partial", "head"])
 def test_gum_against_itself_and_a_perturbed_copy(match, tmp_path):
