@@ -20,6 +20,7 @@ from pathlib import Path
 import corefscore
 import pytest
 from _helpers import REPO
+from fixtures.conllu_perturb import perturb_conllu
 
 FIXTURE = Path(__file__).parent / "fixtures" / "corefud"
 KEY, RESPONSE = FIXTURE / "key.conllu", FIXTURE / "response.conllu"
@@ -136,30 +137,12 @@ def test_gum_against_itself_and_a_perturbed_copy(match, tmp_path):
     assert by_mode[match]["muc"].f1 < 1.0
 
 
-_ENTITY = re.compile(r"Entity=([^|\t\n]*)")
-
-
 def _perturbed_gum(tmp_path: Path, files: list[Path]) -> tuple[Path, Path]:
-    """The files concatenated as the key, and a response: some mentions dropped, some heads moved to the first word."""
+    """The files concatenated as the key, and a response: some mentions dropped, some heads moved."""
     key_text = "".join(f.read_text(encoding="utf-8") for f in files)
-    out, n = [], 0
-    for line in key_text.splitlines(keepends=True):
-        m = _ENTITY.search(line)
-        if m:
-            n += 1
-            value = m.group(1)
-            if n % 7 == 0:  # a single-node mention dropped
-                value = re.sub(r"\([^()]*\)", "", value, count=1)
-            if n % 5 == 0:  # a multi-node mention's head moved to its first node
-                value = re.sub(r"(\([^-()]+-[^-()]*-)(\d+)(-)", r"\g<1>1\3", value, count=1)
-            line = line[:m.start()] + ("Entity=" + value if value else "") + line[m.end():]
-            line = line.replace("\t|", "\t").replace("||", "|").replace("|\n", "\n")
-            if line.rstrip("\n").endswith("\t"):
-                line = line.rstrip("\n") + "_\n"
-        out.append(line)
     key, resp = tmp_path / "key.conllu", tmp_path / "response.conllu"
     key.write_text(key_text, encoding="utf-8")
-    resp.write_text("".join(out), encoding="utf-8")
+    resp.write_text(perturb_conllu(key_text), encoding="utf-8")
     return key, resp
 
 
