@@ -49,6 +49,7 @@ extern "C" {
 #define CS_ERR_IO 8            /* another read error (permission, a directory, ...) */
 #define CS_ERR_CANCELLED 9
 #define CS_ERR_INTERNAL 10
+#define CS_ERR_MISSING_HEADS 11 /* match=partial|head or a metric reading mention words (mor, zero) meets input without them */
 
 /* Mention type codes (int8). */
 #define CS_TYPE_UNKNOWN 0

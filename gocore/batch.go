@@ -246,6 +246,17 @@ var defaultMetrics = func() MetricSet {
 	return s
 }()
 
+// typedMetrics is the set of the metrics that read mention types.
+var typedMetrics = func() MetricSet {
+	var s MetricSet
+	for i, m := range registry {
+		if m.readsTypes {
+			s |= 1 << uint(i)
+		}
+	}
+	return s
+}()
+
 // ScoreBatch is Score returning only the repeated mentions.
 func ScoreBatch(docs []Document, opt Options, counts []float64) ([]Duplicate, error) {
 	r, err := Score(docs, opt, counts)
@@ -348,7 +359,7 @@ func gather(docs []Document, opt *Options, counts []float64, results []docResult
 			rep.Duplicates = append(rep.Duplicates, d)
 		}
 		skipped |= r.skipped
-		if r.skipped != 0 && firstSkipped < 0 {
+		if r.skipped&typedMetrics != 0 && firstSkipped < 0 {
 			firstSkipped = i
 		}
 		typed = typed || r.typed
@@ -368,13 +379,13 @@ func gather(docs []Document, opt *Options, counts []float64, results []docResult
 				clear(counts[d*ncol+columnStart[i] : d*ncol+columnStart[i+1]])
 			}
 		}
-		if typed {
-			var names []string
-			for i, m := range registry {
-				if skipped&(1<<uint(i)) != 0 {
-					names = append(names, m.name)
-				}
+		var names []string
+		for i, m := range registry {
+			if m.readsTypes && skipped&(1<<uint(i)) != 0 {
+				names = append(names, m.name)
 			}
+		}
+		if typed && names != nil {
 			rep.Warnings = append(rep.Warnings, Warning{Kind: WarnTypesSkipped, Side: -1, Doc: firstSkipped, Count: 1,
 				Msg: "metrics " + strings.Join(names, ", ") + " were left out: some mentions have a type and some do not; " +
 					"give every mention a type, or say that types are given to make this an error"})

@@ -40,4 +40,13 @@
 // Policies that the reference scorer leaves implicit are explicit Options:
 // what to do with a mention that occurs twice on one side (Duplicates) and
 // whether one-mention clusters are scored (Singletons).
+//
+// Mention matching (match.go) runs before the table is built: by default a
+// key and a response mention are the same when their ids are equal (the
+// CoNLL reference scorer's exact matching); Options.Match and
+// Options.ZeroMatch select the CorefUD scorer's partial or head matching and
+// its dependent alignment of zero mentions, which read each mention's nodes,
+// head and DEPS (Side.Shapes). Matched response mentions take their key
+// partner's id, so every metric scores matched mentions unchanged. The CRAC
+// 2022 measures MOR and the zero score (crac.go) read the same shapes.
 package gocore

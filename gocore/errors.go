@@ -24,6 +24,10 @@ const (
 	KindIO           ErrorKind = 8  // another read error
 	KindCancelled    ErrorKind = 9  // the caller asked to stop
 	KindInternal     ErrorKind = 10 // a bug
+	// KindMissingHeads: mention matching (partial, head, dependent zeros)
+	// or a metric that reads mention words (mor, zero) meets input without
+	// them (Side.Shapes).
+	KindMissingHeads ErrorKind = 11
 )
 
 // ErrCancelled is wrapped by errors of kind KindCancelled.
@@ -105,6 +109,8 @@ func (e *Error) Unwrap() error {
 		return ErrDuplicateMention
 	case KindMissingTypes:
 		return ErrMissingTypes
+	case KindMissingHeads:
+		return ErrMissingShapes
 	case KindCancelled:
 		return ErrCancelled
 	case KindInternal, KindNotFound, KindIO:
@@ -128,6 +134,8 @@ func AsError(err error) *Error {
 		out = *newError(KindCancelled, "cancelled")
 	case errors.Is(err, ErrMissingTypes):
 		out = *newError(KindMissingTypes, "%s", trimSentinel(err))
+	case errors.Is(err, ErrMissingShapes):
+		out = *newError(KindMissingHeads, "%s", trimSentinel(err))
 	case errors.Is(err, ErrDuplicateMention):
 		out = *newError(KindDuplicate, "%s", trimSentinel(err))
 	case errors.Is(err, ErrInvalidInput):
@@ -145,7 +153,7 @@ func AsError(err error) *Error {
 // suffix that errors.Wrap leaves at its end.
 func trimSentinel(err error) string {
 	s := err.Error()
-	for _, sentinel := range []error{ErrInvalidInput, ErrDuplicateMention, ErrMissingTypes, errInternal} {
+	for _, sentinel := range []error{ErrInvalidInput, ErrDuplicateMention, ErrMissingTypes, ErrMissingShapes, errInternal} {
 		s = strings.TrimSuffix(s, ": "+sentinel.Error())
 	}
 	return s

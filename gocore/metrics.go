@@ -38,6 +38,10 @@ var registry = []metricDef{
 	{name: "lceafm", columns: rpColumns, readsTypes: true, compute: lceafmCounts},
 	{name: "lceafe", columns: rpColumns, readsTypes: true, compute: lceafeCounts},
 	{name: "da", columns: daColumns, readsTypes: true, compute: daCounts},
+	// The CRAC 2022 measures read mention shapes (words, heads): they are
+	// skipped, not refused, on documents without them (shapesUsable).
+	{name: "mor", columns: rpColumns, compute: morCountsMetric},
+	{name: "zero", columns: rpColumns, compute: zeroCounts},
 	// The error analyses (analysis.go): counts of errors, no scores. They
 	// use mention types when known and never refuse a document without.
 	{name: "kk", columns: kkColumns, readsTypes: true, onRequest: true, compute: kkCounts},

@@ -41,6 +41,11 @@ type Side struct {
 	Mentions []int64
 	Clusters []int64
 	Types    []MentionType
+	// Shapes is either nil or as long as Mentions: the nodes, head and
+	// dependencies of each mention, which partial and head matching, the
+	// dependent zero alignment, MOR and the zero score read (the CoNLL-U
+	// reader fills it). Mentions with equal ids must have equal nodes.
+	Shapes []Shape
 }
 
 // Len returns the number of mentions on the side, duplicates included.
@@ -132,6 +137,12 @@ type Options struct {
 	// DAGreedy selects the paper's greedy correspondence heuristic instead of
 	// the optimal one-to-one correspondence.
 	DAGreedy bool
+	// Match is how key and response mentions are paired before scoring
+	// (see MatchMode); anything but MatchExact needs Side.Shapes with heads.
+	Match MatchMode
+	// ZeroMatch is how zero mentions are aligned (see ZeroMatch);
+	// ZeroDependent needs Side.Shapes.
+	ZeroMatch ZeroMatch
 	// ReferenceSums makes the B-cubed and CEAF_e numerators sums of the
 	// same terms, in the same order, as those of the CoNLL reference scorer
 	// v8.01 (see refBcubNums and refCeafeNum), so that a document read in
@@ -177,6 +188,9 @@ var (
 	// ErrMissingTypes is returned when a metric needs mention types that the
 	// input lacks.
 	ErrMissingTypes = errors.New("gocore: mention types missing")
+	// ErrMissingShapes is returned when mention matching or a metric needs
+	// mention nodes or heads (Side.Shapes) that the input lacks.
+	ErrMissingShapes = errors.New("gocore: mention nodes or heads missing")
 )
 
 // DocError is an error about one document of a batch.

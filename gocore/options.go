@@ -9,7 +9,8 @@ import (
 // OptionKeys lists the keys ParseOptions accepts, in the order it documents
 // them.
 var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "link_weights", "da_weights",
-	"da_greedy", "types_given", "span_mentions", "sums", "blanc_rule", "format", "clusters_field"}
+	"da_greedy", "types_given", "span_mentions", "sums", "blanc_rule", "format", "clusters_field",
+	"match", "zero_match", "preset"}
 
 // ParseOptions validates (key, value) pairs, as a user types them, into
 // Options with every default applied; this is the one place where options
@@ -28,8 +29,13 @@ var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "lin
 //	blanc_rule      key | either
 //	format          "" | conll2012 | conllu | jsonlines
 //	clusters_field  the jsonlines field of a response document's clusters
+//	match           exact | partial | head: how key and response mentions are paired (MatchMode)
+//	zero_match      linear | dependent: how zero mentions are aligned (ZeroMatch)
+//	preset          crac | conll: several options at once (ApplyPreset)
 //
-// A key given twice takes its last value. The error is an *Error of kind
+// A preset is applied first, wherever it stands among the pairs, so that
+// keys given beside it override it: preset=crac with singletons=keep is the
+// CRAC setting with singletons kept. A key given twice takes its last value. The error is an *Error of kind
 // KindOption whose Option is the index of the offending pair and whose
 // message names neither the key nor any caller's syntax (the caller prefixes
 // the key in its own), e.g. `must be keep or exclude; got "x"`.
@@ -39,6 +45,19 @@ func ParseOptions(keys, values []string) (Options, error) {
 		return Options{}, newError(KindArgument, "%d option keys but %d values", len(keys), len(values))
 	}
 	for i, key := range keys {
+		if key != "preset" {
+			continue
+		}
+		if err := ApplyPreset(&opt, values[i]); err != nil {
+			e := newError(KindOption, "must be crac or conll; got %q", values[i])
+			e.Option = i
+			return Options{}, e
+		}
+	}
+	for i, key := range keys {
+		if key == "preset" {
+			continue
+		}
 		if err := opt.set(key, values[i]); err != nil {
 			err.Option = i
 			return Options{}, err
@@ -149,6 +168,18 @@ func (opt *Options) set(key, value string) *Error {
 			return bad("must be a field name; got %q", value)
 		}
 		opt.ClustersField = value
+	case "match":
+		m, err := ParseMatchMode(value)
+		if err != nil || value == "" {
+			return bad("must be exact, partial or head; got %q", value)
+		}
+		opt.Match = m
+	case "zero_match":
+		z, err := ParseZeroMatch(value)
+		if err != nil || value == "" {
+			return bad("must be linear or dependent; got %q", value)
+		}
+		opt.ZeroMatch = z
 	default:
 		return bad("unknown option %q; known options: %s", key, strings.Join(OptionKeys, ", "))
 	}

@@ -38,6 +38,19 @@ func TestParseOptions(t *testing.T) {
 		{"blanc_rule", "either", func(t *testing.T, o Options) { assert.Equal(t, "either", o.BlancRule) }},
 		{"format", "jsonlines", func(t *testing.T, o Options) { assert.Equal(t, "jsonlines", o.Format) }},
 		{"clusters_field", "predicted_clusters", func(t *testing.T, o Options) { assert.Equal(t, "predicted_clusters", o.ClustersField) }},
+		{"match", "head", func(t *testing.T, o Options) { assert.Equal(t, MatchHead, o.Match) }},
+		{"match", "partial", func(t *testing.T, o Options) { assert.Equal(t, MatchPartial, o.Match) }},
+		{"match", "exact", func(t *testing.T, o Options) { assert.Equal(t, MatchExact, o.Match) }},
+		{"zero_match", "dependent", func(t *testing.T, o Options) { assert.Equal(t, ZeroDependent, o.ZeroMatch) }},
+		{"zero_match", "linear", func(t *testing.T, o Options) { assert.Equal(t, ZeroLinear, o.ZeroMatch) }},
+		// The preset comes after singletons=keep but is applied first: the
+		// explicit key wins.
+		{"preset", "crac", func(t *testing.T, o Options) {
+			assert.Equal(t, []any{MatchHead, ZeroDependent, SingletonsKeep}, []any{o.Match, o.ZeroMatch, o.Singletons})
+		}},
+		{"preset", "conll", func(t *testing.T, o Options) {
+			assert.Equal(t, []any{MatchExact, ZeroLinear, SingletonsKeep}, []any{o.Match, o.ZeroMatch, o.Singletons})
+		}},
 	}
 	for _, g := range good {
 		t.Run(g.key+"="+g.value, func(t *testing.T) {
@@ -72,6 +85,10 @@ func TestParseOptions(t *testing.T) {
 		{"format", "xml", "must be conll2012, conllu or jsonlines"},
 		{"clusters_field", "", "must be a field name"},
 		{"nope", "1", `unknown option "nope"`},
+		{"match", "fuzzy", "must be exact, partial or head"},
+		{"match", "", "must be exact, partial or head"},
+		{"zero_match", "by_id", "must be linear or dependent"},
+		{"preset", "crac2099", "must be crac or conll"},
 	}
 	for _, b := range bad {
 		t.Run("bad "+b.key+"="+b.value, func(t *testing.T) {
@@ -84,6 +101,25 @@ func TestParseOptions(t *testing.T) {
 			assert.NotContains(t, e.Msg, b.key+"=", "the caller prefixes the key in its own syntax")
 			assert.NotContains(t, e.Msg, "gocore")
 		})
+	}
+}
+
+// TestParsePreset: a preset sets several options, whatever its place among
+// the keys, and the keys given beside it override it.
+func TestParsePreset(t *testing.T) {
+	for _, c := range []struct {
+		keys, values []string
+		want         []any // match, zero_match, singletons
+	}{
+		{[]string{"preset"}, []string{"crac"}, []any{MatchHead, ZeroDependent, SingletonsExclude}},
+		{[]string{"match", "preset"}, []string{"partial", "crac"}, []any{MatchPartial, ZeroDependent, SingletonsExclude}},
+		{[]string{"preset", "match"}, []string{"crac", "partial"}, []any{MatchPartial, ZeroDependent, SingletonsExclude}},
+		{[]string{"zero_match", "preset", "singletons"}, []string{"linear", "crac", "keep"}, []any{MatchHead, ZeroLinear, SingletonsKeep}},
+		{[]string{"preset", "preset"}, []string{"crac", "conll"}, []any{MatchExact, ZeroLinear, SingletonsKeep}},
+	} {
+		o, err := ParseOptions(c.keys, c.values)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, []any{o.Match, o.ZeroMatch, o.Singletons}, "%v=%v", c.keys, c.values)
 	}
 }
 
@@ -134,7 +170,7 @@ func TestTypedMetricsPolicy(t *testing.T) {
 	t.Run("fully typed: every metric, numbers as before", func(t *testing.T) {
 		r, counts, err := score(Options{}, typed)
 		require.NoError(t, err)
-		assert.Equal(t, defaultMetrics, r.Applied)
+		assert.Equal(t, defaultMetrics&^shapeMetrics, r.Applied, "mor and zero need mention words")
 		assert.Empty(t, r.Warnings)
 		want := scoreRow(t, typed, Options{Metrics: lmuc})
 		assert.Equal(t, want["lmuc.recall_num"], counts[ColumnIndex("lmuc.recall_num")])
@@ -142,7 +178,7 @@ func TestTypedMetricsPolicy(t *testing.T) {
 	t.Run("partial types: left out of the whole batch, with a warning", func(t *testing.T) {
 		r, counts, err := score(Options{}, typed, partial)
 		require.NoError(t, err)
-		assert.Equal(t, defaultMetrics&^typedBits, r.Applied)
+		assert.Equal(t, defaultMetrics&^typedBits&^shapeMetrics, r.Applied)
 		require.Len(t, r.Warnings, 1)
 		assert.Equal(t, WarnTypesSkipped, r.Warnings[0].Kind)
 		assert.Equal(t, 1, r.Warnings[0].Doc)
@@ -152,14 +188,14 @@ func TestTypedMetricsPolicy(t *testing.T) {
 	t.Run("a typed and an untyped document: left out, with a warning", func(t *testing.T) {
 		r, _, err := score(Options{}, typed, bare)
 		require.NoError(t, err)
-		assert.Equal(t, defaultMetrics&^typedBits, r.Applied)
+		assert.Equal(t, defaultMetrics&^typedBits&^shapeMetrics, r.Applied)
 		require.Len(t, r.Warnings, 1)
 		assert.Equal(t, 1, r.Warnings[0].Doc)
 	})
 	t.Run("no types at all: left out without a warning", func(t *testing.T) {
 		r, _, err := score(Options{}, bare)
 		require.NoError(t, err)
-		assert.Equal(t, defaultMetrics&^typedBits, r.Applied)
+		assert.Equal(t, defaultMetrics&^typedBits&^shapeMetrics, r.Applied)
 		assert.Empty(t, r.Warnings)
 	})
 	t.Run("types given: an untyped mention is an error", func(t *testing.T) {

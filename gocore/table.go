@@ -45,6 +45,14 @@ type Table struct {
 
 	stop func() bool // Options.Stop, passed to the alignments
 
+	// KeyShapes[m] and RespShapes[m] are the shapes of mention m on each
+	// side (nil when absent from that side); both are nil when the document
+	// has no shapes. MOR holds the mention-overlap counts, computed before
+	// matching.
+	KeyShapes  []*Shape
+	RespShapes []*Shape
+	MOR        *[4]float64
+
 	// Computed on first use and shared by the typed metrics of one
 	// document (the four L-metrics and DA), which may run concurrently:
 	// see cachedTypeCounts and cachedLWeights.
@@ -67,6 +75,7 @@ type sideIndex struct {
 	sizes    []int32
 	labels   []int64 // original cluster id per dense index
 	byID     []int32 // positions in ids, ordered by mention id
+	orig     []int32 // input position of each kept mention; nil when the side has no Shapes
 }
 
 // buildSide validates a side, removes repeated mentions (keeping the first),
@@ -85,6 +94,11 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	}
 	if s.Types != nil && len(s.Types) != n {
 		e := newError(KindArgument, "%s has %d mention ids but %d mention types", kind, n, len(s.Types))
+		e.Side = int(kind)
+		return sideIndex{}, e
+	}
+	if s.Shapes != nil && len(s.Shapes) != n {
+		e := newError(KindArgument, "%s has %d mention ids but %d mention shapes", kind, n, len(s.Shapes))
 		e.Side = int(kind)
 		return sideIndex{}, e
 	}
@@ -133,6 +147,12 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 		out.byID = order
 		out.types = s.Types
 		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(s.Clusters, pl)
+		if s.Shapes != nil {
+			out.orig = make([]int32, n)
+			for i := range out.orig {
+				out.orig[i] = int32(i)
+			}
+		}
 	} else {
 		if err := reportDuplicates(s, kind, doc, opt, first, dups, nDups); err != nil {
 			return sideIndex{}, err
@@ -146,6 +166,9 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 			newPos[p] = int32(len(out.ids))
 			out.ids = append(out.ids, s.Mentions[p])
 			labels = append(labels, s.Clusters[p])
+			if s.Shapes != nil {
+				out.orig = append(out.orig, int32(p))
+			}
 			if s.Types != nil {
 				out.types = append(out.types, s.Types[p])
 			}
@@ -289,6 +312,7 @@ func (s *sideIndex) dropSingletons() {
 	ids := make([]int64, 0, len(s.ids))
 	clusters := make([]int32, 0, len(s.ids))
 	var types []MentionType
+	var orig []int32
 	for i, c := range s.clusters {
 		if renumber[c] < 0 {
 			newPos[i] = -1
@@ -296,6 +320,9 @@ func (s *sideIndex) dropSingletons() {
 		}
 		newPos[i] = int32(len(ids))
 		ids = append(ids, s.ids[i])
+		if s.orig != nil {
+			orig = append(orig, s.orig[i])
+		}
 		clusters = append(clusters, renumber[c])
 		if s.types != nil {
 			types = append(types, s.types[i])
@@ -307,7 +334,7 @@ func (s *sideIndex) dropSingletons() {
 			byID = append(byID, newPos[p])
 		}
 	}
-	s.ids, s.clusters, s.types, s.byID = ids, clusters, types, byID
+	s.ids, s.clusters, s.types, s.byID, s.orig = ids, clusters, types, byID, orig
 	s.sizes, s.labels = sizes, labels
 }
 
@@ -340,6 +367,12 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 	}
 	if opt.stopped() {
 		return nil, errCancelled()
+	}
+	var sh *docShapes
+	if matches(opt) || d.Key.Shapes != nil || d.Response.Shapes != nil {
+		if sh, err = matchMentions(d, &key, &resp, opt, sl); err != nil {
+			return nil, err
+		}
 	}
 	nk, nr := len(key.ids), len(resp.ids)
 	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels}
@@ -384,6 +417,9 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 	}
 	t.RespOrder = respPos
 	t.fillTypes(&key, &resp, respPos)
+	if sh != nil {
+		sh.place(t, &key, &resp, respPos)
+	}
 	if opt.stopped() {
 		return nil, errCancelled()
 	}

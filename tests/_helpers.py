@@ -24,6 +24,8 @@ NO_PERL_REASON = f"perl or the reference scorer is not available (set {REFERENCE
 TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
 #: The error analyses: counts without scores, computed only when named.
 ANALYSES = ("kk", "ms")
+#: The CRAC measures that read mention words (CoNLL-U files): left out of the default set on mention arrays.
+WORD_METRICS = ("mor", "zero")
 
 _ITEM = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 

@@ -887,6 +887,10 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e), Line: sp.line}
 			_, isNE := ne[packSpan(sp.start, sp.end)]
 			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf)
+			var h int32
+			if h, m.HasHead, d.clsBuf = spanHead(&m, classes, d.clsBuf); m.HasHead {
+				m.Head, m.Sentence = gocore.WordNode(h), -1
+			}
 			doc.Mentions = append(doc.Mentions, m)
 		}
 	}

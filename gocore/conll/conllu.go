@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/corefscore/corefscore/gocore"
 )
 
 // ReadCoNLLU reads a CorefUD 1.x CoNLL-U file:
@@ -16,21 +18,32 @@ import (
 //     first word holds one document named after the file (its base name
 //     without extension);
 //   - word lines have ten tab-separated columns; words are numbered from 0
-//     across the document; multiword-token ranges ("15-16") and empty nodes
-//     ("26.1") are not words and their MISC is ignored;
+//     across the document; multiword-token ranges ("15-16") are not words
+//     and their MISC is ignored; empty nodes ("26.1", "0.1") are not words
+//     either, but carry mentions: a mention holds every word and empty node
+//     from the node it opens on to the node it closes on (so an empty node
+//     inside a span belongs to it), and a mention on empty nodes alone is a
+//     zero mention; the DEPS of empty nodes are kept for the dependent zero
+//     alignment (gocore.ZeroDependent);
 //   - coreference is the MISC attribute Entity=: "(ID-attrs..." opens a
-//     mention of entity ID on this word, "ID)" closes the most recently
-//     opened mention of ID, "(ID-attrs...)" is a one-word mention; the id
+//     mention of entity ID on this node, "ID)" closes the most recently
+//     opened mention of ID, "(ID-attrs...)" is a one-node mention; the id
 //     is up to the first "-"; of the attributes only the head one is read,
 //     when a "# global.Entity = ..." line declares "head" (CorefUD) or
 //     "minspan" (GUM) among them (see headWord). A discontinuous mention is written
 //     in parts "(ID[k/n]-..." ... "ID[k/n])": the mention is the set of the
-//     words of its n parts, complete when part n closes.
+//     nodes of its n parts, complete when part n closes.
 //
 // Mentions are emitted grouped by entity, entities in order of first
 // opening, mentions of an entity in closing order. UPOS (column 4), XPOS
 // (column 5), HEAD (column 7) and the head attribute give the mention types
-// (see mentionTypeOf and headWord).
+// (see mentionTypeOf and headWord; a zero mention is a pronoun). Each
+// mention's head node (Mention.Head), for partial and head matching, is the
+// CorefUD head attribute's node (its 1-based position among the mention's
+// words and empty nodes, as the CorefUD scorer reads it; of a discontinuous
+// mention, the last part's attribute), else headWord's word (GUM's minspan,
+// else the word whose dependency head lies outside the mention), else the
+// mention's first node.
 //
 // Errors (*ParseError): a closing bracket with no opening, a mention still
 // open at the end of its document, a malformed Entity value, a word line
@@ -46,9 +59,24 @@ func ReadCoNLLU(r io.Reader, path string) ([]Doc, error) {
 
 // udOpen is an open mention (or part of a discontinuous one).
 type udOpen struct {
-	start int32
-	line  int
-	head  []byte // value of the declared head attribute (nil if none), within the file's bytes
+	start      int32 // first word (the next word when opened on an empty node)
+	startEmpty int   // first empty node that can belong to it (index in conlluDoc.empties)
+	line       int
+	head       []byte // value of the declared head attribute (nil if none), within the file's bytes
+}
+
+// emptyNode is an empty node ("N.k" line) of the document being read.
+type emptyNode struct {
+	node     gocore.Node
+	sentence int32 // document index of the first word of its sentence
+	deps     []gocore.Dep
+}
+
+// udCursor is the node an Entity= value is read on: a word (empty < 0) or an
+// empty node.
+type udCursor struct {
+	word  int32 // the word; for an empty node, the number of words before it
+	empty int   // index in conlluDoc.empties, -1 for a word
 }
 
 // udPartial is a discontinuous mention whose parts are being read.
@@ -57,8 +85,10 @@ type udPartial struct {
 	total  int
 	parts  int // parts closed so far
 	words  []int32
+	empty  []int // indices in conlluDoc.empties
 	line   int
 	head   []byte // head attribute of part 1
+	last   []byte // head attribute of the last part read (CorefUD's head index applies to the whole mention)
 }
 
 // conlluDoc is the state of the document being read.
@@ -77,6 +107,9 @@ type conlluDoc struct {
 	scratch  []tokenClass
 	heads    []int32 // per word, document index of its dependency head, -1 for the root or none
 	propn    []bool  // per word, UPOS is PROPN
+	sent     []int32 // per word, document index of the first word of its sentence
+	empties  []emptyNode
+	nodeBuf  []gocore.Node // scratch for head positions
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
@@ -172,8 +205,14 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 			return nil, parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", len(cols))
 		}
 		id := cols[0]
-		if bytes.IndexByte(id, '-') >= 0 || bytes.IndexByte(id, '.') >= 0 {
-			continue // multiword token range or empty node: not a word
+		if bytes.IndexByte(id, '-') >= 0 {
+			continue // multiword token range: not a word
+		}
+		if bytes.IndexByte(id, '.') >= 0 {
+			if err := d.emptyLine(cols, path, l.num); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if len(id) == 0 || digitsAt(id, 0) != len(id) {
 			return nil, parseErr(path, l.num, name, "word id %q is not a number", id)
@@ -221,9 +260,11 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	d.words++
 	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
 	head := int32(-1)
-	if h, err := strconv.Atoi(string(cols[6])); err == nil && h > 0 {
-		id, _ := strconv.Atoi(string(cols[0]))
-		head = w - int32(id) + int32(h) // sentence start + h - 1
+	id, _ := smallInt(cols[0]) // checked to be digits by the caller
+	first := w - int32(id) + 1
+	d.sent = append(d.sent, first)
+	if h, ok := smallInt(cols[6]); ok && h > 0 {
+		head = first + int32(h) - 1
 	}
 	d.heads = append(d.heads, head)
 	d.propn = append(d.propn, string(cols[3]) == "PROPN")
@@ -233,7 +274,7 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	}
 	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
 		if v, ok := bytes.CutPrefix(item, entityKey); ok {
-			if err := d.entityValue(v, w, path, num); err != nil {
+			if err := d.entityValue(v, udCursor{word: w, empty: -1}, path, num); err != nil {
 				return err
 			}
 		}
@@ -241,8 +282,78 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	return nil
 }
 
-// entityValue reads the value of Entity= on word w.
-func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
+// emptyLine reads an empty node line "N.k": its position, its DEPS and its
+// Entity= value.
+func (d *conlluDoc) emptyLine(cols [][]byte, path string, num int) error {
+	id := cols[0]
+	dot := bytes.IndexByte(id, '.')
+	n, okN := smallInt(id[:dot])
+	k, okK := smallInt(id[dot+1:])
+	if !okN || !okK || k < 1 || k >= 0x8000 {
+		return parseErr(path, num, d.name, "empty node id %q is not N.k", id)
+	}
+	first := d.words // a "0.k" node comes before its sentence's first word
+	if n >= 1 {
+		if len(d.sent) == 0 {
+			return parseErr(path, num, d.name, "empty node %q before any word", id)
+		}
+		first = d.sent[len(d.sent)-1]
+	}
+	e := emptyNode{node: gocore.NodeOf(first, n, k), sentence: first}
+	if deps := cols[8]; len(deps) > 0 && string(deps) != "_" {
+		for item := range bytes.SplitSeq(deps, []byte{'|'}) {
+			h, rel, ok := bytes.Cut(item, []byte{':'})
+			if !ok {
+				return parseErr(path, num, d.name, "DEPS item %q is not HEAD:RELATION", item)
+			}
+			hn, hk := h, []byte(nil)
+			if i := bytes.IndexByte(h, '.'); i >= 0 {
+				hn, hk = h[:i], h[i+1:]
+			}
+			pn, ok1 := smallInt(hn)
+			pk, ok2 := 0, true
+			if hk != nil {
+				pk, ok2 = smallInt(hk)
+			}
+			if !ok1 || !ok2 || pk >= 0x8000 {
+				return parseErr(path, num, d.name, "DEPS item %q has a malformed head", item)
+			}
+			e.deps = append(e.deps, gocore.Dep{Parent: gocore.NodeOf(first, pn, pk), Rel: string(rel)})
+		}
+	}
+	d.empties = append(d.empties, e)
+	misc := cols[9]
+	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
+		if v, ok := bytes.CutPrefix(item, entityKey); ok {
+			if err := d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// smallInt parses a non-negative decimal of at most 9 digits.
+func smallInt(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 || digitsAt(b, 0) != len(b) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		n = 10*n + int(c-'0')
+	}
+	return n, true
+}
+
+// entityValue reads the value of Entity= on the node at c.
+func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) error {
+	// A mention opened here starts at this node; one closed here ends at it.
+	o := udOpen{start: c.word, startEmpty: len(d.empties), line: num}
+	endWord, endEmpty := c.word, len(d.empties)
+	if c.empty >= 0 {
+		o.startEmpty = c.empty
+		endWord, endEmpty = c.word-1, c.empty+1
+	}
 	i := 0
 	for i < len(v) {
 		switch v[i] {
@@ -262,7 +373,9 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 			single := j < len(v) && v[j] == ')'
 			head := d.attr.value(content)
 			if single {
-				if err := d.closeMention(string(id), w, w, head, path, num, v); err != nil {
+				oo := o
+				oo.head = head
+				if err := d.closeMention(string(id), oo, endWord, endEmpty, path, num, v); err != nil {
 					return err
 				}
 				j++
@@ -273,7 +386,9 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 					return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 				}
 				d.entity(base) // entities are numbered in order of first opening
-				d.open[sid] = append(d.open[sid], udOpen{start: w, line: num, head: head})
+				oo := o
+				oo.head = head
+				d.open[sid] = append(d.open[sid], oo)
 				d.nOpen++
 			}
 			i = j
@@ -295,7 +410,7 @@ func (d *conlluDoc) entityValue(v []byte, w int32, path string, num int) error {
 			o := st[len(st)-1]
 			d.open[sid] = st[:len(st)-1]
 			d.nOpen--
-			if err := d.closeMention(sid, o.start, w, o.head, path, num, v); err != nil {
+			if err := d.closeMention(sid, o, endWord, endEmpty, path, num, v); err != nil {
 				return err
 			}
 			i += j + 1
@@ -333,24 +448,26 @@ func errMalformedPart(id string) error {
 	return partError("malformed discontinuous part " + strconv.Quote(id) + ", want ID[k/n]")
 }
 
-// closeMention records the span [start, end] of the (part of a) mention id
-// and the value head of its head attribute (nil if none).
-func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path string, num int, v []byte) error {
+// closeMention records the (part of the) mention id opened at o and
+// closed at word endWord (inclusive) and empty node endEmpty (exclusive):
+// its words are o.start..endWord and its empty nodes
+// d.empties[o.startEmpty:endEmpty] (a zero mention has none of the first).
+func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
 	base, k, n, err := splitPart(id)
 	if err != nil {
 		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 	}
 	if n <= 1 {
 		e := d.entity(base)
-		m := Mention{Start: start, End: end, Cluster: int64(e), Line: int32(num)}
-		d.setType(&m, head)
+		m := Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)}
+		d.finishMention(&m, o.head, o.head, o.startEmpty, endEmpty, nil)
 		d.ents[e] = append(d.ents[e], m)
 		return nil
 	}
 	e := d.entity(base)
 	var p *udPartial
 	if k == 1 {
-		p = &udPartial{entity: e, total: n, line: num, head: head}
+		p = &udPartial{entity: e, total: n, line: num, head: o.head}
 		d.partials = append(d.partials, p)
 	} else {
 		for i := len(d.partials) - 1; i >= 0; i-- {
@@ -364,8 +481,14 @@ func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path 
 			return parseErr(path, num, d.name, "Entity=%s: part %d/%d of a discontinuous mention of entity %s without part %d", v, k, n, base, k-1)
 		}
 	}
-	for x := start; x <= end; x++ {
+	for x := o.start; x <= endWord; x++ {
 		p.words = append(p.words, x)
+	}
+	for x := o.startEmpty; x < endEmpty; x++ {
+		p.empty = append(p.empty, x)
+	}
+	if o.head != nil {
+		p.last = o.head
 	}
 	p.parts++
 	if p.parts < n {
@@ -378,18 +501,120 @@ func (d *conlluDoc) closeMention(id string, start, end int32, head []byte, path 
 		}
 	}
 	m := wordSetMention(p.words, int64(e))
-	d.setType(&m, p.head)
+	if len(p.words) == 0 {
+		m = Mention{Start: d.words, End: d.words - 1, Cluster: int64(e)}
+	}
+	m.Line = int32(num)
+	headSpec := p.last
+	if headSpec == nil {
+		headSpec = p.head
+	}
+	d.finishMention(&m, p.head, headSpec, 0, 0, p.empty)
 	d.ents[e] = append(d.ents[e], m)
 	return nil
 }
 
-// setType sets the type of mention m, just closed, whose head attribute has
-// the value head (nil if none): every word of m has been read, with its tags
-// and the position of its dependency head, which is all that headWord and
-// mentionTypeOf look at.
-func (d *conlluDoc) setType(m *Mention, head []byte) {
-	h := headWord(m, d.attr.minspan, head, d.heads)
+// finishMention sets the empty nodes, type and head of mention m, just
+// closed (a zero mention, whose head is an empty node, is a pronoun when its
+// words say nothing else): its empty nodes are d.empties[from:to] or, when given, those at
+// the indices empties; typeHead is the head attribute its type reads (as
+// before empty nodes were read), headSpec the one its head node reads.
+func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, to int, empties []int) {
+	if empties == nil {
+		for x := from; x < to; x++ {
+			empties = append(empties, x)
+		}
+	}
+	slices.Sort(empties)
+	empties = slices.Compact(empties)
+	if len(empties) > 0 {
+		m.empty = &emptyPart{nodes: make([]gocore.Node, len(empties))}
+		for i, x := range empties {
+			m.empty.nodes[i] = d.empties[x].node
+		}
+	}
+	h := headWord(m, d.attr.minspan, typeHead, d.heads)
 	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch)
+	d.setHead(m, headSpec, h, empties)
+	if m.Head.Empty() && m.Type == gocore.TypeUnknown && d.classes != nil {
+		m.Type = gocore.TypePronoun // a zero: a dropped pronoun
+	}
+}
+
+// setHead sets m's head node: the k-th of its nodes (words and empty nodes
+// in order, 1-based) when the file declares CorefUD's head attribute and
+// headSpec is a valid position; otherwise word h (headWord's choice: GUM's
+// minspan, else the dependency tree) when there is one; otherwise its first
+// node. It also sets the head's sentence and, for an empty head, its DEPS.
+func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int) {
+	nw := 0
+	if m.Words != nil {
+		nw = len(m.Words)
+	} else if m.End >= m.Start {
+		nw = int(m.End-m.Start) + 1
+	}
+	word := func(i int) int32 {
+		if m.Words != nil {
+			return m.Words[i]
+		}
+		return m.Start + int32(i)
+	}
+	total := nw + len(empties)
+	if total == 0 {
+		return
+	}
+	if len(empties) == 0 { // words only: no merge
+		node := gocore.WordNode(word(0))
+		if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
+			node = gocore.WordNode(word(k - 1))
+		} else if h >= 0 {
+			node = gocore.WordNode(h)
+		}
+		m.Head, m.HasHead, m.Sentence = node, true, d.sent[int(node>>16)-1]
+		return
+	}
+	// nodeAt returns the i-th node (0-based) of the merge of words and empty
+	// nodes, and the index of the empty node (-1 for a word).
+	nodeAt := func(i int) (gocore.Node, int) {
+		a, b := 0, 0
+		for {
+			var wn, en gocore.Node
+			haveW, haveE := a < nw, b < len(empties)
+			if haveW {
+				wn = gocore.WordNode(word(a))
+			}
+			if haveE {
+				en = d.empties[empties[b]].node
+			}
+			if haveW && (!haveE || wn < en) {
+				if a+b == i {
+					return wn, -1
+				}
+				a++
+			} else {
+				if a+b == i {
+					return en, empties[b]
+				}
+				b++
+			}
+		}
+	}
+	var node gocore.Node
+	ei := -1
+	if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
+		node, ei = nodeAt(k - 1)
+	} else if h >= 0 {
+		node = gocore.WordNode(h)
+	} else {
+		node, ei = nodeAt(0)
+	}
+	m.Head, m.HasHead = node, true
+	if ei >= 0 {
+		m.Sentence = d.empties[ei].sentence
+		m.empty.deps = d.empties[ei].deps
+	} else {
+		m.Sentence = d.sent[int(node>>16)-1]
+	}
 }
 
 // wordSetMention builds a mention from a set of words: sorted and unique, a
@@ -423,7 +648,7 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		return Doc{}, parseErr(path, p.line, d.name,
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
-	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids}
+	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true}
 	total := 0
 	for _, ms := range d.ents {
 		total += len(ms)

@@ -14,8 +14,9 @@ func udLine(id, form, upos, xpos, head, misc string) string {
 	return strings.Join([]string{id, form, "_", upos, xpos, "_", head, "dep", "_", misc}, "\t") + "\n"
 }
 
-// TestReadCoNLLU covers words numbered across sentences, multiword tokens and
-// empty nodes (not words, their Entity= ignored), nested mentions of one
+// TestReadCoNLLU covers words numbered across sentences, multiword tokens
+// (Entity= ignored) and empty nodes (not words; a mention on one is a zero
+// mention), nested mentions of one
 // entity, discontinuous mentions, MISC keys other than Entity=, and the
 // document name when there is no "# newdoc".
 func TestReadCoNLLU(t *testing.T) {
@@ -37,7 +38,7 @@ func TestReadCoNLLU(t *testing.T) {
 	d := docs[0]
 	assert.Equal(t, "story", d.Name)
 	assert.Equal(t, 7, d.NumTokens)
-	assert.Equal(t, []string{"e1", "e2", "e5", "e3"}, d.Entities)
+	assert.Equal(t, []string{"e1", "e2", "e8", "e5", "e3"}, d.Entities)
 	type m struct {
 		ent        string
 		start, end int32
@@ -51,11 +52,65 @@ func TestReadCoNLLU(t *testing.T) {
 	want := []m{
 		{"e1", 0, 1, nil, gocore.TypeNominal},
 		{"e2", 1, 1, nil, gocore.TypeNominal},
+		{"e8", 3, 2, nil, gocore.TypePronoun}, // the zero on 3.1: no word, a dropped pronoun
 		{"e5", 3, 6, []int32{3, 5, 6}, gocore.TypeNominal},
 		{"e3", 4, 4, nil, gocore.TypeName},
 		{"e3", 4, 6, nil, gocore.TypeName}, // dependency head "Paris" is PROPN
 	}
 	assert.Equal(t, want, got)
+	zero := d.Mentions[2]
+	assert.Equal(t, []gocore.Node{gocore.NodeOf(0, 3, 1)}, zero.EmptyNodes())
+	assert.Equal(t, gocore.NodeOf(0, 3, 1), zero.Head)
+	assert.True(t, zero.Head.Empty())
+	assert.Equal(t, gocore.WordNode(1), d.Mentions[0].Head, "head 2 of e1 is its second word")
+}
+
+// TestReadCoNLLUZeros covers mentions with empty nodes: a zero mention with
+// DEPS, a mention that opens on a word and closes on an empty node, an empty
+// node inside a span (it belongs to the mention), a head index that counts
+// empty nodes, and "0.k" nodes before a sentence's first word.
+func TestReadCoNLLUZeros(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# global.Entity = eid-etype-head-other\n# sent_id = 1\n")
+	b.WriteString(udLine("1", "a", "X", "_", "0", "Entity=(e1-x-1-)"))
+	b.WriteString(udLine("2", "b", "X", "_", "1", "Entity=(e2-x-2-"))
+	b.WriteString(strings.Join([]string{"2.1", "z", "_", "_", "_", "_", "_", "_", "2:nsubj|1:obj", "Entity=e2)(e1-x-1-)"}, "\t") + "\n")
+	b.WriteString(udLine("3", "c", "X", "_", "1", "Entity=(e3-x-3-"))
+	b.WriteString(strings.Join([]string{"3.1", "y", "_", "_", "_", "_", "_", "_", "_", "_"}, "\t") + "\n")
+	b.WriteString(udLine("4", "d", "X", "_", "1", "Entity=e3)"))
+	b.WriteString("\n# sent_id = 2\n")
+	b.WriteString(strings.Join([]string{"0.1", "w", "_", "_", "_", "_", "_", "_", "0:root", "Entity=(e1-x-1-)"}, "\t") + "\n")
+	b.WriteString(udLine("1", "e", "X", "_", "0", "_"))
+	docs, err := ReadCoNLLU(strings.NewReader(b.String()), "z.conllu")
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	d := docs[0]
+	assert.Equal(t, 5, d.NumTokens)
+	type m struct {
+		ent        string
+		start, end int32
+		empty      []gocore.Node
+		head       gocore.Node
+		sentence   int32
+		deps       []gocore.Dep
+	}
+	var got []m
+	for _, x := range d.Mentions {
+		require.True(t, x.HasHead)
+		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.EmptyNodes(), x.Head, x.Sentence, x.HeadDeps()})
+	}
+	z21, z31, z01 := gocore.NodeOf(0, 2, 1), gocore.NodeOf(0, 3, 1), gocore.NodeOf(4, 0, 1)
+	deps := []gocore.Dep{{Parent: gocore.WordNode(1), Rel: "nsubj"}, {Parent: gocore.WordNode(0), Rel: "obj"}}
+	want := []m{
+		{"e1", 0, 0, nil, gocore.WordNode(0), 0, nil},
+		{"e1", 2, 1, []gocore.Node{z21}, z21, 0, deps},
+		{"e1", 4, 3, []gocore.Node{z01}, z01, 4, []gocore.Dep{{Parent: gocore.NodeOf(4, 0, 0), Rel: "root"}}},
+		{"e2", 1, 1, []gocore.Node{z21}, z21, 0, deps}, // head 2 counts the empty node
+		{"e3", 2, 3, []gocore.Node{z31}, gocore.WordNode(3), 0, nil},
+	}
+	assert.Equal(t, want, got)
+	assert.True(t, gocore.WordNode(1) < z21 && z21 < gocore.WordNode(2), "nodes order as the file")
+	assert.True(t, gocore.WordNode(3) < z01 && z01 < gocore.WordNode(4))
 }
 
 // TestReadCoNLLUDocuments checks "# newdoc" handling.

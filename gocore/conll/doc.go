@@ -62,6 +62,43 @@ type Mention struct {
 	Cluster    int64              // dense entity index in order of first sight within the document
 	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
 	Line       int32              // 1-based line where the mention closes (jsonlines: its document's line), 0 = unknown
+
+	// Head is the mention's head node (HasHead false when the reader gives
+	// no head: CoNLL-U always gives one; CoNLL-2012 when every word of the
+	// mention has a POS tag, by the head rule of the mention types, see
+	// simpleHead; jsonlines never), Sentence the document index of the first
+	// word of the head's sentence (-1 when unknown).
+	Head     gocore.Node
+	HasHead  bool
+	Sentence int32
+	// empty is nil unless the mention has empty nodes (CoNLL-U): see
+	// EmptyNodes and HeadDeps.
+	empty *emptyPart
+}
+
+// emptyPart is what a CoNLL-U mention with empty nodes adds: kept apart so
+// that the many mentions without any stay small.
+type emptyPart struct {
+	nodes []gocore.Node // sorted
+	deps  []gocore.Dep  // DEPS of the head when it is one of them
+}
+
+// EmptyNodes returns the mention's empty nodes (CoNLL-U), sorted; nil when
+// it has none. A zero mention has no words (End < Start) but empty nodes.
+func (m *Mention) EmptyNodes() []gocore.Node {
+	if m.empty == nil {
+		return nil
+	}
+	return m.empty.nodes
+}
+
+// HeadDeps returns the DEPS of the mention's head when it is an empty node
+// (CoNLL-U), nil otherwise or when the file gives none.
+func (m *Mention) HeadDeps() []gocore.Dep {
+	if m.empty == nil {
+		return nil
+	}
+	return m.empty.deps
 }
 
 // Contiguous reports whether the mention is a single span.
@@ -93,6 +130,9 @@ type Doc struct {
 	// times.
 	Repeats    []Mention
 	NumRepeats int64
+	// emptyNodes is true for CoNLL-U documents, which can have empty nodes
+	// (and whose mentions have nodes and heads).
+	emptyNodes bool
 }
 
 // maxRepeats bounds Doc.Repeats.

@@ -60,7 +60,8 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 // that cannot be read, KindParse for malformed content (Path, Line, Side),
 // and the engine's kinds with Doc indexing the key's documents.
 func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
-	types := opt.Metrics.ReadsTypes()
+	// Partial and head matching read CoNLL-2012 heads from the POS tags.
+	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
 	// Each read stops when the caller asks, or when the other read failed.
 	var keyFailed, respFailed atomic.Bool
 	stopIf := func(other *atomic.Bool) func() bool {
@@ -96,9 +97,14 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 	if opt.Stop != nil && opt.Stop() {
 		return nil, gocore.NewError(gocore.KindCancelled, "cancelled")
 	}
-	docs, respOf, pairWarnings, err := pair(key, resp)
+	docs, respOf, pairWarnings, err := pair(key, resp, opt.Match != gocore.MatchExact)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Match != gocore.MatchExact {
+		if err := checkHeads(key, resp, respOf, opt); err != nil {
+			return nil, err
+		}
 	}
 	keyOf := make([]int, len(resp)) // the key document of each response document, -1
 	for j := range keyOf {
@@ -314,7 +320,7 @@ func entityLabel(src *Doc, c int64) string {
 // concurrently.
 func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
 	opt.Format, opt.SpanMentions = format, true
-	types := opt.Metrics.ReadsTypes()
+	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
 	// The two files are read concurrently.
 	var resp []Doc
 	var respErr error
@@ -336,9 +342,14 @@ func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names [
 	if respErr != nil {
 		return nil, nil, nil, sideError(respErr, 1, respPath)
 	}
-	docs, _, pairWarnings, err := pair(key, resp)
+	docs, respOf, pairWarnings, err := pair(key, resp, opt.Match != gocore.MatchExact)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if opt.Match != gocore.MatchExact {
+		if err := checkHeads(key, resp, respOf, opt); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	names = make([]string, len(docs))
 	for i := range docs {

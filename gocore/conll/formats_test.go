@@ -116,9 +116,9 @@ func (d testDoc) conllu() string {
 				head = 0
 			}
 			fmt.Fprintf(&b, "%d\t%s\t_\t%s\t%s\t_\t%d\tdep\t_\t%s\n", i+1, w, upos, d.tags[s][i], head, misc)
-			if i == 1 { // a multiword token range and an empty node, which are not words
+			if i == 1 { // a multiword token range (Entity= ignored) and an empty node outside every mention, which are not words
 				fmt.Fprintf(&b, "%d-%d\tfoo\t_\t_\t_\t_\t_\t_\t_\tEntity=(e99-z)\n", i+2, i+3)
-				fmt.Fprintf(&b, "%d.1\tbar\t_\t_\t_\t_\t_\t_\t_\tEntity=(e98-z)\n", i+1)
+				fmt.Fprintf(&b, "%d.1\tbar\t_\t_\t_\t_\t_\t_\t_\t_\n", i+1)
 			}
 			tok++
 		}
@@ -231,7 +231,11 @@ func TestFormatsAgree(t *testing.T) {
 			bothTyped := kf != FormatJSONLines && rf != FormatJSONLines
 			for i, v := range counts {
 				c := cols[i%len(cols)]
-				if bothTyped || untyped[strings.SplitN(c, ".", 2)[0]] {
+				metric := strings.SplitN(c, ".", 2)[0]
+				if metric == "mor" || metric == "zero" {
+					continue // they read mention shapes, which only CoNLL-U gives
+				}
+				if bothTyped || untyped[metric] {
 					assert.Equal(t, ref[i], v, "key %s, response %s, row %d column %s", kf, rf, i/len(cols), c)
 				}
 			}

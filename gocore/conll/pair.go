@@ -27,11 +27,16 @@ const discontinuousBit = int64(1) << 62
 // Mention ids: a contiguous span packs as Start<<32 | End; a discontinuous
 // mention is interned, per document pair, to 1<<62 | k (k counting distinct
 // word sets from 0, key first), so equal word sets get equal ids on both
-// sides. Cluster ids are the readers' dense entity indices. Types are given
+// sides; a CoNLL-U mention with empty nodes is interned by its words and
+// empty nodes when both documents are CoNLL-U (an empty node inside a span
+// belongs to the mention, as in the CorefUD scorer), by its words alone when
+// the other document cannot have empty nodes. Both sides of a CoNLL-U pair
+// carry gocore.Side.Shapes (nodes, heads, DEPS of empty heads) for mention
+// matching, MOR and the zero score. Cluster ids are the readers' dense entity indices. Types are given
 // (Side.Types non-nil) when at least one mention of the side has a known
 // type. Time and memory are linear in the number of mentions.
 func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
-	docs, _, ws, err := pair(key, response)
+	docs, _, ws, err := pair(key, response, false)
 	warnings := make([]string, len(ws))
 	for i, w := range ws {
 		warnings[i] = w.Msg
@@ -40,8 +45,10 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 }
 
 // pair is Pair with the warnings as records and, for each key document, the
-// index of its response document (-1: none).
-func pair(key, response []Doc) ([]gocore.Document, []int, []gocore.Warning, error) {
+// index of its response document (-1: none). With spanShapes, documents
+// that are not CoNLL-U get shapes too when every mention has a head
+// (CoNLL-2012 with POS tags), for partial and head matching.
+func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []gocore.Warning, error) {
 	var warnings []gocore.Warning
 	warn := func(kind gocore.WarningKind, side, doc, line int, format string, args ...any) {
 		warnings = append(warnings, gocore.Warning{Kind: kind, Side: side, Doc: doc, Line: line, Count: 1,
@@ -82,7 +89,9 @@ func pair(key, response []Doc) ([]gocore.Document, []int, []gocore.Warning, erro
 			e.Doc, e.Name, e.Side, e.Path, e.Line = i, k.Name, 1, r.Path, r.Line
 			return nil, nil, warnings, e
 		}
-		in := interner{}
+		// Empty nodes count in a mention's identity only when both sides
+		// are CoNLL-U (know them); otherwise a mention is its words.
+		in := interner{wordsOnly: r != nil && !(hasNodes(k) && hasNodes(r)), spanShapes: spanShapes}
 		docs[i].Name = k.Name
 		docs[i].Key = in.side(k)
 		if r != nil {
@@ -136,19 +145,34 @@ func canonicalIndex(key, response []Doc) map[string]int {
 	return m
 }
 
+// hasNodes reports whether a document comes with mention nodes and heads
+// (CoNLL-U).
+func hasNodes(d *Doc) bool { return d.emptyNodes }
+
 // interner gives discontinuous mentions of one document pair their ids.
 type interner struct {
-	ids map[string]int64
-	buf []byte
+	ids        map[string]int64
+	buf        []byte
+	wordsOnly  bool // ignore empty nodes (the other side does not know them)
+	spanShapes bool // give shapes to documents that are not CoNLL-U too
 }
 
 func (in *interner) id(m *Mention) int64 {
-	if m.Words == nil {
+	if m.Words == nil && (m.empty == nil || (in.wordsOnly && m.End >= m.Start)) {
 		return packSpan(m.Start, m.End)
 	}
 	in.buf = in.buf[:0]
-	for _, w := range m.Words {
-		in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
+	if m.empty != nil && !(in.wordsOnly && m.End >= m.Start) {
+		// Words and empty nodes, as nodes: never equal to a list of words
+		// alone (its length is a multiple of 8 after a marker byte).
+		in.buf = append(in.buf, 0xff)
+		forNodes(m, func(x gocore.Node) {
+			in.buf = binary.LittleEndian.AppendUint64(in.buf, uint64(x))
+		})
+	} else {
+		for _, w := range m.Words {
+			in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
+		}
 	}
 	if id, ok := in.ids[string(in.buf)]; ok {
 		return id
@@ -159,6 +183,67 @@ func (in *interner) id(m *Mention) int64 {
 	id := discontinuousBit | int64(len(in.ids))
 	in.ids[string(in.buf)] = id
 	return id
+}
+
+// forNodes calls f on the nodes of m (words and empty nodes) in order.
+func forNodes(m *Mention, f func(gocore.Node)) {
+	nw := 0
+	if m.Words != nil {
+		nw = len(m.Words)
+	} else if m.End >= m.Start {
+		nw = int(m.End-m.Start) + 1
+	}
+	word := func(i int) gocore.Node {
+		if m.Words != nil {
+			return gocore.WordNode(m.Words[i])
+		}
+		return gocore.WordNode(m.Start + int32(i))
+	}
+	empty := m.EmptyNodes()
+	a, b := 0, 0
+	for a < nw || b < len(empty) {
+		if a < nw && (b >= len(empty) || word(a) < empty[b]) {
+			f(word(a))
+			a++
+		} else {
+			f(empty[b])
+			b++
+		}
+	}
+}
+
+// shapes builds the gocore shapes of a document's mentions, their nodes in
+// one buffer, without empty nodes when wordsOnly; nil when some mention has
+// no head (jsonlines, CoNLL-2012 without POS tags).
+func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
+	total := 0
+	for i := range d.Mentions {
+		m := &d.Mentions[i]
+		if !m.HasHead {
+			return nil
+		}
+		if m.Words != nil {
+			total += len(m.Words)
+		} else if m.End >= m.Start {
+			total += int(m.End-m.Start) + 1
+		}
+		total += len(m.EmptyNodes())
+	}
+	buf := make([]gocore.Node, 0, total)
+	out := make([]gocore.Shape, len(d.Mentions))
+	for i := range d.Mentions {
+		m := &d.Mentions[i]
+		from := len(buf)
+		forNodes(m, func(x gocore.Node) {
+			if !wordsOnly || !x.Empty() {
+				buf = append(buf, x)
+			}
+		})
+		nodes := buf[from:len(buf):len(buf)]
+		hasHead := len(nodes) > 0 && (!wordsOnly || !m.Head.Empty())
+		out[i] = gocore.Shape{Nodes: nodes, Head: m.Head, HasHead: hasHead, Sentence: m.Sentence, Deps: m.HeadDeps()}
+	}
+	return out
 }
 
 // side converts the mentions of one document.
@@ -174,6 +259,9 @@ func (in *interner) side(d *Doc) gocore.Side {
 			typed = true
 		}
 	}
+	if n > 0 && ((d.emptyNodes && !in.wordsOnly) || in.spanShapes) {
+		s.Shapes = shapes(d, in.wordsOnly)
+	}
 	if typed {
 		s.Types = make([]gocore.MentionType, n)
 		for i := range d.Mentions {
@@ -181,4 +269,38 @@ func (in *interner) side(d *Doc) gocore.Side {
 		}
 	}
 	return s
+}
+
+// checkHeads refuses partial and head matching on files whose mentions have
+// no heads, with an error of kind KindMissingHeads that names the document
+// and the mention and says where heads come from.
+func checkHeads(key, resp []Doc, respOf []int, opt gocore.Options) error {
+	for i := range key {
+		for side, d := range []*Doc{&key[i], nil} {
+			if side == 1 {
+				if respOf[i] < 0 {
+					continue
+				}
+				d = &resp[respOf[i]]
+			}
+			for j := range d.Mentions {
+				m := &d.Mentions[j]
+				if m.HasHead {
+					continue
+				}
+				e := gocore.NewError(gocore.KindMissingHeads,
+					"%s matching needs the head of every mention, and this file gives none: heads come from CoNLL-U "+
+						"(the Entity annotation) or from the POS column of CoNLL-2012 files; "+
+						"jsonlines files and CoNLL-2012 files without POS tags can be scored with match=exact only",
+					opt.Match)
+				e.Doc, e.Name, e.Side, e.Path = i, key[i].Name, side, d.Path
+				e.Line, e.Start, e.End = d.Line, int64(m.Start), int64(m.End)
+				if m.Line > 0 {
+					e.Line = int(m.Line)
+				}
+				return e
+			}
+		}
+	}
+	return nil
 }

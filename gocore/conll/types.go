@@ -120,6 +120,19 @@ func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
 	if namedEntity {
 		return gocore.TypeName
 	}
+	h := simpleHead(classes)
+	if classes[h]&classProper != 0 {
+		return gocore.TypeName
+	}
+	return gocore.TypeNominal
+}
+
+// simpleHead returns the position in the mention of its head by the rule
+// of mentionTypeOf (the head region up to the first stop tag, its last
+// token that is not a possessive ending or punctuation, a noun's trailing
+// numbers and adjectives skipped). classes must be non-empty. It is also
+// the head of a CoNLL-2012 mention for partial and head matching.
+func simpleHead(classes []tokenClass) int {
 	end := len(classes)
 	for i := 1; i < len(classes); i++ {
 		if classes[i]&classStop != 0 {
@@ -138,10 +151,33 @@ func mentionTypeOf(classes []tokenClass, namedEntity bool) gocore.MentionType {
 	if classes[n]&classNoun != 0 {
 		h = n
 	}
-	if classes[h]&classProper != 0 {
-		return gocore.TypeName
+	return h
+}
+
+// spanHead returns the head word of a contiguous or discontinuous mention by
+// simpleHead, and false when some word has no tag (or classes is nil).
+func spanHead(m *Mention, classes []tokenClass, scratch []tokenClass) (int32, bool, []tokenClass) {
+	if classes == nil {
+		return 0, false, scratch
 	}
-	return gocore.TypeNominal
+	scratch = scratch[:0]
+	word := func(i int) int32 { return m.Start + int32(i) }
+	n := int(m.End-m.Start) + 1
+	if m.Words != nil {
+		n = len(m.Words)
+		word = func(i int) int32 { return m.Words[i] }
+	}
+	for i := range n {
+		w := word(i)
+		if w < 0 || int(w) >= len(classes) || classes[w]&classKnown == 0 {
+			return 0, false, scratch
+		}
+		scratch = append(scratch, classes[w])
+	}
+	if len(scratch) == 0 {
+		return 0, false, scratch
+	}
+	return word(simpleHead(scratch)), true, scratch
 }
 
 // headAttr says which attribute of a CoNLL-U Entity= value gives a

@@ -35,7 +35,7 @@ def metric_names() -> tuple[str, ...]:
 _default_options: Options | None = None
 
 
-def _options(metrics: Any = None, singletons: str = "keep", duplicates: str = "warn", blanc_rule: str = "key",
+def _options(metrics: Any = None, singletons: str | None = None, duplicates: str = "warn", blanc_rule: str = "key",
              workers: int | None = None, link_weights: Any = None, da_weights: Any = None, da_greedy: bool = False,
              **more: Any) -> Options:
     return _engine.options(metrics=metrics, singletons=singletons, duplicates=duplicates, blanc_rule=blanc_rule,
@@ -81,6 +81,17 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
         Metric names (:func:`metric_names`); by default every metric that
         applies (those that read types only when types are given).
     singletons : {"keep", "exclude"}
+        One-mention clusters (default keep).
+    match : {"exact", "partial", "head"}
+        How key and response mentions are paired (default exact); partial and
+        head need mention heads: CoNLL-U files, or CoNLL-2012 files with a POS
+        column (``score_files``).
+    zero_match : {"linear", "dependent"}
+        How zero mentions (CoNLL-U empty nodes) are aligned (default linear).
+    preset : {"crac", "conll"}
+        Several options at once: ``"crac"`` is head matching, singletons
+        excluded and dependent zeros (the CRAC 2023-2024 ranking). It applies
+        first, so the other keywords override it.
     duplicates : {"warn", "ignore", "raise"}
         A mention listed twice on one side: the first occurrence is scored and
         the repetition reported (``Result.duplicates``, and a

@@ -29,7 +29,7 @@ LIBRARY_NAME = "libcorefscore.so"
 # Statuses and error kinds of corefscore.h.
 CS_OK, CS_INVALID_INPUT, CS_BUFFER_TOO_SMALL, CS_INTERNAL, CS_IO, CS_CANCELLED = range(6)
 ERR_KINDS = ("none", "argument", "option", "mention", "duplicate", "missing_types", "parse", "not_found", "io",
-             "cancelled", "internal")
+             "cancelled", "internal", "missing_heads")
 WARN_KINDS = {1: "response_only", 2: "bad_item", 3: "name_pairing", 4: "types_skipped", 100: "other"}
 MESSAGE_LEN = 512
 #: Inputs at least this large run on a helper thread so that Ctrl-C is honoured at once.

@@ -77,7 +77,10 @@ def _floats(text: str, n: int, name: str) -> tuple[float, ...]:
 ENGINE_DEFAULTS: dict[str, Any] = {
     "json": False,
     "format": None,
-    "singletons": "keep",
+    "singletons": None,
+    "match": None,
+    "zero_match": None,
+    "preset": None,
     "duplicates": "warn",
     "blanc_rule": "key",
     "workers": None,
@@ -97,6 +100,13 @@ def _engine_options(p: Any) -> None:
     g.add_argument("--clusters-field", metavar="NAME",
                    help="jsonlines: the response's clusters field (default: clusters, else predicted_clusters)")
     g.add_argument("--singletons", choices=("keep", "exclude"), help="one-mention clusters (default keep)")
+    g.add_argument("--match", choices=("exact", "partial", "head"),
+                   help="mention matching (default exact); partial and head need heads (CoNLL-U, CoNLL-2012 with POS)")
+    g.add_argument("--zero-match", choices=("linear", "dependent"),
+                   help="alignment of zero mentions, CoNLL-U empty nodes (default linear)")
+    g.add_argument("--preset", choices=("crac", "conll"),
+                   help="crac: --match head --singletons exclude --zero-match dependent (the CRAC 2023-2024 "
+                        "ranking); conll: the defaults. Flags given beside it override it")
     g.add_argument(
         "--duplicates",
         choices=("warn", "raise"),
@@ -160,6 +170,9 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
         "clusters_field": args.clusters_field,
         "metrics": metrics,
         "singletons": args.singletons,
+        "match": args.match,
+        "zero_match": args.zero_match,
+        "preset": args.preset,
         # Repeated mentions are printed by the command line itself (one line each on stderr).
         "duplicates": "raise" if args.duplicates == "raise" else "ignore",
         "blanc_rule": args.blanc_rule,
@@ -384,8 +397,13 @@ def _stats_options(p: Any, n_default: int) -> None:
 
 def _cmd_score(argv: list[str]) -> int:
     parser = _parser("corefscore score", "Score a response file against a key file with every metric.")
-    parser.add_argument("key")
-    parser.add_argument("response")
+    parser.add_argument("key", nargs="?")
+    parser.add_argument("response", nargs="?")
+    parser.add_argument(
+        "--datasets", nargs="+", metavar="KEY RESPONSE",
+        help="score several datasets, given as key and response files in turn, instead of KEY RESPONSE: "
+             "one table each and their macro average (the mean of per-dataset scores, as CRAC ranks)",
+    )
     _metrics_option(parser)
     parser.add_argument("--per-doc", action="store_true", help="also report every document")
     parser.add_argument("--ci", action="store_true", help="bootstrap confidence intervals next to the scores")
@@ -393,6 +411,10 @@ def _cmd_score(argv: list[str]) -> int:
     _engine_options(parser)
     args = _parse(parser, argv)
     metrics = _metric_list(args.metrics)
+    if args.datasets is not None:
+        return _score_datasets(args, metrics)
+    if args.key is None or args.response is None:
+        raise UsageError("give KEY RESPONSE, or --datasets KEY1 RESPONSE1 [KEY2 RESPONSE2 ...]")
     if not args.ci:
         _no_blas_threads()
     result = _score_files(args.key, args.response, **_score_kwargs(args, metrics))
@@ -430,6 +452,54 @@ def _cmd_score(argv: list[str]) -> int:
     if args.per_doc:
         text += _per_doc_table(result)
     sys.stdout.write(text)
+    return 0
+
+
+def _dataset_names(keys: list[str]) -> list[str]:
+    """A name per dataset: its key file's stem, or the path as given when stems repeat."""
+    from pathlib import Path
+
+    stems = [Path(k).stem for k in keys]
+    return stems if len(set(stems)) == len(stems) else list(keys)
+
+
+def _score_datasets(args: Any, metrics: Any) -> int:
+    """``corefscore score --datasets K1 R1 K2 R2 ...``: each dataset's scores and their macro average."""
+    files = args.datasets
+    if args.key is not None:
+        raise UsageError("give either KEY RESPONSE or --datasets, not both")
+    if len(files) % 2:
+        raise UsageError(f"--datasets takes key and response files in pairs; got {len(files)} files")
+    if args.ci or args.average != "micro" or args.per_doc:
+        raise UsageError("--datasets does not combine with --ci, --average or --per-doc")
+    _no_blas_threads()
+    keys, responses = files[0::2], files[1::2]
+    results = {}
+    for name, key, response in zip(_dataset_names(keys), keys, responses):
+        results[name] = _score_files(key, response, **_score_kwargs(args, metrics))
+        _warn(results[name].warnings)
+    shared = [m for m in next(iter(results.values())).metrics if all(m in r.metrics for r in results.values())]
+    macro: dict[str, Any] = {
+        "metrics": {m: {q: sum(getattr(r[m], q) for r in results.values()) / len(results)
+                        for q in ("recall", "precision", "f1")} for m in shared},
+        "n_datasets": len(results),
+    }
+    conll = [r.conll_f1 for r in results.values()]
+    macro["conll_f1"] = None if any(c is None for c in conll) else sum(conll) / len(conll)
+    if args.json:
+        _dump_json({"datasets": {n: r.to_dict() for n, r in results.items()}, "macro": macro})
+        return 0
+    out = []
+    for name, r in results.items():
+        out.append(f"dataset {name}\n" + _score_table(r, args, None, None))
+    lines = [f"macro average over {len(results)} datasets (mean of per-dataset scores)", "",
+             f"{'metric':<13}" + "".join(f"{h:>10}" for h in ("recall", "precision", "F1"))]
+    for m, s in macro["metrics"].items():
+        lines.append(f"{m:<13}" + "".join(_pct(s[q]).rjust(10) for q in ("recall", "precision", "f1")))
+    if macro["conll_f1"] is not None:
+        lines.append(f"{'CoNLL F1':<13}{'':>20}{_pct(macro['conll_f1']):>10}")
+    out.append("\n".join(lines) + "\n")
+    sys.stdout.write("\n".join(out))
     return 0
 
 

@@ -1,0 +1,590 @@
+package gocore
+
+import (
+	"math"
+	"slices"
+
+	"github.com/corefscore/corefscore/gocore/assign"
+)
+
+// Mention matching runs in NewTable after repeated mentions and (under
+// SingletonsExclude) singletons are removed, and before the contingency
+// table is built: each response mention that is paired with a key mention
+// takes that key mention's id, every other response mention gets an id that
+// no key mention has. Every metric then scores matched mentions unchanged.
+//
+// The stages are those of the CorefUD scorer v1.2 (from the Universal
+// Anaphora scorer 2.0):
+//
+//  1. ZeroDependent: the zero mentions (head an empty node) of the key and
+//     the response are aligned one-to-one within each sentence, maximising
+//     Σ 10·F1(DEPS items) + F1(DEPS parents) over the pairs; a pair scores
+//     only when positive.
+//  2. Mentions left are paired when they have the same id (the same nodes);
+//     under MatchHead the heads must be equal too.
+//  3. MatchPartial and MatchHead: mentions left are aligned one-to-one,
+//     maximising the total weight |K ∩ R| / |K| over the candidate pairs:
+//     partial, R ⊆ K and K's head ∈ R; head, the same head node.
+//
+// Stages 1 and 3 are maximum-weight assignments (assign.MaxWeight). Where
+// several assignments reach the maximum, the tie rule picks one: the
+// mentions of the side with fewer unmatched mentions (the key on equal
+// counts), taken in document order (first node, last node, length), each
+// take in turn the earliest mention of the other side that still allows a
+// maximum total, or none. On one mention with two equally good partners this
+// is the SciPy solver's choice in the CorefUD scorer (the earlier one);
+// elsewhere the scorer's choice is whatever SciPy's augmenting order gives.
+
+// needsShapes reports whether the options need mention shapes: partial and
+// head matching need every mention's nodes and head. (The dependent zero
+// alignment has nothing to do on input without shapes: it has no zeros.)
+func needsShapes(opt *Options) bool { return opt.Match != MatchExact }
+
+// matches reports whether the options pair mentions other than by id.
+func matches(opt *Options) bool { return opt.Match != MatchExact || opt.ZeroMatch == ZeroDependent }
+
+// docShapes is what matching leaves for the Table: the shape of every kept
+// mention of each side and the MOR counts.
+type docShapes struct {
+	key, resp []*Shape
+	mor       [4]float64
+}
+
+// place stores the shapes in t by union mention index.
+func (sh *docShapes) place(t *Table, key, resp *sideIndex, respPos []int32) {
+	n := len(t.KeyOf)
+	t.KeyShapes = make([]*Shape, n)
+	t.RespShapes = make([]*Shape, n)
+	copy(t.KeyShapes, sh.key)
+	for rp, u := range respPos {
+		t.RespShapes[u] = sh.resp[rp]
+	}
+	mor := sh.mor
+	t.MOR = &mor
+}
+
+// sideShapes returns the shape of each kept mention of a side, or nil when
+// the side has none (an empty side always has them).
+func sideShapes(s *Side, idx *sideIndex) []*Shape {
+	if len(idx.ids) == 0 {
+		return []*Shape{}
+	}
+	if s.Shapes == nil {
+		return nil
+	}
+	out := make([]*Shape, len(idx.ids))
+	for i, p := range idx.orig {
+		out[i] = &s.Shapes[p]
+	}
+	return out
+}
+
+// matchMentions applies the matching stages of opt to the kept mentions of
+// a document, renaming the response ids in resp, and computes MOR. It
+// returns nil (and changes nothing) when a side has no shapes and the
+// options do not need them.
+func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*docShapes, error) {
+	ks, rs := sideShapes(&d.Key, key), sideShapes(&d.Response, resp)
+	if ks == nil || rs == nil {
+		if needsShapes(opt) {
+			e := newError(KindMissingHeads, "%s needs the words and head of every mention, which this input lacks: "+
+				"score CoNLL-U files (the Entity annotation gives heads) or CoNLL-2012 files with a POS column "+
+				"(heads by a rule over the tags); mention arrays and jsonlines files allow match=exact and zero_match=linear only",
+				opt.Match.String()+" matching")
+			e.Side = int(KeySide)
+			if ks != nil {
+				e.Side = int(ResponseSide)
+			}
+			return nil, e
+		}
+		return nil, nil
+	}
+	if opt.Match != MatchExact {
+		for i, s := range ks {
+			if !s.HasHead || len(s.Nodes) == 0 {
+				return nil, inputError(KindMissingHeads, KeySide, int(key.orig[i]), "%s matching needs the head of every mention; this one has none", opt.Match)
+			}
+		}
+		for i, s := range rs {
+			if !s.HasHead || len(s.Nodes) == 0 {
+				return nil, inputError(KindMissingHeads, ResponseSide, int(resp.orig[i]), "%s matching needs the head of every mention; this one has none", opt.Match)
+			}
+		}
+	}
+	sh := &docShapes{key: ks, resp: rs}
+	if opt.Metrics.Has(metricIndex("mor")) {
+		sh.mor = morCounts(ks, rs, key, resp)
+	}
+	if !matches(opt) {
+		return sh, nil
+	}
+	nk, nr := len(ks), len(rs)
+	partner := make([]int32, nr) // key index of each response mention, -1 if none
+	for i := range partner {
+		partner[i] = -1
+	}
+	taken := make([]bool, nk)
+	pair := func(k, r int32) {
+		partner[r] = k
+		taken[k] = true
+	}
+	if opt.ZeroMatch == ZeroDependent {
+		alignZeros(ks, rs, pair)
+	}
+	// Stage 2: the same nodes (equal ids), and under head matching the same
+	// head, by a merge of the two id orders.
+	k := 0
+	for _, r := range resp.byID {
+		id := resp.ids[r]
+		for k < nk && key.ids[key.byID[k]] < id {
+			k++
+		}
+		if k < nk && key.ids[key.byID[k]] == id {
+			kp := key.byID[k]
+			if partner[r] < 0 && !taken[kp] && (opt.Match != MatchHead || ks[kp].Head == rs[r].Head) {
+				pair(kp, r)
+			}
+		}
+	}
+	if opt.Match != MatchExact {
+		alignRest(ks, rs, taken, partner, opt.Match, pair)
+	}
+	renameResponse(key, resp, partner, sl)
+	return sh, nil
+}
+
+// renameResponse gives each matched response mention its key partner's id
+// and each other response mention that shares an id with a key mention a
+// fresh id (above every id of the document), then re-sorts the response's id
+// order. The clashes are found by a merge of the two id orders.
+func renameResponse(key, resp *sideIndex, partner []int32, sl *slab) {
+	maxID := int64(math.MinInt64)
+	if n := len(key.byID); n > 0 {
+		maxID = key.ids[key.byID[n-1]]
+	}
+	if n := len(resp.byID); n > 0 {
+		maxID = max(maxID, resp.ids[resp.byID[n-1]])
+	}
+	ids := make([]int64, len(resp.ids))
+	copy(ids, resp.ids)
+	next := maxID + 1
+	k := 0
+	for _, r := range resp.byID {
+		id := resp.ids[r]
+		for k < len(key.byID) && key.ids[key.byID[k]] < id {
+			k++
+		}
+		if partner[r] < 0 && k < len(key.byID) && key.ids[key.byID[k]] == id {
+			ids[r] = next
+			next++
+		}
+	}
+	for r, p := range partner {
+		if p >= 0 {
+			ids[r] = key.ids[p]
+		}
+	}
+	resp.ids = ids
+	resp.byID = sl.sortedOrder(ids)
+}
+
+// fscore is F1 between two sets given their sizes and common count; 0 when
+// either is empty (the CorefUD scorer divides by zero there).
+func fscore(common, a, b int) float64 {
+	if common == 0 || a == 0 || b == 0 {
+		return 0
+	}
+	p, r := float64(common)/float64(a), float64(common)/float64(b)
+	return 2 * p * r / (p + r)
+}
+
+// zeroScore is the dependent alignment weight of key zero k and response
+// zero r: 10·F1(DEPS items) + F1(DEPS parents), over the sets of items and
+// of parents.
+func zeroScore(k, r *Shape) float64 {
+	if k.Sentence != r.Sentence {
+		return 0
+	}
+	ki, ri := depItems(k.Deps), depItems(r.Deps)
+	kp, rp := depParents(k.Deps), depParents(r.Deps)
+	common := 0
+	for _, x := range ki {
+		if slices.Contains(ri, x) {
+			common++
+		}
+	}
+	cp := 0
+	for _, x := range kp {
+		if slices.Contains(rp, x) {
+			cp++
+		}
+	}
+	return 10*fscore(common, len(ki), len(ri)) + fscore(cp, len(kp), len(rp))
+}
+
+// depItems returns the distinct DEPS items.
+func depItems(deps []Dep) []Dep {
+	out := make([]Dep, 0, len(deps))
+	for _, d := range deps {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// depParents returns the distinct DEPS parents.
+func depParents(deps []Dep) []Node {
+	out := make([]Node, 0, len(deps))
+	for _, d := range deps {
+		if !slices.Contains(out, d.Parent) {
+			out = append(out, d.Parent)
+		}
+	}
+	return out
+}
+
+// byOrder returns the indices of the shapes (those for which keep is true)
+// in the scorer's mention order.
+func byOrder(s []*Shape, keep func(int) bool) []int32 {
+	var out []int32
+	for i := range s {
+		if keep(i) {
+			out = append(out, int32(i))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int32) int {
+		switch {
+		case s[a].less(s[b]):
+			return -1
+		case s[b].less(s[a]):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// alignZeros is stage 1: the dependent alignment of zeros.
+func alignZeros(ks, rs []*Shape, pair func(k, r int32)) {
+	kz := byOrder(ks, func(i int) bool { return ks[i].Zero() })
+	rz := byOrder(rs, func(i int) bool { return rs[i].Zero() })
+	if len(kz) == 0 || len(rz) == 0 {
+		return
+	}
+	var edges []assign.Edge
+	for a, k := range kz {
+		for b, r := range rz {
+			if w := zeroScore(ks[k], rs[r]); w > 0 {
+				edges = append(edges, assign.Edge{Left: int32(a), Right: int32(b), Weight: w})
+			}
+		}
+	}
+	solveTies(kz, rz, edges, pair)
+}
+
+// alignRest is stage 3: partial or head matching of the mentions left.
+func alignRest(ks, rs []*Shape, taken []bool, partner []int32, mode MatchMode, pair func(k, r int32)) {
+	kl := byOrder(ks, func(i int) bool { return !taken[i] })
+	rl := byOrder(rs, func(i int) bool { return partner[i] < 0 })
+	if len(kl) == 0 || len(rl) == 0 {
+		return
+	}
+	// Key mentions left, by head node.
+	byHead := make(map[Node][]int32, len(kl))
+	for a, k := range kl {
+		byHead[ks[k].Head] = append(byHead[ks[k].Head], int32(a))
+	}
+	var edges []assign.Edge
+	for b, r := range rl {
+		rn := rs[r].Nodes
+		if mode == MatchHead {
+			for _, a := range byHead[rs[r].Head] {
+				kn := ks[kl[a]].Nodes
+				if o := nodeOverlap(kn, rn); o > 0 {
+					edges = append(edges, assign.Edge{Left: a, Right: int32(b), Weight: float64(o) / float64(len(kn))})
+				}
+			}
+			continue
+		}
+		for _, x := range rn {
+			for _, a := range byHead[x] {
+				kn := ks[kl[a]].Nodes
+				if len(rn) <= len(kn) && nodeOverlap(kn, rn) == len(rn) {
+					edges = append(edges, assign.Edge{Left: a, Right: int32(b), Weight: float64(len(rn)) / float64(len(kn))})
+				}
+			}
+		}
+	}
+	solveTies(kl, rl, edges, pair)
+}
+
+// solveTies finds a maximum-weight one-to-one assignment between left
+// mentions lk (key indices, in mention order) and right mentions rr
+// (response indices, in mention order) over edges (Left and Right index lk
+// and rr), with the tie rule of the package comment, and reports each pair.
+func solveTies(lk, rr []int32, edges []assign.Edge, pair func(k, r int32)) {
+	if len(edges) == 0 {
+		return
+	}
+	transpose := len(lk) > len(rr)
+	if transpose {
+		for i := range edges {
+			edges[i].Left, edges[i].Right = edges[i].Right, edges[i].Left
+		}
+	}
+	emit := func(l, r int32) {
+		if transpose {
+			l, r = r, l
+		}
+		pair(lk[l], rr[r])
+	}
+	// Connected components, each solved on its own.
+	nl := len(lk)
+	if transpose {
+		nl = len(rr)
+	}
+	parent := make(map[int64]int64)
+	var find func(x int64) int64
+	find = func(x int64) int64 {
+		p, ok := parent[x]
+		if !ok || p == x {
+			return x
+		}
+		r := find(p)
+		parent[x] = r
+		return r
+	}
+	node := func(left bool, i int32) int64 {
+		if left {
+			return int64(i)
+		}
+		return int64(nl) + int64(i)
+	}
+	for _, e := range edges {
+		a, b := find(node(true, e.Left)), find(node(false, e.Right))
+		if a != b {
+			parent[a] = b
+		}
+	}
+	groups := make(map[int64][]assign.Edge)
+	var roots []int64
+	for _, e := range edges {
+		r := find(node(true, e.Left))
+		if _, ok := groups[r]; !ok {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], e)
+	}
+	for _, r := range roots {
+		g := groups[r]
+		if len(g) == 1 {
+			emit(g[0].Left, g[0].Right)
+			continue
+		}
+		for l, c := range lexFirst(g) {
+			emit(l, c)
+		}
+	}
+}
+
+// lexFirstLimit bounds the edges of a component that lexFirst refines; a
+// larger component keeps assign.MaxWeight's own (deterministic) optimum.
+const lexFirstLimit = 256
+
+// lexFirst returns, for the edges of one component, the maximum-weight
+// matching that is lexicographically first: left vertices in increasing
+// order each take the lowest right vertex that still allows the maximum.
+// It maps left vertex to right vertex.
+func lexFirst(edges []assign.Edge) map[int32]int32 {
+	// Relabel densely.
+	lefts, rights := map[int32]int32{}, map[int32]int32{}
+	var lv, rv []int32
+	for _, e := range edges {
+		if _, ok := lefts[e.Left]; !ok {
+			lefts[e.Left] = 0
+			lv = append(lv, e.Left)
+		}
+		if _, ok := rights[e.Right]; !ok {
+			rights[e.Right] = 0
+			rv = append(rv, e.Right)
+		}
+	}
+	slices.Sort(lv)
+	slices.Sort(rv)
+	for i, v := range lv {
+		lefts[v] = int32(i)
+	}
+	for i, v := range rv {
+		rights[v] = int32(i)
+	}
+	local := make([]assign.Edge, len(edges))
+	for i, e := range edges {
+		local[i] = assign.Edge{Left: lefts[e.Left], Right: rights[e.Right], Weight: e.Weight}
+	}
+	slices.SortFunc(local, func(a, b assign.Edge) int {
+		if a.Left != b.Left {
+			return int(a.Left - b.Left)
+		}
+		return int(a.Right - b.Right)
+	})
+	nL, nR := len(lv), len(rv)
+	out := make(map[int32]int32)
+	total, rowCol, err := assign.MaxWeight(nL, nR, local)
+	if err != nil {
+		return out
+	}
+	if len(local) > lexFirstLimit {
+		for l, c := range rowCol {
+			if c >= 0 {
+				out[lv[l]] = rv[c]
+			}
+		}
+		return out
+	}
+	tol := 1e-9 * math.Max(1, total)
+	used := make([]bool, nR)
+	fixed := 0.0
+	sub := make([]assign.Edge, 0, len(local))
+	for l := int32(0); l < int32(nL); l++ {
+		for _, e := range local {
+			if e.Left != l || used[e.Right] {
+				continue
+			}
+			sub = sub[:0]
+			for _, f := range local {
+				if f.Left > l && !used[f.Right] && f.Right != e.Right {
+					sub = append(sub, f)
+				}
+			}
+			rest, _, err := assign.MaxWeight(nL, nR, sub)
+			if err != nil {
+				continue
+			}
+			if fixed+e.Weight+rest >= total-tol {
+				used[e.Right] = true
+				fixed += e.Weight
+				out[lv[l]] = rv[e.Right]
+				break
+			}
+		}
+	}
+	return out
+}
+
+// morCounts returns the mention overlap ratio counts (recall numerator,
+// recall denominator, precision numerator, precision denominator): the
+// largest total overlap |K ∩ R| of a one-to-one pairing of key and response
+// mentions, against the total size of the key mentions and of the response
+// mentions. Sizes count words and empty nodes. key and resp give the
+// mentions' ids (equal ids, equal nodes) in id order (byID).
+//
+// Mentions with equal nodes are paired first: some maximum pairing always
+// holds them (for K = R paired elsewhere with R' and K', swapping gains
+// |K| + |K' ∩ R'| - |K ∩ R'| - |K ∩ K'| ≥ 0, since |K ∩ R'| + |K ∩ K'| ≤
+// |K| + |K' ∩ R'|). The others go to assign.MaxWeight over the pairs that
+// overlap, found through a per-node index of the key mentions left.
+func morCounts(ks, rs []*Shape, key, resp *sideIndex) [4]float64 {
+	var kd, rd float64
+	for _, s := range ks {
+		kd += float64(len(s.Nodes))
+	}
+	for _, s := range rs {
+		rd += float64(len(s.Nodes))
+	}
+	if len(ks) == 0 || len(rs) == 0 {
+		return [4]float64{0, kd, 0, rd}
+	}
+	total := 0.0
+	kUsed := make([]bool, len(ks))
+	rUsed := make([]bool, len(rs))
+	k := 0
+	for _, r := range resp.byID {
+		id := resp.ids[r]
+		for k < len(key.byID) && key.ids[key.byID[k]] < id {
+			k++
+		}
+		if k < len(key.byID) && key.ids[key.byID[k]] == id {
+			kp := key.byID[k]
+			kUsed[kp], rUsed[r] = true, true
+			total += float64(len(ks[kp].Nodes))
+		}
+	}
+	kLeft, rLeft := slices.Contains(kUsed, false), slices.Contains(rUsed, false)
+	if !kLeft || !rLeft {
+		return [4]float64{total, kd, total, rd}
+	}
+	// Key mentions left, by node: words in a dense index, empty nodes in a map.
+	maxWord := int64(0)
+	for i, s := range ks {
+		if !kUsed[i] && len(s.Nodes) > 0 {
+			maxWord = max(maxWord, int64(s.Nodes[len(s.Nodes)-1]>>16))
+		}
+	}
+	type link struct{ k, next int32 }
+	wordFirst := make([]int32, maxWord+1)
+	for i := range wordFirst {
+		wordFirst[i] = -1
+	}
+	var emptyFirst map[Node]int32
+	var links []link
+	for i, s := range ks {
+		if kUsed[i] {
+			continue
+		}
+		for _, x := range s.Nodes {
+			if x.Empty() {
+				if emptyFirst == nil {
+					emptyFirst = map[Node]int32{}
+				}
+				h, ok := emptyFirst[x]
+				if !ok {
+					h = -1
+				}
+				emptyFirst[x] = int32(len(links))
+				links = append(links, link{int32(i), h})
+				continue
+			}
+			w := x >> 16
+			links = append(links, link{int32(i), wordFirst[w]})
+			wordFirst[w] = int32(len(links) - 1)
+		}
+	}
+	count := make([]int32, len(ks))
+	var touched []int32
+	var edges []assign.Edge
+	for r, s := range rs {
+		if rUsed[r] {
+			continue
+		}
+		touched = touched[:0]
+		for _, x := range s.Nodes {
+			h := int32(-1)
+			if x.Empty() {
+				if v, ok := emptyFirst[x]; ok {
+					h = v
+				}
+			} else if w := int64(x >> 16); w <= maxWord {
+				h = wordFirst[w]
+			}
+			for ; h >= 0; h = links[h].next {
+				k := links[h].k
+				if count[k] == 0 {
+					touched = append(touched, k)
+				}
+				count[k]++
+			}
+		}
+		for _, k := range touched {
+			edges = append(edges, assign.Edge{Left: k, Right: int32(r), Weight: float64(count[k])})
+			count[k] = 0
+		}
+	}
+	if len(edges) > 0 {
+		rest, _, err := assign.MaxWeight(len(ks), len(rs), edges)
+		if err == nil {
+			total += rest
+		}
+	}
+	return [4]float64{total, kd, total, rd}
+}
