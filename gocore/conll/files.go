@@ -53,21 +53,19 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 	return res.Names, res.Counts, dups, warnings, nil
 }
 
-// Score reads a key file and a response file, each parsed once and the two
-// concurrently (opt.Format, "" to guess each file's format; opt.ClustersField
-// for jsonlines responses), pairs their documents (Pair) and scores them with
-// gocore.Score. Errors are *gocore.Error: KindNotFound or KindIO for a file
-// that cannot be read, KindParse for malformed content (Path, Line, Side),
-// and the engine's kinds with Doc indexing the key's documents.
-func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
-	// Partial and head matching read CoNLL-2012 heads from the POS tags.
+// readPair reads a key file and a response file, each parsed once and the
+// two concurrently, and pairs their documents; with partial or head matching
+// it reads CoNLL-2012 heads from the POS tags and checks that every mention
+// has one. It returns both files' documents, the paired documents, the
+// response document of each key document (-1: none) and the pairing's
+// warnings. A read stops when the caller asks or when the other read failed,
+// which then reports its own error.
+func readPair(keyPath, respPath string, opt gocore.Options) (key, resp []Doc, docs []gocore.Document, respOf []int, warnings []gocore.Warning, err error) {
 	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
-	// Each read stops when the caller asks, or when the other read failed.
 	var keyFailed, respFailed atomic.Bool
 	stopIf := func(other *atomic.Bool) func() bool {
 		return func() bool { return other.Load() || (opt.Stop != nil && opt.Stop()) }
 	}
-	var resp []Doc
 	var respErr error
 	done := make(chan struct{})
 	go func() {
@@ -82,29 +80,42 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 		}()
 		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed))
 	}()
-	key, err := readSide(keyPath, opt, types, false, stopIf(&respFailed))
+	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed))
 	if err != nil {
 		keyFailed.Store(true)
 	}
 	<-done
-	// A read stopped because the other failed reports the other's error.
 	if err != nil && !(errors.Is(err, gocore.ErrCancelled) && respErr != nil && !errors.Is(respErr, gocore.ErrCancelled)) {
-		return nil, sideError(err, 0, keyPath)
+		return nil, nil, nil, nil, nil, sideError(err, 0, keyPath)
 	}
 	if respErr != nil {
-		return nil, sideError(respErr, 1, respPath)
+		return nil, nil, nil, nil, nil, sideError(respErr, 1, respPath)
 	}
 	if opt.Stop != nil && opt.Stop() {
-		return nil, gocore.NewError(gocore.KindCancelled, "cancelled")
+		return nil, nil, nil, nil, nil, gocore.NewError(gocore.KindCancelled, "cancelled")
 	}
-	docs, respOf, pairWarnings, err := pair(key, resp, opt.Match != gocore.MatchExact)
+	docs, respOf, warnings, err = pair(key, resp, opt.Match != gocore.MatchExact)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, nil, nil, err
 	}
 	if opt.Match != gocore.MatchExact {
 		if err := checkHeads(key, resp, respOf, opt); err != nil {
-			return nil, err
+			return nil, nil, nil, nil, nil, err
 		}
+	}
+	return key, resp, docs, respOf, warnings, nil
+}
+
+// Score reads a key file and a response file, each parsed once and the two
+// concurrently (opt.Format, "" to guess each file's format; opt.ClustersField
+// for jsonlines responses), pairs their documents (Pair) and scores them with
+// gocore.Score. Errors are *gocore.Error: KindNotFound or KindIO for a file
+// that cannot be read, KindParse for malformed content (Path, Line, Side),
+// and the engine's kinds with Doc indexing the key's documents.
+func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
+	key, resp, docs, respOf, pairWarnings, err := readPair(keyPath, respPath, opt)
+	if err != nil {
+		return nil, err
 	}
 	keyOf := make([]int, len(resp)) // the key document of each response document, -1
 	for j := range keyOf {
@@ -320,36 +331,9 @@ func entityLabel(src *Doc, c int64) string {
 // concurrently.
 func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
 	opt.Format, opt.SpanMentions = format, true
-	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
-	// The two files are read concurrently.
-	var resp []Doc
-	var respErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				respErr = gocore.NewError(gocore.KindInternal, "internal error reading %s: %v", respPath, r)
-			}
-		}()
-		resp, respErr = readSide(respPath, opt, types, true, opt.Stop)
-	}()
-	key, err := readSide(keyPath, opt, types, false, opt.Stop)
-	<-done
-	if err != nil {
-		return nil, nil, nil, sideError(err, 0, keyPath)
-	}
-	if respErr != nil {
-		return nil, nil, nil, sideError(respErr, 1, respPath)
-	}
-	docs, respOf, pairWarnings, err := pair(key, resp, opt.Match != gocore.MatchExact)
+	_, _, docs, _, pairWarnings, err := readPair(keyPath, respPath, opt)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	if opt.Match != gocore.MatchExact {
-		if err := checkHeads(key, resp, respOf, opt); err != nil {
-			return nil, nil, nil, err
-		}
 	}
 	names = make([]string, len(docs))
 	for i := range docs {
