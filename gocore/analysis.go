@@ -2,10 +2,7 @@ package gocore
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/pkg/errors"
 )
@@ -170,33 +167,13 @@ func Analyze(d *Document, opt *Options) ([]ErrorRecord, error) {
 // The error, if any, is a *DocError for the lowest-numbered failing
 // document; a panic is turned into an error.
 func AnalyzeBatch(docs []Document, opt Options) ([]ErrorRecord, error) {
-	workers := opt.Workers
-	if workers < 1 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(docs))
+	workers := workersOf(&opt)
 	per := make([][]ErrorRecord, len(docs))
 	errs := make([]error, len(docs))
-	var next atomic.Int64
-	work := func() {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= len(docs) {
-				return
-			}
-			per[i], errs[i] = analyzeRecovering(&docs[i], &opt)
-		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
-	}
-	work()
-	wg.Wait()
+	parallelFor(len(docs), workers, func(i int) bool {
+		per[i], errs[i] = analyzeRecovering(&docs[i], &opt)
+		return false
+	})
 	total := 0
 	for i, err := range errs {
 		if err != nil {

@@ -111,15 +111,14 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r d
 	}
 	// Small documents are not worth a goroutine: the metrics are linear in the
 	// table and the alignments of a few thousand cells take microseconds.
-	if inner = min(inner, len(selected)); inner <= 1 || len(t.Cells) < parallelMinCells {
-		for _, i := range selected {
-			if run(i); errs[i] != nil && errs[i] != errSkipped {
-				break
-			}
-		}
-	} else {
-		runConcurrently(selected, inner, run)
+	if len(t.Cells) < parallelMinCells {
+		inner = 1
 	}
+	parallelFor(len(selected), inner, func(k int) bool {
+		run(selected[k])
+		err := errs[selected[k]]
+		return err != nil && err != errSkipped
+	})
 	// Outcomes in registry order: the error reported is the first failing
 	// metric's, whatever the order the metrics ran in.
 	for i, err := range errs {
@@ -136,20 +135,38 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r d
 	return r
 }
 
-// runConcurrently calls run(i) for each i of items on workers goroutines,
-// the caller's included; a panic in one is re-raised in the caller (scoreDoc
-// turns it into an internal error).
-func runConcurrently(items []int, workers int, run func(int)) {
+// parallelFor calls run(i) for i = 0 .. n-1 on up to workers goroutines, the
+// caller's included, each taking the next index from a shared counter. Once a
+// call returns true, no new index is taken (those running finish). A panic in
+// a worker is re-raised in the caller. With workers <= 1 the calls are made in
+// order on the caller's goroutine.
+func parallelFor(n, workers int, run func(i int) (stop bool)) {
+	if workers = min(workers, n); workers <= 1 {
+		for i := 0; i < n; i++ {
+			if run(i) {
+				return
+			}
+		}
+		return
+	}
 	var next atomic.Int64
+	var stopped atomic.Bool
 	var panicked atomic.Value
 	work := func() {
 		defer func() {
 			if p := recover(); p != nil {
 				panicked.Store(fmt.Sprint(p))
+				stopped.Store(true)
 			}
 		}()
-		for k := int(next.Add(1) - 1); k < len(items); k = int(next.Add(1) - 1) {
-			run(items[k])
+		for !stopped.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
+			if run(i) {
+				stopped.Store(true)
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -300,42 +317,12 @@ func Score(docs []Document, opt Options, counts []float64) (Report, error) {
 	inner := max(1, workersOf(&opt)/max(1, len(docs)))
 	clear(counts)
 	results := make([]docResult, len(docs))
-	if workers <= 1 {
-		for i := range docs {
-			results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], inner)
-			if results[i].err != nil {
-				break
-			}
-		}
-	} else {
-		// Workers take the next unscored document from a shared counter;
-		// each writes only its documents' rows and results. A failure stops
-		// the others from taking new documents.
-		var next atomic.Int64
-		var failed atomic.Bool
-		work := func() {
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(docs) {
-					return
-				}
-				results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], inner)
-				if results[i].err != nil {
-					failed.Store(true)
-				}
-			}
-		}
-		var wg sync.WaitGroup
-		for w := 1; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work()
-			}()
-		}
-		work() // the calling goroutine is one of the workers
-		wg.Wait()
-	}
+	// Each worker writes only its documents' rows and results; a failure
+	// stops the others from taking new documents.
+	parallelFor(len(docs), workers, func(i int) bool {
+		results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], inner)
+		return results[i].err != nil
+	})
 	return gather(docs, &opt, counts, results)
 }
 
