@@ -149,24 +149,29 @@ sdist: $(BUILD_VENV)/.installed
 	$(BPY) -m build --sdist --no-isolation --outdir dist .
 
 # The test suite against the installed wheel of this machine's architecture, in its own venv
-# (.venv-wheel: created on first use, so fresh on CI; the wheel is reinstalled every time, its
+# (.venv-wheel: created on first use, so fresh on CI; the wheel is reinstalled every time, its runtime
 # dependencies only when missing) and in a copy of the repository without python/corefscore
 # (build/wheeltest): no test, nor a child process that a test starts with PYTHONPATH=python, can
-# import the sources instead.
+# import the sources instead. The test tools (pytest, torch, dask, ...) are not installed a second
+# time: a .pth file appends .venv's site-packages to .venv-wheel's path, after its own, as plain
+# directories (.venv's own .pth files, the editable install's among them, are not read). torch with
+# its nvidia-* wheels is 5 GB: twice was more than CI's disk had.
 WHEEL_TREE := build/wheeltest/corefscore
 HOST_WHEEL = $$(ls dist/corefscore-$(VERSION)-*_$(HOST_ARCH).whl)
-test-wheel: wheel
+SITE_PACKAGES := import sysconfig; print("\n".join(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))))
+test-wheel: wheel $(VENV)/.installed-test
 	rm -rf build/wheeltest
 	@test -x $(WPY) || $(PYTHON) -m venv $(WHEEL_VENV)
-	@echo "installing $(HOST_WHEEL) with its test extra into $(WHEEL_VENV)"
-	@$(call quiet_pip,$(WHEEL_VENV),"$(HOST_WHEEL)[test]")
+	@echo "installing $(HOST_WHEEL) into $(WHEEL_VENV), with the test tools of $(VENV)"
+	@$(call quiet_pip,$(WHEEL_VENV),"$(HOST_WHEEL)")
 	@$(call quiet_pip,$(WHEEL_VENV),--force-reinstall --no-deps "$(HOST_WHEEL)")
+	@$(PY) -c '$(SITE_PACKAGES)' > "$$($(WPY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/corefscore-test-tools.pth"
 	@mkdir -p $(WHEEL_TREE)/python
 	@for f in $$(ls -A); do case "$$f" in .git|.venv*|build|dist|python) ;; *) cp -R "$$f" $(WHEEL_TREE)/ ;; esac; done
 	@cp -R python/scripts $(WHEEL_TREE)/python/
 	@ln -s "$(abspath ../shared)" build/wheeltest/shared
 	cd $(WHEEL_TREE) && $(abspath $(WPY)) -c 'import corefscore, os, sys; d = os.path.dirname(corefscore.__file__); \
-		print("testing", d); sys.exit(0 if "site-packages" in d else "error: not the installed wheel")'
+		print("testing", d); sys.exit(0 if d.startswith(sys.prefix) else "error: not the installed wheel")'
 	cd $(WHEEL_TREE) && $(call pytest,$(abspath $(WPY)))
 
 clean:
