@@ -155,7 +155,8 @@ sdist: $(BUILD_VENV)/.installed
 # import the sources instead. The test tools (pytest, torch, dask, ...) are not installed a second
 # time: a .pth file appends .venv's site-packages to .venv-wheel's path, after its own, as plain
 # directories (.venv's own .pth files, the editable install's among them, are not read). torch with
-# its nvidia-* wheels is 5 GB: twice was more than CI's disk had.
+# its nvidia-* wheels is 5 GB: twice was more than CI's disk had. setuptools is the exception: the
+# venv's own older copy would shadow .venv's, and tests/test_packaging.py runs setup.py (>= 77).
 WHEEL_TREE := build/wheeltest/corefscore
 HOST_WHEEL = $$(ls dist/corefscore-$(VERSION)-*_$(HOST_ARCH).whl)
 SITE_PACKAGES := import sysconfig; print("\n".join(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))))
@@ -163,7 +164,7 @@ test-wheel: wheel $(VENV)/.installed-test
 	rm -rf build/wheeltest
 	@test -x $(WPY) || $(PYTHON) -m venv $(WHEEL_VENV)
 	@echo "installing $(HOST_WHEEL) into $(WHEEL_VENV), with the test tools of $(VENV)"
-	@$(call quiet_pip,$(WHEEL_VENV),"$(HOST_WHEEL)")
+	@$(call quiet_pip,$(WHEEL_VENV),"$(HOST_WHEEL)" 'setuptools>=77')
 	@$(call quiet_pip,$(WHEEL_VENV),--force-reinstall --no-deps "$(HOST_WHEEL)")
 	@$(PY) -c '$(SITE_PACKAGES)' > "$$($(WPY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/corefscore-test-tools.pth"
 	@mkdir -p $(WHEEL_TREE)/python
