@@ -245,3 +245,45 @@ func (r *documentsResult) write(o documentsOut) {
 		o.mentionOffsets[i+1], o.wordDocs[i+1], o.sentDocs[i+1] = m, w, s
 	}
 }
+
+// reportHandles are the results of reportFiles, each kept behind its handle.
+type reportHandles struct {
+	scores, analysis, keyDocs, respDocs int64
+	score                               *conll.FileResult
+	analysisSizes                       analysisSizes
+	keySizes, respSizes                 documentsSizes
+}
+
+// reportFiles reads a key file and a response file once each and keeps the
+// scores, the analysis and both files' documents (the key's with words).
+func reportFiles(keyPath, respPath string, scoreHandle, analysisHandle int64, stop func() bool) (reportHandles, error) {
+	opt, err := optionsOf(scoreHandle)
+	if err != nil {
+		return reportHandles{}, err
+	}
+	aopt, err := optionsOf(analysisHandle)
+	if err != nil {
+		return reportHandles{}, err
+	}
+	opt.Stop = stop
+	rep, err := conll.Report(keyPath, respPath, opt, aopt)
+	if err != nil {
+		return reportHandles{}, gocore.AsError(err)
+	}
+	if stop != nil && stop() {
+		return reportHandles{}, gocore.NewError(gocore.KindCancelled, "cancelled")
+	}
+	ws := make([]gocore.Warning, len(rep.AnalysisWarnings))
+	for i, w := range rep.AnalysisWarnings {
+		ws[i] = gocore.Warning{Kind: gocore.WarnOther, Side: -1, Doc: -1, Msg: w}
+	}
+	an := &analysisResult{names: rep.Names, flat: gocore.Flatten(rep.Records), warnings: warnRecords(ws)}
+	keyDocs := &documentsResult{docs: rep.Key, texts: rep.KeyText}
+	respDocs := &documentsResult{docs: rep.Response, texts: make([]conll.Text, len(rep.Response))}
+	return reportHandles{
+		scores: resultHandles.put(rep.Score), score: rep.Score,
+		analysis: analysisHandles.put(an), analysisSizes: an.sizes(),
+		keyDocs: documentsHandles.put(keyDocs), keySizes: keyDocs.sizes(),
+		respDocs: documentsHandles.put(respDocs), respSizes: respDocs.sizes(),
+	}, nil
+}

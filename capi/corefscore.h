@@ -233,6 +233,21 @@ typedef struct {
     int64_t sentences_len;
 } cs_documents_buffers;
 
+/* What cs_report_files returns: four results, each behind a handle (> 0)
+ * that the call of its kind takes or frees, with the sizes that call needs. */
+typedef struct {
+    int64_t scores;                     /* cs_take_result / cs_free_result */
+    int64_t n_docs;                     /* the scores' sizes, as cs_score_files reports them */
+    int64_t names_len;
+    cs_report report;
+    int64_t analysis;                   /* cs_take_analysis / cs_free_analysis */
+    cs_analysis_sizes analysis_sizes;
+    int64_t key_documents;              /* cs_take_documents / cs_free_documents; with words */
+    cs_documents_sizes key_sizes;
+    int64_t response_documents;         /* without words (n_words 0) */
+    cs_documents_sizes response_sizes;
+} cs_report_result;
+
 /* The Go side includes this header for the types only (cgo's generated
  * prototypes drop const), so it defines CS_TYPES_ONLY. */
 #ifndef CS_TYPES_ONLY
@@ -335,6 +350,19 @@ int32_t cs_take_documents(int64_t result, const cs_documents_buffers *buffers, c
 
 /* Frees documents that will not be taken. */
 void cs_free_documents(int64_t result);
+
+/* Everything a report of a key file against a response file draws, from one
+ * read of each file (the two read concurrently, the key with its words):
+ * the scores, as cs_score_files gives them with score_options; the error
+ * analysis, as cs_analyze_files gives it with analysis_options (its metrics
+ * choose the analyses; the files are read and paired with score_options);
+ * the key's documents with their words and the response's documents without
+ * words, as cs_read_documents gives them. Scoring and analysis run
+ * concurrently. On success every handle of *out is > 0 and must be taken or
+ * freed; on failure all are 0. cancel as for cs_score_batch. */
+int32_t cs_report_files(const char *key_path, const char *response_path, int64_t score_options,
+                        int64_t analysis_options, const volatile int32_t *cancel, cs_report_result *out,
+                        cs_error *err);
 
 #endif /* CS_TYPES_ONLY */
 

@@ -134,6 +134,9 @@ extern int32_t csgo_read_documents(char *path, int32_t side, int64_t options, in
                                    cs_documents_sizes *sizes, cs_error *err);
 extern int32_t csgo_take_documents(int64_t result, cs_documents_buffers *buffers, cs_error *err);
 extern void csgo_free_documents(int64_t result);
+extern int32_t csgo_report_files(char *key_path, char *response_path, int64_t score_options,
+                                 int64_t analysis_options, int32_t *cancel, cs_report_result *out,
+                                 cs_error *err);
 
 int32_t cs_analyze_batch(int64_t n_docs, const cs_side *key, const cs_side *response, const cs_names *names,
                          int64_t options, const volatile int32_t *cancel, int64_t *result,
@@ -187,4 +190,14 @@ void cs_free_documents(int64_t result) {
     if (!forked(NULL)) {
         csgo_free_documents(result);
     }
+}
+
+int32_t cs_report_files(const char *key_path, const char *response_path, int64_t score_options,
+                        int64_t analysis_options, const volatile int32_t *cancel, cs_report_result *out,
+                        cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_report_files((char *)key_path, (char *)response_path, score_options, analysis_options,
+                             (int32_t *)cancel, out, err);
 }

@@ -495,8 +495,41 @@ func csgo_read_documents(path *C.char, side C.int32_t, options C.int64_t, cancel
 		return fail(errp, err)
 	}
 	*result = C.int64_t(h)
+	documentsSizesOut(sizes, s)
+	return statusOK
+}
+
+// documentsSizesOut writes documents sizes to the caller's struct.
+func documentsSizesOut(sizes *C.cs_documents_sizes, s documentsSizes) {
 	sizes.n_docs, sizes.names_len, sizes.n_mentions = C.int64_t(s.nDocs), C.int64_t(s.namesLen), C.int64_t(s.nMentions)
 	sizes.n_words, sizes.words_len, sizes.n_sentences = C.int64_t(s.nWords), C.int64_t(s.wordsLen), C.int64_t(s.nSentences)
+}
+
+//export csgo_report_files
+func csgo_report_files(keyPath, respPath *C.char, scoreOptions, analysisOptions C.int64_t, cancel *C.int32_t,
+	out *C.cs_report_result, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	if keyPath == nil || respPath == nil || out == nil {
+		return fail(errp, argErr("paths and out must not be NULL"))
+	}
+	*out = C.cs_report_result{}
+	stop := stopFunc(cancel)
+	if stop != nil && stop() {
+		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
+	}
+	h, err := reportFiles(C.GoString(keyPath), C.GoString(respPath), int64(scoreOptions), int64(analysisOptions), stop)
+	if err != nil {
+		return fail(errp, err)
+	}
+	out.scores, out.n_docs, out.names_len = C.int64_t(h.scores), C.int64_t(len(h.score.Names)), C.int64_t(namesLen(h.score))
+	out.report.applied = C.uint64_t(h.score.Applied)
+	out.report.n_dups = C.int64_t(h.score.NumDuplicates)
+	out.report.n_warnings = C.int64_t(len(warnRecords(h.score.Warnings)))
+	out.analysis = C.int64_t(h.analysis)
+	sizesOut(&out.analysis_sizes, h.analysisSizes)
+	out.key_documents, out.response_documents = C.int64_t(h.keyDocs), C.int64_t(h.respDocs)
+	documentsSizesOut(&out.key_sizes, h.keySizes)
+	documentsSizesOut(&out.response_sizes, h.respSizes)
 	return statusOK
 }
 

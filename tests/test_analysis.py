@@ -245,3 +245,47 @@ def test_martschat_strube_introduction_example():
     ]
     r = corefscore.score(key, response, mention_types=types, metrics=["kk", "ms"])
     assert r.counts["ms"]["recall.nominal_nominal"] == 1 and r.counts["ms"]["precision_errors"] == 0
+
+
+def test_report_errors_are_the_analysis_errors():
+    """The report's columnar errors per document are analyze_files' records, and report_html's page form of both
+    forms of the schema (columns, a dict per error) is the same."""
+    from corefscore import report, report_html
+
+    data = report.report_data(KEY, [RESPONSE], n_bootstrap=0)
+    by_doc = corefscore.analyze_files(KEY, RESPONSE).by_document()
+    assert sum(len(v) for v in by_doc.values()) > 0
+    for doc in data["documents"]:
+        cols = doc["errors"]["response.conll"]
+        records = by_doc[doc["name"]]
+        got = []
+        for r, c in enumerate(cols["category"]):
+            flat = cols["mentions"][cols["mention_offsets"][r]:cols["mention_offsets"][r + 1]]
+            got.append((c, tuple(zip(flat[::2], flat[1::2])),
+                        tuple(cols["key_entities"][cols["key_offsets"][r]:cols["key_offsets"][r + 1]]),
+                        tuple(cols["response_entities"][cols["response_offsets"][r]:cols["response_offsets"][r + 1]])))
+        assert got == [(e.category, e.mentions, e.key_entities, e.response_entities) for e in records]
+        as_dicts = [{"category": e.category, "mentions": [list(m) for m in e.mentions]} for e in records]
+        assert report_html._errors_payload(cols) == report_html._errors_payload(as_dicts)
+
+
+def test_documents_of_gaps_and_newlines():
+    """Entities numbered with a gap keep an empty entity there; a word holding a newline is still one word."""
+    import numpy as np
+    from corefscore import _engine
+
+    dt = np.dtype([("start", "<i8"), ("end", "<i8"), ("cluster", "<i8"), ("type", "<i4"), ("line", "<i4")])
+    mentions = np.array([(2, 3, 2, 0, 0), (0, 0, 0, 0, 0), (1, 1, 2, 0, 0), (0, 1, 0, 0, 0)], dt)
+    words = ["a", "b\nc", "", "é"]
+    raw_words = "".join(words).encode()
+    offsets = np.cumsum([0] + [len(w.encode()) for w in words])
+    raw = {"names": ["d0", "d1"], "mentions": mentions, "mention_offsets": np.array([0, 3, 4]),
+           "words": raw_words, "word_offsets": offsets, "word_docs": np.array([0, 4, 4]),
+           "sentence_docs": np.array([0, 1, 1]), "sentence_ends": np.array([4])}
+    docs = _engine.documents_of(raw)
+    assert docs[0]["entities"] == [[(0, 0)], [], [(1, 1), (2, 3)]]
+    assert docs[1]["entities"] == [[(0, 1)]]
+    assert docs[0]["words"] == words and docs[1]["words"] == []
+    assert _engine._all_words(raw_words, offsets) is None  # the newline: word by word
+    plain = ["x", "", "é", "\u00ff"]
+    assert _engine._all_words("".join(plain).encode(), np.cumsum([0] + [len(w.encode()) for w in plain])) == plain

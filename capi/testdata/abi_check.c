@@ -170,6 +170,22 @@ int main(int argc, char **argv) {
         st = cs_take_documents(dres, &db, &err);
         check("take documents", st == CS_OK && dwo[1] == 4 && memcmp(dw, "JohnSmith", 9) == 0 && dm[0].start == 0 &&
               dm[0].end == 1 && dwd[nd] == dsz.n_words && dse[0] > 0, &err);
+        /* One read of each file for a report: four handles, freed here. */
+        cs_report_result rr;
+        st = cs_report_files(argv[1], argv[2], 0, 0, NULL, &rr, &err);
+        check("report files", st == CS_OK && rr.scores > 0 && rr.analysis > 0 && rr.key_documents > 0 &&
+              rr.response_documents > 0 && rr.n_docs == nd && rr.analysis_sizes.n_records == asz.n_records &&
+              rr.key_sizes.n_words == dsz.n_words && rr.response_sizes.n_words == 0 &&
+              rr.response_sizes.n_docs == nd, &err);
+        cs_free_result(rr.scores);
+        cs_free_analysis(rr.analysis);
+        cs_free_documents(rr.key_documents);
+        cs_free_documents(rr.response_documents);
+        st = cs_take_analysis(rr.analysis, &ab, &err);
+        check("freed report analysis", st == CS_INVALID_INPUT, &err);
+        st = cs_report_files(argv[1], "/nonexistent/response.conll", 0, 0, NULL, &rr, &err);
+        check("report missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 1 && rr.scores == 0 &&
+              rr.analysis == 0 && rr.key_documents == 0 && rr.response_documents == 0, &err);
         st = cs_read_documents(argv[1], 2, 0, NULL, &dres, &dsz, &err);
         check("read documents bad side", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
         st = cs_score_files("/nonexistent/key.conll", argv[2], 0, NULL, &res, &nd, &nl, &rep, &err);

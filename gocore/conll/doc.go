@@ -311,6 +311,10 @@ type readOpts struct {
 	response      bool
 	clustersField string
 	stop          func() bool // polled while reading; nil: never
+	// text, when not nil, receives the words of each document (see
+	// Documents), read from the same bytes as the documents: the file is
+	// then read whole first, and its words are scanned while it is parsed.
+	text *[]Text
 }
 
 // stopReader reads a file, polling stop before each read; on a pipe or a
@@ -350,6 +354,9 @@ func (r *stopReader) Read(b []byte) (int, error) {
 // readWith is readPath with every choice.
 func readWith(path string, o readOpts) ([]Doc, error) {
 	format, types := o.format, o.types
+	if o.text != nil {
+		return readWithText(path, o)
+	}
 	if f, err := resolveFormat(nil, path, format); err == nil && f == FormatCoNLL2012 {
 		// Known without the content (from format or the name): read it as it comes.
 		file, err := os.Open(path)
@@ -369,6 +376,54 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 		return nil, err
 	}
 	return parseWith(data, path, o)
+}
+
+// readWithText is readWith for a read that also wants the documents' words
+// (o.text not nil): the file is read into memory once, parsed as readWith
+// parses it (a CoNLL-2012 file known from format or name through the same
+// streaming parser, so that errors and types are those of a plain read) and,
+// concurrently, scanned for its words; *o.text gets one Text per document
+// (see alignTexts).
+func readWithText(path string, o readOpts) ([]Doc, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, errors.Wrapf(err, "conll: reading %s", path)
+	}
+	data, err := io.ReadAll(newStopReader(file, o.stop))
+	_ = file.Close()
+	if err != nil {
+		if errors.Is(err, gocore.ErrCancelled) {
+			return nil, err
+		}
+		return nil, errors.Wrapf(err, "conll: reading %s", path)
+	}
+	var texts []Text
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if recover() != nil {
+				texts = nil // words are for display only: a document without them shows none
+			}
+		}()
+		texts = textsOf(data, path, o.format)
+	}()
+	var docs []Doc
+	if f, ferr := resolveFormat(nil, path, o.format); ferr == nil && f == FormatCoNLL2012 {
+		docs, err = readCoNLL2012Stream(bytes.NewReader(data), path, o.types)
+	} else {
+		if i := bytes.IndexByte(data, 0); i >= 0 {
+			err = nulError(path, 1+bytes.Count(data[:i], []byte{'\n'}))
+		} else {
+			docs, err = parseWith(data, path, o)
+		}
+	}
+	<-done
+	if err != nil {
+		return nil, err
+	}
+	*o.text = alignTexts(docs, texts)
+	return docs, nil
 }
 
 // Parse is Read on data already in memory; path is used in messages and, for

@@ -59,9 +59,9 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 // has one. It returns both files' documents, the paired documents, the
 // response document of each key document (-1: none) and the pairing's
 // warnings. A read stops when the caller asks or when the other read failed,
-// which then reports its own error.
-func readPair(keyPath, respPath string, opt gocore.Options) (key, resp []Doc, docs []gocore.Document, respOf []int, warnings []gocore.Warning, err error) {
-	types := opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
+// which then reports its own error. x asks for more than the scoring needs.
+func readPair(keyPath, respPath string, opt gocore.Options, x pairExtras) (key, resp []Doc, docs []gocore.Document, respOf []int, warnings []gocore.Warning, err error) {
+	types := x.types || opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
 	var keyFailed, respFailed atomic.Bool
 	stopIf := func(other *atomic.Bool) func() bool {
 		return func() bool { return other.Load() || (opt.Stop != nil && opt.Stop()) }
@@ -78,9 +78,9 @@ func readPair(keyPath, respPath string, opt gocore.Options) (key, resp []Doc, do
 				respFailed.Store(true)
 			}
 		}()
-		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed))
+		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.respText)
 	}()
-	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed))
+	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.keyText)
 	if err != nil {
 		keyFailed.Store(true)
 	}
@@ -106,6 +106,15 @@ func readPair(keyPath, respPath string, opt gocore.Options) (key, resp []Doc, do
 	return key, resp, docs, respOf, warnings, nil
 }
 
+// pairExtras are what a read of a pair of files may do beyond what scoring
+// needs: read mention types whatever the metrics (types), and keep the words
+// of the key's or the response's documents (keyText, respText, when not nil;
+// see Documents).
+type pairExtras struct {
+	types             bool
+	keyText, respText *[]Text
+}
+
 // Score reads a key file and a response file, each parsed once and the two
 // concurrently (opt.Format, "" to guess each file's format; opt.ClustersField
 // for jsonlines responses), pairs their documents (Pair) and scores them with
@@ -113,10 +122,16 @@ func readPair(keyPath, respPath string, opt gocore.Options) (key, resp []Doc, do
 // that cannot be read, KindParse for malformed content (Path, Line, Side),
 // and the engine's kinds with Doc indexing the key's documents.
 func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
-	key, resp, docs, respOf, pairWarnings, err := readPair(keyPath, respPath, opt)
+	key, resp, docs, respOf, pairWarnings, err := readPair(keyPath, respPath, opt, pairExtras{})
 	if err != nil {
 		return nil, err
 	}
+	return scorePair(keyPath, respPath, key, resp, docs, respOf, pairWarnings, opt)
+}
+
+// scorePair is Score on the documents readPair returned.
+func scorePair(keyPath, respPath string, key, resp []Doc, docs []gocore.Document, respOf []int,
+	pairWarnings []gocore.Warning, opt gocore.Options) (*FileResult, error) {
 	keyOf := make([]int, len(resp)) // the key document of each response document, -1
 	for j := range keyOf {
 		keyOf[j] = -1
@@ -214,8 +229,8 @@ func readerFacts(docs []Doc, docIndex func(int) int, side int) ([]gocore.Warning
 }
 
 // readSide reads one side's file.
-func readSide(path string, opt gocore.Options, types, response bool, stop func() bool) ([]Doc, error) {
-	o := readOpts{format: opt.Format, types: types, response: response, stop: stop}
+func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text) ([]Doc, error) {
+	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text}
 	if response {
 		o.clustersField = opt.ClustersField
 	}
@@ -331,7 +346,7 @@ func entityLabel(src *Doc, c int64) string {
 // concurrently.
 func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
 	opt.Format, opt.SpanMentions = format, true
-	_, _, docs, _, pairWarnings, err := readPair(keyPath, respPath, opt)
+	_, _, docs, _, pairWarnings, err := readPair(keyPath, respPath, opt, pairExtras{})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -347,4 +362,69 @@ func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names [
 		return nil, nil, nil, err
 	}
 	return names, recs, warnings, nil
+}
+
+// FileReport is what a report of a key file against a response file draws,
+// from one read of each file: the scores, the error analysis and the
+// documents with the key's words.
+type FileReport struct {
+	Score *FileResult // as Score returns it
+	// Names and Records are as AnalyzeFiles returns them (Doc indexes
+	// Names, the key's documents; mention ids are packed spans), and
+	// AnalysisWarnings the pairing's warnings.
+	Names            []string
+	Records          []gocore.ErrorRecord
+	AnalysisWarnings []string
+	// Key and Response are both files' documents as read (with mention
+	// types), KeyText the words of each key document (see Documents).
+	Key, Response []Doc
+	KeyText       []Text
+}
+
+// Report reads a key file and a response file, each once and the two
+// concurrently (the key with its words, both with mention types), pairs
+// their documents as Score does with opt, and from that one read both
+// scores them as Score does (opt) and analyses them as AnalyzeFiles does
+// (analysisOpt: its metrics choose the analyses, its other choices apply to
+// the analysis; how the files are read and paired is opt's). The scoring
+// and the analysis run concurrently. Errors are those of Score.
+func Report(keyPath, respPath string, opt, analysisOpt gocore.Options) (*FileReport, error) {
+	rep := &FileReport{}
+	key, resp, docs, respOf, pairWarnings, err := readPair(keyPath, respPath, opt,
+		pairExtras{types: true, keyText: &rep.KeyText})
+	if err != nil {
+		return nil, err
+	}
+	rep.Key, rep.Response = key, resp
+	rep.Names = make([]string, len(docs))
+	for i := range docs {
+		rep.Names[i] = docs[i].Name
+	}
+	for _, w := range pairWarnings {
+		rep.AnalysisWarnings = append(rep.AnalysisWarnings, w.Msg)
+	}
+	analysisOpt.SpanMentions = true
+	analysisOpt.Stop = opt.Stop
+	var analysisErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				analysisErr = gocore.NewError(gocore.KindInternal, "internal error in the analysis: %v", r)
+			}
+		}()
+		// The scoring may set fields of the documents' tables; the analysis
+		// reads the documents only.
+		rep.Records, analysisErr = gocore.AnalyzeBatch(docs, analysisOpt)
+	}()
+	rep.Score, err = scorePair(keyPath, respPath, key, resp, docs, respOf, pairWarnings, opt)
+	<-done
+	if err != nil {
+		return nil, err
+	}
+	if analysisErr != nil {
+		return nil, analysisErr
+	}
+	return rep, nil
 }

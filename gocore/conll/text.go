@@ -3,10 +3,8 @@ package conll
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 
 	"github.com/corefscore/corefscore/gocore"
-	"github.com/pkg/errors"
 )
 
 // Text is the words of one document, for showing it: Words in token order
@@ -24,28 +22,46 @@ type Text struct {
 // reader's tokens (a jsonlines document without "sentences") gets an empty
 // Text. Errors are those of Score for that side.
 func Documents(path string, side int, opt gocore.Options) ([]Doc, []Text, error) {
-	docs, err := readSide(path, opt, true, side == 1, opt.Stop)
-	if err != nil {
-		return nil, nil, sideError(err, side, path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, sideError(errors.Wrapf(err, "conll: reading %s", path), side, path)
-	}
-	data = bytes.TrimPrefix(data, utf8BOM)
-	format, err := resolveFormat(data, path, opt.Format)
-	if err != nil {
-		return nil, nil, sideError(err, side, path)
-	}
 	var texts []Text
-	switch format {
-	case FormatCoNLL2012:
-		texts = conll2012Text(data)
-	case FormatCoNLLU:
-		texts = conlluText(data)
-	default:
-		texts = jsonlinesText(data)
+	docs, err := readWith(path, readOpts{format: opt.Format, types: true, response: side == 1,
+		clustersField: clustersFieldOf(opt, side == 1), stop: opt.Stop, text: &texts})
+	if err != nil {
+		return nil, nil, sideError(err, side, path)
 	}
+	return docs, texts, nil
+}
+
+// clustersFieldOf is opt.ClustersField for a response, "" for a key.
+func clustersFieldOf(opt gocore.Options, response bool) string {
+	if response {
+		return opt.ClustersField
+	}
+	return ""
+}
+
+// textsOf scans a file's bytes for the words of its documents (format as
+// for Read; a file whose format cannot be told has none).
+func textsOf(data []byte, path, format string) []Text {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	f, err := resolveFormat(data, path, format)
+	if err != nil {
+		return nil
+	}
+	switch f {
+	case FormatCoNLL2012:
+		return conll2012Text(data)
+	case FormatCoNLLU:
+		return conlluText(data)
+	default:
+		return jsonlinesText(data)
+	}
+}
+
+// alignTexts returns one Text per document: the scanned texts when they are
+// as many as the documents, each kept only where its number of words is the
+// document's number of tokens (otherwise the words cannot be aligned with the
+// reader's tokens, and the document gets an empty Text).
+func alignTexts(docs []Doc, texts []Text) []Text {
 	out := make([]Text, len(docs))
 	if len(texts) == len(docs) {
 		for i := range docs {
@@ -54,7 +70,7 @@ func Documents(path string, side int, opt gocore.Options) ([]Doc, []Text, error)
 			}
 		}
 	}
-	return docs, out, nil
+	return out
 }
 
 // eachLine calls f on every line of data without its line ending, with the

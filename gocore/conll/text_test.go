@@ -58,3 +58,48 @@ func TestDocuments(t *testing.T) {
 	require.Equal(t, 1, gocore.AsError(err).Side)
 	require.True(t, strings.Contains(err.Error(), "none.conll") || gocore.AsError(err).Kind == gocore.KindNotFound)
 }
+
+// TestReport: one read of each file gives what Score, AnalyzeFiles and
+// Documents give from their own reads, for each metric choice (the read
+// takes mention types even when the scored metrics do not).
+func TestReport(t *testing.T) {
+	key, resp := filepath.Join("..", "..", "examples", "key.conll"), filepath.Join("..", "..", "examples", "response.conll")
+	for _, tc := range []struct {
+		name    string
+		metrics []string
+	}{
+		{"default", nil},
+		{"untyped", []string{"muc", "bcub"}},
+		{"with analyses", []string{"muc", "kk", "ms"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var opt gocore.Options
+			if tc.metrics != nil {
+				set, err := gocore.ParseMetrics(tc.metrics)
+				require.NoError(t, err)
+				opt.Metrics = set
+			}
+			rep, err := Report(key, resp, opt, gocore.Options{})
+			require.NoError(t, err)
+			want, err := Score(key, resp, opt)
+			require.NoError(t, err)
+			require.Equal(t, want, rep.Score)
+			names, recs, warnings, err := AnalyzeFiles(key, resp, "", gocore.Options{})
+			require.NoError(t, err)
+			require.Equal(t, names, rep.Names)
+			require.Equal(t, recs, rep.Records)
+			require.Equal(t, warnings, rep.AnalysisWarnings)
+			require.NotEmpty(t, recs)
+			docs, texts, err := Documents(key, 0, gocore.Options{})
+			require.NoError(t, err)
+			require.Equal(t, docs, rep.Key)
+			require.Equal(t, texts, rep.KeyText)
+			respDocs, _, err := Documents(resp, 1, gocore.Options{})
+			require.NoError(t, err)
+			require.Equal(t, respDocs, rep.Response)
+		})
+	}
+	_, err := Report(key, filepath.Join(t.TempDir(), "none.conll"), gocore.Options{}, gocore.Options{})
+	require.Error(t, err)
+	require.Equal(t, 1, gocore.AsError(err).Side)
+}

@@ -79,6 +79,14 @@ class Analysis:
         a._errors, a._raw = None, raw
         return a
 
+    def _engine_arrays(self) -> dict | None:
+        """The engine's arrays behind the records while :attr:`errors` has not built them, else None.
+
+        For readers that want every error without a Python object each (the
+        report): the keys of :func:`corefscore._lib.analyze_files`'s result.
+        """
+        return self._raw
+
     @property
     def errors(self) -> list[ErrorRecord]:
         """One :class:`ErrorRecord` per error, in document order."""

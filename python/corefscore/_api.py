@@ -609,3 +609,24 @@ def analyze_files(key_path: Any, response_path: Any, *, format: str | None = Non
     opts = _analysis_options(metrics, dict(format=format, clusters_field=clusters_field, **options))
     raw = _engine.analyze_files(key_path, response_path, opts)
     return Analysis._of(raw, name or os.path.basename(os.fspath(response_path)))
+
+
+def _report_files(key_path: Any, response_path: Any, *, format: str | None = None,
+                  clusters_field: str | None = None, name: str | None = None, analysis: dict | None = None,
+                  **options: Any) -> tuple:
+    """One read of each file for a report: ``(Result, Analysis, key documents, response documents)``.
+
+    The Result is :func:`score_files`'s with ``options``; the Analysis is
+    :func:`analyze_files`'s with ``analysis`` (its options; default none)
+    and the files read and paired as for scoring; the documents are the raw
+    arrays of :func:`corefscore._engine.documents_of` (the key's with words).
+    """
+    import os
+
+    opts = _options(format=format, clusters_field=clusters_field, **options)
+    aopts = _analysis_options(None, dict(format=format, clusters_field=clusters_field, **(analysis or {})))
+    scores, raw, key_docs, resp_docs = _engine.report_files(key_path, response_path, opts, aopts)
+    result = _result(scores, opts, [], 2)
+    result.key, result.response = str(key_path), str(response_path)
+    found = Analysis._of(raw, name or os.path.basename(os.fspath(response_path)))
+    return result, found, key_docs, resp_docs

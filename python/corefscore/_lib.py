@@ -92,6 +92,12 @@ class CsDocumentsSizes(ctypes.Structure):
     _fields_ = [(n, _i64) for n in ("n_docs", "names_len", "n_mentions", "n_words", "words_len", "n_sentences")]
 
 
+class CsReportResult(ctypes.Structure):
+    _fields_ = [("scores", _i64), ("n_docs", _i64), ("names_len", _i64), ("report", CsReport), ("analysis", _i64),
+                ("analysis_sizes", CsAnalysisSizes), ("key_documents", _i64), ("key_sizes", CsDocumentsSizes),
+                ("response_documents", _i64), ("response_sizes", CsDocumentsSizes)]
+
+
 class CsDocumentsBuffers(ctypes.Structure):
     _fields_ = [("names", _p), ("names_len", _i64), ("name_offsets", _p), ("mention_offsets", _p),
                 ("word_docs", _p), ("sentence_docs", _p), ("docs_len", _i64), ("mentions", _p),
@@ -162,6 +168,7 @@ def _declare(cdll: ctypes.CDLL) -> None:
         "cs_read_documents": ([ctypes.c_char_p, _i32, _i64, _p, P(_i64), P(CsDocumentsSizes), P(CsError)], _i32),
         "cs_take_documents": ([_i64, P(CsDocumentsBuffers), P(CsError)], _i32),
         "cs_free_documents": ([_i64], None),
+        "cs_report_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _i64, _p, P(CsReportResult), P(CsError)], _i32),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(cdll, name)
@@ -437,15 +444,20 @@ def score_files(key_path: bytes, response_path: bytes, options: int, as_numpy: b
     args = (key_path, response_path, options, ctypes.byref(cancel), ctypes.byref(handle), ctypes.byref(n_docs),
             ctypes.byref(names_len), ctypes.byref(report), ctypes.byref(err))
     check(interruptible(cdll.cs_score_files, args, cancel, True), err)
+    return _take_result(cdll, handle, int(n_docs.value), int(names_len.value), report, as_numpy)
+
+
+def _take_result(cdll: Any, handle: Any, n: int, names_len: int, report: CsReport, as_numpy: bool):
+    """Copy a file result out of the library (and free it): what :func:`score_files` returns."""
+    err = CsError()
     try:
-        n = int(n_docs.value)
         # ctypes arrays, not array.array: importing array imports collections, which the drop-in never needs.
         counts = (ctypes.c_double * (n * len(_columns)))()
-        names = ctypes.create_string_buffer(max(int(names_len.value), 1))
+        names = ctypes.create_string_buffer(max(names_len, 1))
         offsets = (ctypes.c_int64 * (n + 1))()
         dups = (CsDuplicate * min(int(report.n_dups), 4096))()
         warns = (CsWarning * int(report.n_warnings))()
-        status = cdll.cs_take_result(handle, counts, len(counts), names, int(names_len.value),
+        status = cdll.cs_take_result(handle, counts, len(counts), names, names_len,
                                      offsets, len(offsets), dups, len(dups), warns, len(warns),
                                      ctypes.byref(err))
         handle.value = 0 if status == CS_OK else handle.value
@@ -529,26 +541,32 @@ def analyze_files(key_path: bytes, response_path: bytes, options: int) -> dict:
 
 def read_documents(path: bytes, side: int, options: int) -> dict:
     """One file's documents for display: names, mentions (start, end, cluster, type) and words per document."""
-    import numpy as np
-
     cdll = lib()
     handle, sizes, err, cancel = _i64(0), CsDocumentsSizes(), CsError(), ctypes.c_int32(0)
     args = (path, side, options, ctypes.addressof(cancel), ctypes.byref(handle), ctypes.byref(sizes),
             ctypes.byref(err))
     check(interruptible(cdll.cs_read_documents, args, cancel, True), err)
+    return _take_documents(cdll, handle, sizes)
+
+
+def _take_documents(cdll: Any, handle: Any, sizes: CsDocumentsSizes) -> dict:
+    """Copy documents out of the library (and free them): what :func:`read_documents` returns."""
+    import numpy as np
+
     n, nm, nw, ns = (int(sizes.n_docs), int(sizes.n_mentions), int(sizes.n_words), int(sizes.n_sentences))
-    names = ctypes.create_string_buffer(max(int(sizes.names_len), 1))
-    words = ctypes.create_string_buffer(max(int(sizes.words_len), 1))
-    doc_offs = [np.zeros(n + 1, np.int64) for _ in range(4)]
-    mentions = np.zeros(max(nm, 1), np.dtype([("start", "<i8"), ("end", "<i8"), ("cluster", "<i8"),
-                                              ("type", "<i4"), ("line", "<i4")]))
-    word_offsets = np.zeros(nw + 1, np.int64)
-    sentence_ends = np.zeros(max(ns, 1), np.int64)
-    buf = CsDocumentsBuffers(
-        ctypes.addressof(names), int(sizes.names_len), doc_offs[0].ctypes.data, doc_offs[1].ctypes.data,
-        doc_offs[2].ctypes.data, doc_offs[3].ctypes.data, n, mentions.ctypes.data, nm, ctypes.addressof(words),
-        int(sizes.words_len), word_offsets.ctypes.data, nw, sentence_ends.ctypes.data, ns)
+    err = CsError()
     try:
+        names = ctypes.create_string_buffer(max(int(sizes.names_len), 1))
+        words = ctypes.create_string_buffer(max(int(sizes.words_len), 1))
+        doc_offs = [np.zeros(n + 1, np.int64) for _ in range(4)]
+        mentions = np.zeros(max(nm, 1), np.dtype([("start", "<i8"), ("end", "<i8"), ("cluster", "<i8"),
+                                                  ("type", "<i4"), ("line", "<i4")]))
+        word_offsets = np.zeros(nw + 1, np.int64)
+        sentence_ends = np.zeros(max(ns, 1), np.int64)
+        buf = CsDocumentsBuffers(
+            ctypes.addressof(names), int(sizes.names_len), doc_offs[0].ctypes.data, doc_offs[1].ctypes.data,
+            doc_offs[2].ctypes.data, doc_offs[3].ctypes.data, n, mentions.ctypes.data, nm, ctypes.addressof(words),
+            int(sizes.words_len), word_offsets.ctypes.data, nw, sentence_ends.ctypes.data, ns)
         status = cdll.cs_take_documents(handle, ctypes.byref(buf), ctypes.byref(err))
         if status == CS_OK:
             handle.value = 0
@@ -561,3 +579,29 @@ def read_documents(path: bytes, side: int, options: int) -> dict:
             "mention_offsets": doc_offs[1], "mentions": mentions[:nm], "word_docs": doc_offs[2],
             "sentence_docs": doc_offs[3], "words": wraw, "word_offsets": word_offsets,
             "sentence_ends": sentence_ends[:ns]}
+
+
+def report_files(key_path: bytes, response_path: bytes, score_options: int, analysis_options: int) -> dict:
+    """Everything a report draws, from one read of each file (``cs_report_files``).
+
+    Returns ``{"scores": (what score_files returns), "analysis": (what
+    analyze_files returns), "key": (what read_documents returns, with words),
+    "response": (the same without words)}``.
+    """
+    cdll = lib()
+    out, err, cancel = CsReportResult(), CsError(), ctypes.c_int32(0)
+    args = (key_path, response_path, score_options, analysis_options, ctypes.addressof(cancel), ctypes.byref(out),
+            ctypes.byref(err))
+    check(interruptible(cdll.cs_report_files, args, cancel, True), err)
+    handles = [_i64(out.scores), _i64(out.analysis), _i64(out.key_documents), _i64(out.response_documents)]
+    try:
+        result = {"scores": _take_result(cdll, handles[0], int(out.n_docs), int(out.names_len), out.report, True),
+                  "analysis": _take_analysis(cdll, handles[1], out.analysis_sizes),
+                  "key": _take_documents(cdll, handles[2], out.key_sizes),
+                  "response": _take_documents(cdll, handles[3], out.response_sizes)}
+    finally:  # after a failed take, the ones not taken yet
+        for h, free in zip(handles, (cdll.cs_free_result, cdll.cs_free_analysis, cdll.cs_free_documents,
+                                     cdll.cs_free_documents)):
+            if h.value:
+                free(h)
+    return result

@@ -11,11 +11,11 @@ Go (each file parsed once per call). :func:`write_report` writes the file;
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from . import _api, _engine, report_html, stats
+from . import _analysis, _api, _engine, report_html, stats
 
 __all__ = ["report_data", "write_report"]
 
@@ -37,23 +37,20 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
     Scores are those of :func:`corefscore.score_files` with the same options;
     intervals are percentile bootstrap intervals over documents
     (``n_bootstrap`` resamples, ``seed``); errors are those of
-    :func:`corefscore.analyze_files`. Documents are the key's, in its order.
+    :func:`corefscore.analyze_files` (with the ``singletons`` and
+    ``duplicates`` options). Documents are the key's, in its order. Each file
+    is read once (``cs_report_files``: scores, errors and documents from one
+    read); with two responses the two are read concurrently.
     """
     if not 1 <= len(response_paths) <= 2:
         raise ValueError(f"a report compares one or two responses with the key; got {len(response_paths)}")
     systems = list(names) if names is not None else _system_names(response_paths)
-    clusters_field = options.get("clusters_field")
-    opts = _engine.options(format=format, clusters_field=clusters_field)
-    shared = {k: options[k] for k in ("singletons", "duplicates", "clusters_field") if options.get(k) is not None}
-    # The Go calls release the GIL: the files are read, scored and analysed concurrently.
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        key_future = pool.submit(_engine.read_documents, key_path, 0, opts)
-        jobs = [(pool.submit(_api.score_files, key_path, path, format=format, **options),
-                 pool.submit(_api.analyze_files, key_path, path, format=format, name=system, **shared),
-                 pool.submit(_engine.read_documents, path, 1, opts, False))
-                for system, path in zip(systems, response_paths)]
-        key_docs = key_future.result()
-        done = [(a.result(), b.result(), c.result()) for a, b, c in jobs]
+    shared = {k: options[k] for k in ("singletons", "duplicates") if options.get(k) is not None}
+
+    def run(path: Any, system: str) -> tuple:
+        return _api._report_files(key_path, path, format=format, name=system, analysis=shared, **options)
+
+    done = _concurrently([lambda p=p, s=s: run(p, s) for s, p in zip(systems, response_paths)])
     data: dict[str, Any] = {
         "title": title or f"{os.path.basename(os.fspath(key_path))}: " + " vs ".join(systems),
         "subtitle": f"key: {os.fspath(key_path)}; " + "; ".join(
@@ -61,8 +58,8 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
         "systems": systems, "confidence": confidence, "scores": {}, "error_counts": {}, "link_counts": {},
     }
     docs = [{"name": d["name"], "sentences": _sentences(d), "key": d["entities"], "responses": {}, "scores": {},
-             "errors": {}} for d in key_docs]
-    for system, (result, analysis, resp_docs) in zip(systems, done):
+             "errors": {}} for d in _engine.documents_of(done[0][2])]
+    for system, (result, analysis, _, resp_raw) in zip(systems, done):
         metrics = [m for m in result.metrics if m in result]
         data.setdefault("metrics", metrics)
         iv = stats.bootstrap(result, n=n_bootstrap, confidence=confidence, seed=seed) if n_bootstrap else None
@@ -77,26 +74,97 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
         data["scores"][system] = table
         per_doc = result.per_document()
         data["error_counts"][system] = {c: analysis.counts[c] for c in report_html.KK_CATEGORIES}
-        links = {"recall_errors": analysis.counts["recall_error"],
-                 "precision_errors": analysis.counts["precision_error"]}
-        for e in analysis.errors:
-            if e.types:
-                k = f"{e.category.split('_')[0]}.{e.types[0]}_{e.types[1]}"
-                links[k] = links.get(k, 0) + 1
+        by_doc, links = _errors(analysis)
         data["link_counts"][system] = links
-        resp = {d["name"]: d["entities"] for d in resp_docs}
-        by_doc = analysis.by_document()
+        resp = {d["name"]: d["entities"] for d in _engine.documents_of(resp_raw, words=False)}
         for i, doc in enumerate(docs):
             doc["responses"][system] = resp.get(doc["name"], [])
             if i < len(per_doc):
                 doc["scores"][system] = {m: per_doc[i][m].f1 for m in metrics if m in per_doc[i]}
-            doc["errors"][system] = [
-                {"category": e.category, "mentions": [list(m) for m in e.mentions],
-                 "key_entities": [k for k in e.key_entities if k >= 0],
-                 "response_entities": [r for r in e.response_entities if r >= 0]}
-                for e in by_doc.get(doc["name"], [])]
+            doc["errors"][system] = by_doc.get(doc["name"], [])
     data["documents"] = docs
     return data
+
+
+def _concurrently(calls: list) -> list:
+    """The results of calls (the Go calls release the GIL), the first in this thread; the first error is raised."""
+    results: list[Any] = [None] * len(calls)
+    errors: list[BaseException | None] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = calls[i]()
+        except BaseException as exc:  # re-raised in the calling thread
+            errors[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(1, len(calls))]
+    for t in threads:
+        t.start()
+    run(0)
+    for t in threads:
+        t.join()
+    for exc in errors:
+        if exc is not None:
+            raise exc
+    return results
+
+
+_LINK_TYPES = (None, "name", "nominal", "pronoun")
+
+
+def _errors(analysis: _analysis.Analysis) -> tuple[dict[str, dict | list], dict[str, int]]:
+    """Per document name, its errors in the columnar form of the report's schema; and the link error counts.
+
+    The columns (see :mod:`corefscore.report_html`): ``category`` (one name
+    per error), ``mentions`` (the errors' spans, flat: start, end, start,
+    end, ...) with ``mention_offsets`` (error ``r``'s spans are
+    ``mentions[o[r]:o[r + 1]]``), and likewise ``key_entities`` and
+    ``response_entities`` with their offsets (-1: the mention is absent from
+    that side). The link counts are ``recall_errors``, ``precision_errors``
+    and, where non-zero, ``"recall.nominal_name"`` and the like (anaphor
+    type, antecedent type). Built from the engine's arrays, with no Python
+    object per error.
+    """
+    links: dict[str, int] = {"recall_errors": analysis.counts["recall_error"],
+                             "precision_errors": analysis.counts["precision_error"]}
+    raw = analysis._engine_arrays()
+    if raw is None:  # the records exist already: the list form
+        by_doc: dict[str, dict | list] = {}
+        for e in analysis.errors:
+            if e.types:
+                k = f"{e.category.split('_')[0]}.{e.types[0]}_{e.types[1]}"
+                links[k] = links.get(k, 0) + 1
+            by_doc.setdefault(e.document, []).append(  # type: ignore[union-attr]
+                {"category": e.category, "mentions": [list(m) for m in e.mentions],
+                 "key_entities": [k for k in e.key_entities if k >= 0],
+                 "response_entities": [r for r in e.response_entities if r >= 0]})
+        return by_doc, links
+    import numpy as np
+
+    cat = raw["category"].astype(np.int64)
+    types = raw["types"].astype(np.int64)
+    link = (cat >= 8) & (types[:, 0] > 0) & (types[:, 1] > 0)
+    cells = np.bincount(((cat[link] - 8) * 9 + (types[link, 0] - 1) * 3 + types[link, 1] - 1), minlength=18)
+    for j in np.flatnonzero(cells).tolist():
+        side = "recall" if j < 9 else "precision"
+        links[f"{side}.{_LINK_TYPES[j % 9 // 3 + 1]}_{_LINK_TYPES[j % 3 + 1]}"] = int(cells[j])
+    names = [_analysis.CATEGORIES[c - 1] for c in cat.tolist()]
+    packed = raw["mentions"]
+    spans = np.stack([packed >> 32, packed & 0xFFFFFFFF], axis=1)
+    mo, ko, ro = raw["mention_offsets"], raw["key_offsets"], raw["response_offsets"]
+    ks, rs = raw["key_entities"], raw["response_entities"]
+    # Records come in document order: document d's are bounds[d] .. bounds[d + 1] - 1.
+    bounds = np.searchsorted(raw["doc"], np.arange(len(raw["names"]) + 1)).tolist()
+    out: dict[str, dict | list] = {}
+    for d, name in enumerate(raw["names"]):
+        a, b = bounds[d], bounds[d + 1]
+        out[name] = {"category": names[a:b],
+                     "mentions": spans[mo[a]:mo[b]].ravel().tolist(),
+                     "mention_offsets": ((mo[a:b + 1] - mo[a]) * 2).tolist(),
+                     "key_entities": ks[ko[a]:ko[b]].tolist(), "key_offsets": (ko[a:b + 1] - ko[a]).tolist(),
+                     "response_entities": rs[ro[a]:ro[b]].tolist(),
+                     "response_offsets": (ro[a:b + 1] - ro[a]).tolist()}
+    return out, links
 
 
 def _sentences(doc: dict) -> list[list[str]]:

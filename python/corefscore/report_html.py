@@ -72,6 +72,20 @@ tokens), as in the CoNLL readers and the Python span convention::
         ...]
     }
 
+A system's errors in a document may also be given as columns, the form
+:func:`corefscore.report.report_data` gives (one list per field instead of a
+dict per error; much cheaper to build and to embed for thousands of
+errors)::
+
+    {"category": ["divided_entity", ...],   # one name per error
+     "mentions": [7, 7, 12, 14, ...],       # the errors' spans, flat: start, end, start, end, ...
+     "mention_offsets": [0, 2, 6, ...],     # error r's spans: mentions[o[r]:o[r + 1]]
+     "key_entities": [0, ...], "key_offsets": [0, 1, ...],               # optional, likewise
+     "response_entities": [3, ...], "response_offsets": [0, 1, ...]}     # (-1: absent from that side)
+
+Only the categories and the spans are drawn (the entity fields are not
+embedded in the page).
+
 Category names are those of the engine: the seven of Kummerfeld & Klein
 (``span_error``, ``conflated_entities``, ``extra_mention``, ``extra_entity``,
 ``divided_entity``, ``missing_mention``, ``missing_entity``) and the two of
@@ -291,6 +305,23 @@ def _json_default(o: Any) -> Any:
     raise TypeError(f"report data must be JSON-like; got {type(o).__name__}")
 
 
+def _errors_payload(errors: Any) -> dict:
+    """A system's errors in a document as the page embeds them: categories, flat spans, offsets into them.
+
+    ``errors`` is either form of the schema (a list of dicts, or columns).
+    """
+    if isinstance(errors, dict):
+        return {"c": errors.get("category", []), "m": errors.get("mentions", []),
+                "o": errors.get("mention_offsets", [0])}
+    cats, flat, offsets = [], [], [0]
+    for r in errors:
+        cats.append(r.get("category"))
+        for sp in r.get("mentions") or []:
+            flat.extend((sp[0], sp[1]))
+        offsets.append(len(flat))
+    return {"c": cats, "m": flat, "o": offsets}
+
+
 def _clean(x: Any) -> Any:
     """Non-finite floats to None, recursively (JSON has no NaN)."""
     if isinstance(x, float):
@@ -390,7 +421,7 @@ systems.forEach(function(s){metrics.forEach(function(m){cols.push({key:"s:"+s+":
 systems.forEach(function(s){cols.push({key:"e:"+s,label:"errors"+(systems.length>1?" ("+s+")":""),num:true,sys:s,errors:true});});
 function cellValue(d,c){
   if(c.key==="name")return d.name;
-  if(c.errors){var e=(d.errors||{})[c.sys];return e?e.filter(function(r){return isKK(r.category);}).length:null;}
+  if(c.errors){var e=(d.errors||{})[c.sys];return e?(e.c||[]).filter(isKK).length:null;}
   var s=(d.scores||{})[c.sys];return s&&s[c.metric]!=null?s[c.metric]:null;
 }
 var KK=["span_error","conflated_entities","extra_mention","extra_entity","divided_entity","missing_mention","missing_entity"];
@@ -485,6 +516,15 @@ function renderSide(pane,doc,ents,colours,side,errs){
   pane.innerHTML=html.join("");
 }
 
+// a system's errors in a document: {c: categories, m: flat spans, o: offsets into m},
+// expanded to [{category, mentions: [[start, end], ...]}] when the document is shown
+function errorsOf(d,sys){
+  var e=(d.errors||{})[sys];if(!e)return [];if(e.list)return e.list;
+  var list=[],c=e.c||[],m=e.m||[],o=e.o||[];
+  for(var r=0;r<c.length;r++){var ms=[];for(var j=o[r];j<o[r+1];j+=2)ms.push([m[j],m[j+1]]);list.push({category:c[r],mentions:ms});}
+  e.list=list;return list;
+}
+
 function errorIndex(errs){
   var byMention={};
   (errs||[]).forEach(function(r){(r.mentions||[]).forEach(function(s){var k=spanKey(s);(byMention[k]=byMention[k]||[]);if(byMention[k].indexOf(r.category)<0)byMention[k].push(r.category);});});
@@ -496,7 +536,7 @@ function showDoc(i,scroll){
   var sys=sysSel.value||systems[0];
   docSel.value=i;
   rows.forEach(function(r){r.classList.toggle("sel",+r.dataset.doc===i);});
-  var key=d.key||[],resp=(d.responses||{})[sys]||[],errs=(d.errors||{})[sys]||[];
+  var key=d.key||[],resp=(d.responses||{})[sys]||[],errs=errorsOf(d,sys);
   var col=entityColours(key,resp),ei=errorIndex(errs);
   renderSide(keyPane,d,key,col[0],"k",ei);
   renderSide(respPane,d,resp,col[1],"r",ei);
@@ -585,7 +625,10 @@ def render_report(data: dict, *, full_page: bool = True) -> str:
     # a LitBank-sized corpus).
     docs = data.get("documents", [])
     data = _clean({k: v for k, v in data.items() if k != "documents"})
-    data["documents"] = [{**d, "scores": _clean(d["scores"])} if "scores" in d else d for d in docs]
+    data["documents"] = [
+        {**d, **({"scores": _clean(d["scores"])} if "scores" in d else {}),
+         **({"errors": {s: _errors_payload(e) for s, e in d["errors"].items()}} if d.get("errors") else {})}
+        for d in docs]
     metrics = _metrics_of(data)
     root = "cfs-" + uuid.uuid4().hex[:10]
     systems = data["systems"]
