@@ -98,10 +98,11 @@ type conlluDoc struct {
 	words    int32
 	index    map[string]int32
 	ids      []string
-	open     map[string][]udOpen // full id (with [k/n]) -> stack
+	open     [][]udOpen          // per entity, the stack of its open mentions (plain ids)
+	openPart map[string][]udOpen // id of a part ("ID[k/n]") -> stack
 	nOpen    int
 	partials []*udPartial
-	ents     [][]Mention
+	ments    []Mention    // in closing order, Cluster the entity; grouped by entity in finish
 	attr     headAttr     // which Entity attribute gives the head (from "# global.Entity")
 	classes  []tokenClass // per word; a word without tags has class 0, so a mention with one is untyped
 	scratch  []tokenClass
@@ -113,17 +114,20 @@ type conlluDoc struct {
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
-	return &conlluDoc{name: name, line: line, index: make(map[string]int32), open: make(map[string][]udOpen)}
+	return &conlluDoc{name: name, line: line, index: make(map[string]int32)}
 }
 
-func (d *conlluDoc) entity(id string) int32 {
-	if e, ok := d.index[id]; ok {
+// entity returns the index of entity id, numbering a new one (the lookup
+// does not copy id; only a new entity's id is copied).
+func (d *conlluDoc) entity(id []byte) int32 {
+	if e, ok := d.index[string(id)]; ok {
 		return e
 	}
 	e := int32(len(d.ids))
-	d.index[id] = e
-	d.ids = append(d.ids, id)
-	d.ents = append(d.ents, nil)
+	s := string(id)
+	d.index[s] = e
+	d.ids = append(d.ids, s)
+	d.open = append(d.open, nil)
 	return e
 }
 
@@ -137,7 +141,7 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 	newdocs := 0
 	var attr headAttr
 	l := newLines(data)
-	cols := make([][]byte, 0, 10)
+	var cols [10][]byte
 	start := func(name string, line int) error {
 		if d != nil {
 			doc, err := d.finish(path, line)
@@ -197,19 +201,15 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 			}
 			name = d.name
 		}
-		cols = cols[:0]
-		for f := range bytes.SplitSeq(line, []byte{'\t'}) {
-			cols = append(cols, f)
-		}
-		if len(cols) != 10 {
-			return nil, parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", len(cols))
+		if n := splitColumns(line, &cols); n != 10 {
+			return nil, parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", n)
 		}
 		id := cols[0]
 		if bytes.IndexByte(id, '-') >= 0 {
 			continue // multiword token range: not a word
 		}
 		if bytes.IndexByte(id, '.') >= 0 {
-			if err := d.emptyLine(cols, path, l.num); err != nil {
+			if err := d.emptyLine(&cols, path, l.num); err != nil {
 				return nil, err
 			}
 			continue
@@ -217,7 +217,7 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 		if len(id) == 0 || digitsAt(id, 0) != len(id) {
 			return nil, parseErr(path, l.num, name, "word id %q is not a number", id)
 		}
-		if err := d.word(cols, path, l.num); err != nil {
+		if err := d.word(&cols, path, l.num); err != nil {
 			return nil, err
 		}
 	}
@@ -229,6 +229,48 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 		return nil, err
 	}
 	return append(docs, doc), nil
+}
+
+// splitColumns sets cols to the first ten tab-separated columns of line and
+// returns how many columns line has; nothing is copied or allocated.
+func splitColumns(line []byte, cols *[10][]byte) int {
+	n := 0
+	for n < 9 {
+		i := bytes.IndexByte(line, '\t')
+		if i < 0 {
+			break
+		}
+		cols[n] = line[:i]
+		line = line[i+1:]
+		n++
+	}
+	cols[n] = line
+	return n + 1 + bytes.Count(line, []byte{'\t'})
+}
+
+// entityValues calls f on the value of each Entity= item of a MISC column
+// (items are separated by "|"), in order; it stops at f's first error.
+func entityValues(misc []byte, f func(v []byte) error) error {
+	for at := 0; at+len(entityKey) <= len(misc); {
+		i := bytes.Index(misc[at:], entityKey)
+		if i < 0 {
+			return nil
+		}
+		i += at
+		at = i + len(entityKey)
+		if i > 0 && misc[i-1] != '|' {
+			continue // inside another item ("XEntity=...")
+		}
+		v := misc[at:]
+		if j := bytes.IndexByte(v, '|'); j >= 0 {
+			v = v[:j]
+		}
+		if err := f(v); err != nil {
+			return err
+		}
+		at += len(v)
+	}
+	return nil
 }
 
 // newdocName returns NAME from the rest of "# newdoc id = NAME" ("" if none).
@@ -255,7 +297,7 @@ func docNameFromPath(path string) string {
 var entityKey = []byte("Entity=")
 
 // word reads one word line.
-func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
+func (d *conlluDoc) word(cols *[10][]byte, path string, num int) error {
 	w := d.words
 	d.words++
 	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
@@ -268,23 +310,14 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	}
 	d.heads = append(d.heads, head)
 	d.propn = append(d.propn, string(cols[3]) == "PROPN")
-	misc := cols[9]
-	if len(misc) < len(entityKey) {
-		return nil
-	}
-	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
-		if v, ok := bytes.CutPrefix(item, entityKey); ok {
-			if err := d.entityValue(v, udCursor{word: w, empty: -1}, path, num); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return entityValues(cols[9], func(v []byte) error {
+		return d.entityValue(v, udCursor{word: w, empty: -1}, path, num)
+	})
 }
 
 // emptyLine reads an empty node line "N.k": its position, its DEPS and its
 // Entity= value.
-func (d *conlluDoc) emptyLine(cols [][]byte, path string, num int) error {
+func (d *conlluDoc) emptyLine(cols *[10][]byte, path string, num int) error {
 	id := cols[0]
 	dot := bytes.IndexByte(id, '.')
 	n, okN := smallInt(id[:dot])
@@ -322,15 +355,9 @@ func (d *conlluDoc) emptyLine(cols [][]byte, path string, num int) error {
 		}
 	}
 	d.empties = append(d.empties, e)
-	misc := cols[9]
-	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
-		if v, ok := bytes.CutPrefix(item, entityKey); ok {
-			if err := d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return entityValues(cols[9], func(v []byte) error {
+		return d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num)
+	})
 }
 
 // smallInt parses a non-negative decimal of at most 9 digits.
@@ -370,25 +397,29 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 			if len(id) == 0 {
 				return parseErr(path, num, d.name, "Entity=%s: opening bracket without an entity id", v)
 			}
-			single := j < len(v) && v[j] == ')'
-			head := d.attr.value(content)
-			if single {
-				oo := o
-				oo.head = head
-				if err := d.closeMention(string(id), oo, endWord, endEmpty, path, num, v); err != nil {
+			oo := o
+			oo.head = d.attr.value(content)
+			switch {
+			case j < len(v) && v[j] == ')': // a one-node mention
+				if err := d.closeMention(id, oo, endWord, endEmpty, path, num, v); err != nil {
 					return err
 				}
 				j++
-			} else {
-				sid := string(id)
-				base, _, _, err := splitPart(sid)
+			case bytes.IndexByte(id, '[') < 0:
+				e := d.entity(id) // entities are numbered in order of first opening
+				d.open[e] = append(d.open[e], oo)
+				d.nOpen++
+			default:
+				base, _, _, err := splitPart(id)
 				if err != nil {
 					return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 				}
-				d.entity(base) // entities are numbered in order of first opening
-				oo := o
-				oo.head = head
-				d.open[sid] = append(d.open[sid], oo)
+				d.entity(base)
+				if d.openPart == nil {
+					d.openPart = make(map[string][]udOpen)
+				}
+				sid := string(id)
+				d.openPart[sid] = append(d.openPart[sid], oo)
 				d.nOpen++
 			}
 			i = j
@@ -399,18 +430,30 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 			if j < 0 {
 				return parseErr(path, num, d.name, "Entity=%s: %q is neither an opening nor a closing bracket", v, v[i:])
 			}
-			sid := string(v[i : i+j])
-			if bytes.IndexByte(v[i:i+j], '(') >= 0 {
-				return parseErr(path, num, d.name, "Entity=%s: malformed item %q", v, sid)
+			id := v[i : i+j]
+			if bytes.IndexByte(id, '(') >= 0 {
+				return parseErr(path, num, d.name, "Entity=%s: malformed item %q", v, id)
 			}
-			st := d.open[sid]
+			var st []udOpen
+			e, plain := int32(-1), bytes.IndexByte(id, '[') < 0
+			if plain {
+				if x, ok := d.index[string(id)]; ok {
+					e, st = x, d.open[x]
+				}
+			} else {
+				st = d.openPart[string(id)]
+			}
 			if len(st) == 0 {
-				return parseErr(path, num, d.name, "closing bracket %s) has no opening bracket", sid)
+				return parseErr(path, num, d.name, "closing bracket %s) has no opening bracket", id)
 			}
 			o := st[len(st)-1]
-			d.open[sid] = st[:len(st)-1]
+			if plain {
+				d.open[e] = st[:len(st)-1]
+			} else {
+				d.openPart[string(id)] = st[:len(st)-1]
+			}
 			d.nOpen--
-			if err := d.closeMention(sid, o, endWord, endEmpty, path, num, v); err != nil {
+			if err := d.closeMention(id, o, endWord, endEmpty, path, num, v); err != nil {
 				return err
 			}
 			i += j + 1
@@ -420,22 +463,22 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 }
 
 // splitPart splits "ID[k/n]" into ("ID", k, n); a plain id gives n = 0.
-func splitPart(id string) (base string, k, n int, err error) {
-	b := strings.IndexByte(id, '[')
+func splitPart(id []byte) (base []byte, k, n int, err error) {
+	b := bytes.IndexByte(id, '[')
 	if b < 0 {
 		return id, 0, 0, nil
 	}
-	if !strings.HasSuffix(id, "]") || b == 0 {
-		return "", 0, 0, errMalformedPart(id)
+	if id[len(id)-1] != ']' || b == 0 {
+		return nil, 0, 0, errMalformedPart(id)
 	}
-	ks, ns, ok := strings.Cut(id[b+1:len(id)-1], "/")
+	ks, ns, ok := bytes.Cut(id[b+1:len(id)-1], []byte{'/'})
 	if !ok {
-		return "", 0, 0, errMalformedPart(id)
+		return nil, 0, 0, errMalformedPart(id)
 	}
-	k, err1 := strconv.Atoi(ks)
-	n, err2 := strconv.Atoi(ns)
+	k, err1 := strconv.Atoi(string(ks))
+	n, err2 := strconv.Atoi(string(ns))
 	if err1 != nil || err2 != nil || k < 1 || n < 1 || k > n || n > 1<<16 {
-		return "", 0, 0, errMalformedPart(id)
+		return nil, 0, 0, errMalformedPart(id)
 	}
 	return id[:b], k, n, nil
 }
@@ -444,15 +487,15 @@ type partError string
 
 func (e partError) Error() string { return string(e) }
 
-func errMalformedPart(id string) error {
-	return partError("malformed discontinuous part " + strconv.Quote(id) + ", want ID[k/n]")
+func errMalformedPart(id []byte) error {
+	return partError("malformed discontinuous part " + strconv.Quote(string(id)) + ", want ID[k/n]")
 }
 
 // closeMention records the (part of the) mention id opened at o and
 // closed at word endWord (inclusive) and empty node endEmpty (exclusive):
 // its words are o.start..endWord and its empty nodes
 // d.empties[o.startEmpty:endEmpty] (a zero mention has none of the first).
-func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
+func (d *conlluDoc) closeMention(id []byte, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
 	base, k, n, err := splitPart(id)
 	if err != nil {
 		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
@@ -461,7 +504,7 @@ func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty in
 		e := d.entity(base)
 		m := Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)}
 		d.finishMention(&m, o.head, o.head, o.startEmpty, endEmpty, nil)
-		d.ents[e] = append(d.ents[e], m)
+		d.ments = append(d.ments, m)
 		return nil
 	}
 	e := d.entity(base)
@@ -510,7 +553,7 @@ func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty in
 		headSpec = p.head
 	}
 	d.finishMention(&m, p.head, headSpec, 0, 0, p.empty)
-	d.ents[e] = append(d.ents[e], m)
+	d.ments = append(d.ments, m)
 	return nil
 }
 
@@ -633,12 +676,18 @@ func wordSetMention(words []int32, cluster int64) Mention {
 func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 	if d.nOpen > 0 {
 		first, firstID := 0, ""
-		for id, st := range d.open {
+		earliest := func(id string, st []udOpen) {
 			for _, o := range st {
 				if first == 0 || o.line < first || (o.line == first && id < firstID) {
 					first, firstID = o.line, id
 				}
 			}
+		}
+		for e, st := range d.open {
+			earliest(d.ids[e], st)
+		}
+		for id, st := range d.openPart {
+			earliest(id, st)
 		}
 		return Doc{}, parseErr(path, first, d.name,
 			"mention of entity %s opened here is never closed in its document", firstID)
@@ -649,13 +698,20 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
 	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true}
-	total := 0
-	for _, ms := range d.ents {
-		total += len(ms)
+	// Group the mentions by entity (a stable counting sort: closing order
+	// within an entity).
+	at := make([]int, len(d.ids)+1)
+	for i := range d.ments {
+		at[d.ments[i].Cluster+1]++
 	}
-	doc.Mentions = make([]Mention, 0, total)
-	for _, ms := range d.ents {
-		doc.Mentions = append(doc.Mentions, ms...)
+	for e := 1; e < len(at); e++ {
+		at[e] += at[e-1]
+	}
+	doc.Mentions = make([]Mention, len(d.ments))
+	for i := range d.ments {
+		e := d.ments[i].Cluster
+		doc.Mentions[at[e]] = d.ments[i]
+		at[e]++
 	}
 	return doc, nil
 }

@@ -364,7 +364,11 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 		return nil, errors.Wrapf(err, "conll: reading %s", path)
 	}
 	defer file.Close()
-	data, err := readAll(newStopReader(file, o.stop), path)
+	size := 0
+	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < 1<<40 {
+		size = int(st.Size())
+	}
+	data, err := readAllSized(newStopReader(file, o.stop), path, size)
 	if err != nil {
 		return nil, err
 	}
@@ -489,8 +493,14 @@ func SniffFormat(data []byte) string {
 // each chunk as it comes for a NUL byte, so that a binary file or a device
 // such as /dev/zero is refused at once rather than read without end.
 func readAll(r io.Reader, path string) ([]byte, error) {
-	data := make([]byte, 0, 64<<10)
-	lines := 1
+	return readAllSized(r, path, 0)
+}
+
+// readAllSized is readAll for a file expected to hold size bytes (a regular
+// file's size; 0 when unknown): its buffer is allocated once, one byte
+// larger so that the read which finds the end needs no growth.
+func readAllSized(r io.Reader, path string, size int) ([]byte, error) {
+	data := make([]byte, 0, max(size+1, 64<<10))
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -498,9 +508,8 @@ func readAll(r io.Reader, path string) ([]byte, error) {
 		k, err := r.Read(data[len(data):cap(data)])
 		chunk := data[len(data) : len(data)+k]
 		if i := bytes.IndexByte(chunk, 0); i >= 0 {
-			return nil, nulError(path, lines+bytes.Count(chunk[:i], []byte{'\n'}))
+			return nil, nulError(path, 1+bytes.Count(data[:len(data)+i], []byte{'\n'}))
 		}
-		lines += bytes.Count(chunk, []byte{'\n'})
 		data = data[:len(data)+k]
 		if err == io.EOF {
 			return data, nil
