@@ -225,6 +225,24 @@ def _score_files(key: str, response: str, **kwargs: Any) -> Any:
     return score_files(key, response, **kwargs)
 
 
+def _plain_score_files(key: str, response: str, kwargs: dict[str, Any]) -> Any:
+    """What the score table needs of ``score_files(key, response, **kwargs)``, computed without NumPy.
+
+    A ``_report.Totals`` with ``key``, ``response`` and ``warnings`` set as on
+    the Result: the same numbers, for commands that print the micro-averaged
+    table only (importing NumPy takes longer than reading and scoring a
+    30 MB corpus, bench/corefud.md).
+    """
+    from . import _engine, _lib, _report
+
+    scores = _engine.score_files(key, response, _engine.options(**kwargs), as_numpy=False)
+    totals = _report.Totals(scores.counts, len(scores.names), _lib.columns(), scores.metrics,
+                            kwargs.get("blanc_rule") or "key")
+    totals.key, totals.response = str(key), str(response)
+    totals.warnings = _engine.warning_lines(scores)
+    return totals
+
+
 def _no_blas_threads() -> None:
     """Ask OpenBLAS for one thread, unless the user chose, before a command that does no matrix product imports NumPy.
 
@@ -415,6 +433,11 @@ def _cmd_score(argv: list[str]) -> int:
         return _score_datasets(args, metrics)
     if args.key is None or args.response is None:
         raise UsageError("give KEY RESPONSE, or --datasets KEY1 RESPONSE1 [KEY2 RESPONSE2 ...]")
+    if not (args.ci or args.json or args.per_doc or args.average != "micro"):
+        result = _plain_score_files(args.key, args.response, _score_kwargs(args, metrics))
+        _warn(result.warnings)
+        sys.stdout.write(_score_table(result, args, None, None))
+        return 0
     if not args.ci:
         _no_blas_threads()
     result = _score_files(args.key, args.response, **_score_kwargs(args, metrics))
