@@ -663,6 +663,29 @@ def test_score_table_imports_no_numpy_and_prints_what_the_result_gives(form, ref
         assert warnings and "is repeated" in warnings[-1]
 
 
+def test_datasets_table_imports_no_numpy_and_agrees_with_the_json(tmp_path):
+    pairs = [str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"),
+             str(COREFUD / "key.conllu"), str(COREFUD / "response.conllu")]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, env.get("PYTHONPATH", "")])
+    code = (
+        "import sys; from corefscore import cli; "
+        f"status = cli.main(['score', '--datasets', *{pairs!r}, '--metrics', 'muc,bcub,ceafe,blanc']); "
+        "print(status, sorted(m for m in sys.modules if m.split('.')[0] == 'numpy'), file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and proc.stderr.strip().split("\n")[-1] == "0 []", proc.stderr
+    as_json = json.loads(run_process("score", "--datasets", *pairs, "--metrics", "muc,bcub,ceafe,blanc",
+                                     "--json").stdout)
+    macro = proc.stdout.split("macro average")[1]
+    for m, s in as_json["macro"]["metrics"].items():
+        assert f"{m:<13}" + "".join(f"{100 * s[q]:.2f}".rjust(10) for q in ("recall", "precision", "f1")) in macro
+    assert f"{100 * as_json['macro']['conll_f1']:.2f}" in macro.split("CoNLL F1")[1]
+    for name, d in as_json["datasets"].items():
+        block = proc.stdout.split(f"dataset {name}\n")[1]
+        assert f"{100 * d['metrics']['muc']['f1']:.2f}" in block.split("\nmuc")[1].split("\n")[0]
+
+
 def test_totals_are_the_results_scores_bit_for_bit():
     # _report.Totals (the NumPy-free table) against Result on counts with fractions, many documents, both BLANC
     # rules, sides without links: the same floats, not merely close ones.

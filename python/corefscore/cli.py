@@ -495,11 +495,16 @@ def _score_datasets(args: Any, metrics: Any) -> int:
         raise UsageError(f"--datasets takes key and response files in pairs; got {len(files)} files")
     if args.ci or args.average != "micro" or args.per_doc:
         raise UsageError("--datasets does not combine with --ci, --average or --per-doc")
-    _no_blas_threads()
+    if args.json:
+        _no_blas_threads()
     keys, responses = files[0::2], files[1::2]
     results = {}
     for name, key, response in zip(_dataset_names(keys), keys, responses):
-        results[name] = _score_files(key, response, **_score_kwargs(args, metrics))
+        kwargs = _score_kwargs(args, metrics)
+        if args.json:
+            results[name] = _score_files(key, response, **kwargs)
+        else:
+            results[name] = _plain_score_files(key, response, kwargs)
         _warn(results[name].warnings)
     shared = [m for m in next(iter(results.values())).metrics if all(m in r.metrics for r in results.values())]
     macro: dict[str, Any] = {
