@@ -117,6 +117,19 @@ func newConlluDoc(name string, line int) *conlluDoc {
 	return &conlluDoc{name: name, line: line, index: make(map[string]int32)}
 }
 
+// reset makes d the state of a new document named name, starting on line,
+// keeping the capacity of its per-word, per-entity and per-mention buffers:
+// the documents of a file are read one after the other, and none of these
+// buffers goes into a Doc (finish copies the mentions; ids are new).
+func (d *conlluDoc) reset(name string, line int) {
+	clear(d.index)
+	*d = conlluDoc{
+		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
+		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0], sent: d.sent[:0],
+		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0],
+	}
+}
+
 // entity returns the index of entity id, numbering a new one (the lookup
 // does not copy id; only a new entity's id is copied).
 func (d *conlluDoc) entity(id []byte) int32 {
@@ -127,7 +140,12 @@ func (d *conlluDoc) entity(id []byte) int32 {
 	s := string(id)
 	d.index[s] = e
 	d.ids = append(d.ids, s)
-	d.open = append(d.open, nil)
+	if len(d.open) < cap(d.open) { // a stack of an earlier document: its array is reused
+		d.open = d.open[:e+1]
+		d.open[e] = d.open[e][:0]
+	} else {
+		d.open = append(d.open, nil)
+	}
 	return e
 }
 
@@ -154,7 +172,11 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 			return parseErr(path, line, name, "document name repeated (first at line %d)", first)
 		}
 		seen[name] = line
-		d = newConlluDoc(name, line)
+		if d == nil {
+			d = newConlluDoc(name, line)
+		} else {
+			d.reset(name, line)
+		}
 		d.attr = attr
 		return nil
 	}
@@ -232,20 +254,29 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 }
 
 // splitColumns sets cols to the first ten tab-separated columns of line and
-// returns how many columns line has; nothing is copied or allocated.
+// returns how many columns line has; nothing is copied or allocated. The
+// first nine columns are short: a byte loop finds their tabs faster than a
+// search call per column.
 func splitColumns(line []byte, cols *[10][]byte) int {
-	n := 0
-	for n < 9 {
-		i := bytes.IndexByte(line, '\t')
-		if i < 0 {
-			break
+	n, start := 0, 0
+	for i, c := range line {
+		if c != '\t' {
+			continue
 		}
-		cols[n] = line[:i]
-		line = line[i+1:]
+		cols[n] = line[start:i]
 		n++
+		start = i + 1
+		if n == 9 {
+			rest := line[start:]
+			cols[9] = rest
+			if bytes.IndexByte(rest, '\t') < 0 {
+				return 10
+			}
+			return 10 + bytes.Count(rest, []byte{'\t'})
+		}
 	}
-	cols[n] = line
-	return n + 1 + bytes.Count(line, []byte{'\t'})
+	cols[n] = line[start:]
+	return n + 1
 }
 
 // entityValues calls f on the value of each Entity= item of a MISC column
@@ -401,7 +432,7 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 			oo.head = d.attr.value(content)
 			switch {
 			case j < len(v) && v[j] == ')': // a one-node mention
-				if err := d.closeMention(id, oo, endWord, endEmpty, path, num, v); err != nil {
+				if err := d.closeMention(id, -1, oo, endWord, endEmpty, path, num, v); err != nil {
 					return err
 				}
 				j++
@@ -453,7 +484,7 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 				d.openPart[string(id)] = st[:len(st)-1]
 			}
 			d.nOpen--
-			if err := d.closeMention(id, o, endWord, endEmpty, path, num, v); err != nil {
+			if err := d.closeMention(id, e, o, endWord, endEmpty, path, num, v); err != nil {
 				return err
 			}
 			i += j + 1
@@ -495,19 +526,21 @@ func errMalformedPart(id []byte) error {
 // closed at word endWord (inclusive) and empty node endEmpty (exclusive):
 // its words are o.start..endWord and its empty nodes
 // d.empties[o.startEmpty:endEmpty] (a zero mention has none of the first).
-func (d *conlluDoc) closeMention(id []byte, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
+// e is the entity of a plain id when the caller knows it, else -1.
+func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
+	if e >= 0 { // a plain id: a whole mention
+		d.addMention(e, o, endWord, endEmpty, num)
+		return nil
+	}
 	base, k, n, err := splitPart(id)
 	if err != nil {
 		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 	}
 	if n <= 1 {
-		e := d.entity(base)
-		m := Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)}
-		d.finishMention(&m, o.head, o.head, o.startEmpty, endEmpty, nil)
-		d.ments = append(d.ments, m)
+		d.addMention(d.entity(base), o, endWord, endEmpty, num)
 		return nil
 	}
-	e := d.entity(base)
+	e = d.entity(base)
 	var p *udPartial
 	if k == 1 {
 		p = &udPartial{entity: e, total: n, line: num, head: o.head}
@@ -555,6 +588,13 @@ func (d *conlluDoc) closeMention(id []byte, o udOpen, endWord int32, endEmpty in
 	d.finishMention(&m, p.head, headSpec, 0, 0, p.empty)
 	d.ments = append(d.ments, m)
 	return nil
+}
+
+// addMention records the mention of entity e opened at o and closed at
+// word endWord (inclusive) and empty node endEmpty (exclusive) on line num.
+func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num int) {
+	d.ments = append(d.ments, Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
+	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, o.startEmpty, endEmpty, nil)
 }
 
 // finishMention sets the empty nodes, type and head of mention m, just
