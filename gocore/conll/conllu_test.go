@@ -259,3 +259,40 @@ func TestReadCoNLLUDeclaredHead(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitColumns checks the eight-bytes-at-a-time tab search against
+// strings.Split: tabs on both sides of each 8-byte boundary, bytes one bit
+// away from a tab (0x08, 0x0b, 0x89, 0x0a), empty columns, fewer and more
+// than ten columns.
+func TestSplitColumns(t *testing.T) {
+	lines := []string{
+		"",
+		"\t",
+		"1",
+		"1\tThe\tthe\tDET\tDT\t_\t2\tdet\t2:det\tEntity=(1-person-new-1-)",
+		"1\tThe\tthe\tDET\tDT\t_\t2\tdet\t2:det\tEntity=(1)\tX\tY",
+		"\t\t\t\t\t\t\t\t\t",
+		"\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t",
+		"1234567\t12345678\t123456789\t\b\t\x0b\t\x89\t\n\t\x01\x08\x09\x0a\x11\x19\x89\xc9",
+		"ab\tcd",
+		"abcdefg\thijklmn\topqrstu\tvwxyz",
+	}
+	for i := range 40 { // a tab at every position of a long line
+		lines = append(lines, strings.Repeat("x", i)+"\t"+strings.Repeat("é", 20)+"\t")
+	}
+	for _, line := range lines {
+		t.Run(strings.ReplaceAll(line, "\t", "→"), func(t *testing.T) {
+			want := strings.Split(line, "\t")
+			var cols [10][]byte
+			n := splitColumns([]byte(line), &cols)
+			require.Equal(t, len(want), n)
+			for c := range min(n, 10) {
+				if c == 9 {
+					assert.Equal(t, strings.Join(want[9:], "\t"), string(cols[9]))
+				} else {
+					assert.Equal(t, want[c], string(cols[c]), "column %d", c)
+				}
+			}
+		})
+	}
+}
