@@ -16,7 +16,7 @@ Commands timed, each run a fresh process, side by side in one run:
   ``--scorer-runs`` runs (0 to skip it);
 - where the corefscore process's time goes, each part a fresh process too:
   the interpreter (``python -c pass``), the imports of the score path and the
-  loading of the shared library (``python -c "from corefscore import cli,
+  loading of the shared library (``python -c "import argparse; from corefscore import cli,
   _engine, _lib, _report; _lib.metric_names()"``), and, in this process, the
   Go call alone (read and parse both files, pair, score; ``--runs`` calls
   after a warm-up) with its CPU time (every thread of this process).
@@ -28,8 +28,12 @@ read the load averages printed before and after.
 
 Usage::
 
-    python bench/corefud_bench.py [--runs 7] [--scorer-runs 1]
+    python bench/corefud_bench.py [--runs 7] [--scorer-runs 1] [--package-dir DIR]
         [--scorer /work/peers/corefud/corefud-scorer.py] [--scorer-python /work/venvs/issue12/bin/python]
+
+``--package-dir`` times another copy of the package (a folder holding
+``corefscore/`` with its library, e.g. an older commit's ``python/`` with
+the library built from that commit) instead of this repository's.
 
 Prints Markdown; ``bench/corefud.md`` records a run.
 """
@@ -51,7 +55,7 @@ from fixtures.conllu_perturb import perturb_conllu
 
 REPO = Path(__file__).resolve().parents[1]
 GUM = REPO.parent / "shared" / "data" / "gum-conllu"
-LOAD = "from corefscore import cli, _engine, _lib, _report; _lib.metric_names()"
+LOAD = "import argparse; from corefscore import cli, _engine, _lib, _report; _lib.metric_names()"
 
 
 def _children_cpu() -> float:
@@ -72,9 +76,9 @@ def _time(cmd: list[str], runs: int, env: dict[str, str], warm: bool) -> tuple[l
     return walls, cpus
 
 
-def _in_process(key: Path, resp: Path, runs: int) -> tuple[list[float], list[float]]:
+def _in_process(key: Path, resp: Path, runs: int, package: Path) -> tuple[list[float], list[float]]:
     """Wall and CPU seconds of the Go call alone (read, pair, score), as the score command makes it."""
-    sys.path.insert(0, str(REPO / "python"))
+    sys.path.insert(0, str(package))
     from corefscore import _engine
 
     opts = _engine.options(preset="crac", duplicates="ignore")
@@ -99,6 +103,7 @@ def main() -> None:
     p.add_argument("--scorer-runs", type=int, default=1)
     p.add_argument("--scorer", default=os.environ.get("COREFSCORE_COREFUD_SCORER", "corefud-scorer.py"))
     p.add_argument("--scorer-python", default=os.environ.get("COREFSCORE_COREFUD_PYTHON", sys.executable))
+    p.add_argument("--package-dir", type=Path, default=REPO / "python")
     args = p.parse_args()
     files = sorted(GUM.glob("*.conllu"))
     if not files:
@@ -108,7 +113,7 @@ def main() -> None:
         text = "".join(f.read_text(encoding="utf-8") for f in files)
         key.write_text(text, encoding="utf-8")
         resp.write_text(perturb_conllu(text), encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": str(REPO / "python"), "PYTHONPYCACHEPREFIX": str(Path(tmp, "pyc"))}
+        env = {**os.environ, "PYTHONPATH": str(args.package_dir), "PYTHONPYCACHEPREFIX": str(Path(tmp, "pyc"))}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         py = sys.executable
         ours_cmd = [py, "-m", "corefscore", "score", str(key), str(resp), "--preset", "crac"]
@@ -118,7 +123,7 @@ def main() -> None:
         ours = _time(ours_cmd, args.runs, env, warm=True)
         floor = _time([py, "-c", "pass"], args.runs, env, warm=True)
         imports = _time([py, "-c", LOAD], args.runs, env, warm=True)
-        go = _in_process(key, resp, args.runs)
+        go = _in_process(key, resp, args.runs, args.package_dir)
         theirs = _time(theirs_cmd, args.scorer_runs, dict(os.environ), warm=False) if args.scorer_runs else None
         load1 = os.getloadavg()
         size = key.stat().st_size + resp.stat().st_size
@@ -126,7 +131,7 @@ def main() -> None:
     print(f"- {t_start}; machine: {cpu_model()}, {os.cpu_count()} CPUs, shared with other sessions; "
           f"load average {load0[0]:.2f} before, {load1[0]:.2f} after")
     print(f"- Python {sys.version.split()[0]} ({py}); {len(files)} documents, key + response {size / 1e6:.1f} MB")
-    print("- corefscore: `python -m corefscore score KEY RESPONSE --preset crac`")
+    print(f"- corefscore: `python -m corefscore score KEY RESPONSE --preset crac`, package {args.package_dir}")
     print("- CorefUD scorer v1.2: `python corefud-scorer.py KEY RESPONSE` (head, no singletons, dependent zeros)\n")
     print("| command | runs | median wall s | min wall s | median CPU s | min CPU s |")
     print("|---|---|---|---|---|---|")
