@@ -4,7 +4,8 @@
 prints for the same files, line for line, so that scripts which read its output
 keep working. Everything here is arithmetic and formatting on the engine's
 additive counts; this module imports nothing beyond the standard library, so
-that the drop-in command starts fast.
+that the drop-in command starts fast. :class:`Totals` gives ``corefscore
+score``'s table the same way (the scores of ``Result`` without NumPy).
 
 What is printed, per metric (``all`` prints MUC, B-cubed, CEAF_m, CEAF_e and
 BLANC, each after a ``METRIC name:`` line)::
