@@ -113,6 +113,7 @@ type conlluDoc struct {
 	sent     []int32 // per word, document index of the first word of its sentence
 	empties  []emptyNode
 	nodeBuf  []gocore.Node // scratch for head positions
+	arena    []byte        // copies of the head attributes of the document's mentions (keep)
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
@@ -128,8 +129,21 @@ func (d *conlluDoc) reset(name string, line int) {
 	*d = conlluDoc{
 		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
 		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0], sent: d.sent[:0],
-		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0],
+		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0],
 	}
+}
+
+// keep returns a copy of b that lives as long as the document's state (b
+// lies in a run of lines that may be gone when the mention closes): b is
+// appended to d.arena, which only grows within a document, so an earlier
+// copy stays valid when it moves. A nil or empty b is returned as it is.
+func (d *conlluDoc) keep(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	start := len(d.arena)
+	d.arena = append(d.arena, b...)
+	return d.arena[start:len(d.arena):len(d.arena)]
 }
 
 // entity returns the index of entity id, numbering a new one (the lookup
@@ -155,44 +169,112 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
-	var docs []Doc
-	seen := make(map[string]int)
-	var d *conlluDoc
-	newdocs := 0
-	var attr headAttr
-	l := newLines(data)
-	var cols [10][]byte
-	start := func(name string, line int) error {
-		if d != nil {
-			doc, err := d.finish(path, line)
-			if err != nil {
-				return err
-			}
-			docs = append(docs, doc)
-		}
-		if first, dup := seen[name]; dup {
-			return parseErr(path, line, name, "document name repeated (first at line %d)", first)
-		}
-		seen[name] = line
-		if d == nil {
-			d = newConlluDoc(name, line)
-		} else {
-			d.reset(name, line)
-		}
-		d.attr = attr
-		return nil
+	p := newUDParser(path)
+	if err := p.feed(data); err != nil {
+		return nil, err
 	}
+	return p.end()
+}
+
+// readCoNLLUStream parses a CoNLL-U file as Parse parses it whole (a byte
+// order mark, CR line endings), but reads it through a buffer of about
+// readChunk bytes, parsing every run of complete lines as it comes: the
+// reader never holds the whole file (34 MB for GUM's key and response, which
+// the process would otherwise first touch and the heap hold until a
+// collection). A NUL byte is refused as soon as it is read (the lines
+// before it parsed first, as the CoNLL-2012 stream does), so that a device
+// such as /dev/zero is refused rather than read without end.
+func readCoNLLUStream(r io.Reader, path string) ([]Doc, error) {
+	return readCoNLLUChunked(r, path, readChunk)
+}
+
+// readCoNLLUChunked is readCoNLLUStream with an initial buffer of size bytes
+// (at least 1).
+func readCoNLLUChunked(r io.Reader, path string, size int) ([]Doc, error) {
+	p := newUDParser(path)
+	blank, bom, err := readChunked(r, path, size, p, "CoNLL-U")
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return nil, checkEmpty(nil, path)
+	}
+	docs, err := p.end()
+	if err == nil && bom {
+		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
+	}
+	return docs, err
+}
+
+// udParser is the state of a CoNLL-U read between runs of whole lines
+// (readCoNLLUStream feeds a file through a buffer; parseCoNLLU feeds it
+// whole). No byte of a run is kept after it: the head attributes of open
+// mentions are copied (conlluDoc.keep).
+type udParser struct {
+	path    string
+	docs    []Doc
+	seen    map[string]int // document name -> line where it starts
+	d       *conlluDoc     // the document being read, nil before the first
+	newdocs int
+	attr    headAttr // from the last "# global.Entity" line
+	num     int      // lines read so far
+	cols    [10][]byte
+}
+
+func newUDParser(path string) *udParser {
+	return &udParser{path: path, seen: make(map[string]int)}
+}
+
+// lineNum returns the number of lines read so far.
+func (p *udParser) lineNum() int { return p.num }
+
+// docName returns the name of the document being read ("" before the first).
+func (p *udParser) docName() string {
+	if p.d == nil {
+		return ""
+	}
+	return p.d.name
+}
+
+// start ends the document being read, if any, and starts document name on
+// line.
+func (p *udParser) start(name string, line int) error {
+	if p.d != nil {
+		doc, err := p.d.finish(p.path, line)
+		if err != nil {
+			return err
+		}
+		p.docs = append(p.docs, doc)
+	}
+	if first, dup := p.seen[name]; dup {
+		return parseErr(p.path, line, name, "document name repeated (first at line %d)", first)
+	}
+	p.seen[name] = line
+	if p.d == nil {
+		p.d = newConlluDoc(name, line)
+	} else {
+		p.d.reset(name, line)
+	}
+	p.d.attr = p.attr
+	return nil
+}
+
+// feed parses data, which holds whole lines (only the last run of a file may
+// end without a newline). Documents may span runs.
+func (p *udParser) feed(data []byte) error {
+	path := p.path
+	l := newLines(data)
+	l.num = p.num
+	defer func() { p.num = l.num }()
+	cols := &p.cols
 	for {
 		line, problem, ok := l.next()
 		if !ok {
-			break
+			return nil
 		}
-		name := ""
-		if d != nil {
-			name = d.name
-		}
+		name := p.docName()
 		if problem != "" {
-			return nil, parseErr(path, l.num, name, "%s", problem)
+			return parseErr(path, l.num, name, "%s", problem)
 		}
 		line = trimCR(line)
 		if isBlank(line) {
@@ -201,32 +283,33 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 		if line[0] == '#' {
 			rest := bytes.TrimLeft(line[1:], " \t")
 			if after, ok := bytes.CutPrefix(rest, []byte("global.Entity")); ok {
-				attr = parseEntityDecl(after)
-				if d != nil {
-					d.attr = attr
+				p.attr = parseEntityDecl(after)
+				if p.d != nil {
+					p.d.attr = p.attr
 				}
 				continue
 			}
 			if after, ok := bytes.CutPrefix(rest, []byte("newdoc")); ok {
-				newdocs++
+				p.newdocs++
 				n := newdocName(after)
 				if n == "" {
-					n = path + "#" + strconv.Itoa(newdocs)
+					n = path + "#" + strconv.Itoa(p.newdocs)
 				}
-				if err := start(n, l.num); err != nil {
-					return nil, err
+				if err := p.start(n, l.num); err != nil {
+					return err
 				}
 			}
 			continue
 		}
-		if d == nil {
-			if err := start(docNameFromPath(path), l.num); err != nil {
-				return nil, err
+		if p.d == nil {
+			if err := p.start(docNameFromPath(path), l.num); err != nil {
+				return err
 			}
-			name = d.name
+			name = p.d.name
 		}
-		if n := splitColumns(line, &cols); n != 10 {
-			return nil, parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", n)
+		d := p.d
+		if n := splitColumns(line, cols); n != 10 {
+			return parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", n)
 		}
 		id := cols[0]
 		dash, dot := false, false
@@ -237,26 +320,30 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 			continue // multiword token range: not a word
 		}
 		if dot {
-			if err := d.emptyLine(&cols, path, l.num); err != nil {
-				return nil, err
+			if err := d.emptyLine(cols, path, l.num); err != nil {
+				return err
 			}
 			continue
 		}
 		if len(id) == 0 || digitsAt(id, 0) != len(id) {
-			return nil, parseErr(path, l.num, name, "word id %q is not a number", id)
+			return parseErr(path, l.num, name, "word id %q is not a number", id)
 		}
-		if err := d.word(&cols, path, l.num); err != nil {
-			return nil, err
+		if err := d.word(cols, path, l.num); err != nil {
+			return err
 		}
 	}
-	if d == nil {
-		return nil, parseErr(path, l.num, "", "no word lines: not a CoNLL-U file with content")
+}
+
+// end checks the state at the end of the file and returns the documents.
+func (p *udParser) end() ([]Doc, error) {
+	if p.d == nil {
+		return nil, parseErr(p.path, p.num, "", "no word lines: not a CoNLL-U file with content")
 	}
-	doc, err := d.finish(path, l.num)
+	doc, err := p.d.finish(p.path, p.num)
 	if err != nil {
 		return nil, err
 	}
-	return append(docs, doc), nil
+	return append(p.docs, doc), nil
 }
 
 // splitColumns sets cols to the first ten tab-separated columns of line and
@@ -446,7 +533,7 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 				return parseErr(path, num, d.name, "Entity=%s: opening bracket without an entity id", v)
 			}
 			oo := o
-			oo.head = d.attr.value(content)
+			oo.head = d.keep(d.attr.value(content))
 			switch {
 			case j < len(v) && v[j] == ')': // a one-node mention
 				if err := d.closeMention(id, -1, oo, endWord, endEmpty, path, num, v); err != nil {

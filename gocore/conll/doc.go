@@ -288,16 +288,16 @@ func checkEmpty(data []byte, path string) error {
 // (.conll, .gold_conll, .auto_conll, .v4_gold_conll, .key, .response and
 // others ending in "conll" → CoNLL-2012; .conllu → CoNLL-U; .jsonl,
 // .jsonlines, .json → jsonlines) and otherwise from the content (see
-// SniffFormat). A file known to be CoNLL-2012 from format or its name is
-// parsed as it is read (ReadCoNLL2012); other files are read whole first.
+// SniffFormat). A file known to be CoNLL-2012 or CoNLL-U from format or its
+// name is parsed as it is read, through a buffer; other files are read whole
+// first.
 func Read(path, format string) ([]Doc, error) {
 	return readPath(path, format, true)
 }
 
 // readPath is Read; without types, a CoNLL-2012 file's POS and named-entity
 // columns are not read (mention types stay gocore.TypeUnknown), which makes
-// the read about a third faster. CoNLL-U and jsonlines files are read whole
-// either way.
+// the read about a third faster. CoNLL-U files give their types either way.
 func readPath(path, format string, types bool) ([]Doc, error) {
 	return readWith(path, readOpts{format: format, types: types})
 }
@@ -350,13 +350,16 @@ func (r *stopReader) Read(b []byte) (int, error) {
 // readWith is readPath with every choice.
 func readWith(path string, o readOpts) ([]Doc, error) {
 	format, types := o.format, o.types
-	if f, err := resolveFormat(nil, path, format); err == nil && f == FormatCoNLL2012 {
+	if f, err := resolveFormat(nil, path, format); err == nil && (f == FormatCoNLL2012 || f == FormatCoNLLU) {
 		// Known without the content (from format or the name): read it as it comes.
 		file, err := os.Open(path)
 		if err != nil {
 			return nil, errors.Wrapf(err, "conll: reading %s", path)
 		}
 		defer file.Close()
+		if f == FormatCoNLLU {
+			return readCoNLLUStream(newStopReader(file, o.stop), path)
+		}
 		return readCoNLL2012Stream(newStopReader(file, o.stop), path, types)
 	}
 	file, err := os.Open(path)
