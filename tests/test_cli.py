@@ -624,6 +624,91 @@ def test_key_document_missing_from_response_scores_empty_as_perl(tmp_path, capsy
     assert _blocks(_comparable(ours)) == _blocks(_comparable(perl_output("all", key, response)))
 
 
+COREFUD = Path(__file__).parent / "fixtures" / "corefud"
+
+# `corefscore score` forms that print the table without NumPy, each beside its files.
+PLAIN_SCORE_FORMS = {
+    "conll2012": [EXAMPLES / "key.conll", EXAMPLES / "response.conll"],
+    "crac": [COREFUD / "key.conllu", COREFUD / "response.conllu", "--preset", "crac"],
+    "either-rule-some-metrics": [EXAMPLES / "key.conll", EXAMPLES / "response.conll", "--blanc-rule", "either",
+                                 "--metrics", "muc,blanc,lea,kk"],
+    "repeats": ["TC-A.key", "TC-A-9.response"],
+}
+
+
+@pytest.mark.parametrize("form", sorted(PLAIN_SCORE_FORMS))
+def test_score_table_imports_no_numpy_and_prints_what_the_result_gives(form, reference_dir):
+    # The plain table is computed from the engine's counts in Python (no NumPy in the process); --per-doc goes
+    # through the NumPy Result and prints the same table before the documents', with the same warnings.
+    argv = [str(reference_dir / a) if str(a).startswith("TC-") else str(a) for a in PLAIN_SCORE_FORMS[form]]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, env.get("PYTHONPATH", "")])
+    code = (
+        "import sys; from corefscore import cli; "
+        f"status = cli.main(['score', *{argv!r}]); "
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'pandas', 'matplotlib')); "
+        "print(status, heavy, file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    *warnings, last = proc.stderr.strip().split("\n")
+    assert last == "0 []"
+    with_numpy = run_process("score", *argv, "--per-doc")
+    assert with_numpy.returncode == 0, with_numpy.stderr
+    table = proc.stdout
+    assert "\nmuc  " in table
+    assert with_numpy.stdout.startswith(table) and len(with_numpy.stdout) > len(table)
+    assert warnings == [w for w in with_numpy.stderr.strip().split("\n") if w]
+    if form == "repeats":
+        assert warnings and "is repeated" in warnings[-1]
+
+
+def test_datasets_table_imports_no_numpy_and_agrees_with_the_json(tmp_path):
+    pairs = [str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"),
+             str(COREFUD / "key.conllu"), str(COREFUD / "response.conllu")]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, env.get("PYTHONPATH", "")])
+    code = (
+        "import sys; from corefscore import cli; "
+        f"status = cli.main(['score', '--datasets', *{pairs!r}, '--metrics', 'muc,bcub,ceafe,blanc']); "
+        "print(status, sorted(m for m in sys.modules if m.split('.')[0] == 'numpy'), file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and proc.stderr.strip().split("\n")[-1] == "0 []", proc.stderr
+    as_json = json.loads(run_process("score", "--datasets", *pairs, "--metrics", "muc,bcub,ceafe,blanc",
+                                     "--json").stdout)
+    macro = proc.stdout.split("macro average")[1]
+    for m, s in as_json["macro"]["metrics"].items():
+        assert f"{m:<13}" + "".join(f"{100 * s[q]:.2f}".rjust(10) for q in ("recall", "precision", "f1")) in macro
+    assert f"{100 * as_json['macro']['conll_f1']:.2f}" in macro.split("CoNLL F1")[1]
+    for name, d in as_json["datasets"].items():
+        block = proc.stdout.split(f"dataset {name}\n")[1]
+        assert f"{100 * d['metrics']['muc']['f1']:.2f}" in block.split("\nmuc")[1].split("\n")[0]
+
+
+def test_totals_are_the_results_scores_bit_for_bit():
+    # _report.Totals (the NumPy-free table) against Result on counts with fractions, many documents, both BLANC
+    # rules, sides without links: the same floats, not merely close ones.
+    import numpy as np
+    from corefscore._report import Totals
+    from corefscore._result import Result
+
+    template = corefscore.score([["a", "b", "c"], ["d", "e"]], [["a", "b"], ["c", "d", "e"]])
+    columns, metrics = template.columns, corefscore.metric_names()
+    rng = np.random.default_rng(7)
+    for n_docs in (1, 3, 177, 1000):
+        counts = rng.integers(0, 50, (n_docs, len(columns))) / rng.integers(1, 7, (n_docs, len(columns)))
+        counts[rng.random(counts.shape) < 0.2] = 0.0
+        for rule in ("key", "either"):
+            result = Result(counts, columns, [str(i) for i in range(n_docs)], metrics, blanc_rule=rule)
+            totals = Totals(counts.ravel().tolist(), n_docs, columns, metrics, rule)
+            assert totals.metrics == result.metrics
+            for m in result.metrics:
+                got, want = totals[m], result[m]
+                assert (got.recall, got.precision, got.f1) == (want.recall, want.precision, want.f1), (n_docs, m)
+            assert totals.conll_f1 == result.conll_f1
+
+
 def test_drop_in_imports_no_numpy_pandas_or_matplotlib():
     # The drop-in form must start fast: no NumPy, pandas or matplotlib in the process.
     env = dict(os.environ)

@@ -256,17 +256,50 @@ func readCoNLL2012Stream(r io.Reader, path string, types bool) ([]Doc, error) {
 // bytes (at least 1).
 func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc, error) {
 	p := newConllParser(path, types)
+	blank, bom, err := readChunked(r, path, size, p, "CoNLL-2012")
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return nil, checkEmpty(nil, path)
+	}
+	docs, err := p.end()
+	if err == nil && bom {
+		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
+	}
+	return docs, err
+}
+
+// lineFeeder is the state of a reader between runs of whole lines: feed
+// parses a run (only the last run of a file may end without a newline),
+// lineNum is the number of lines read so far, docName the name of the
+// document being read ("" outside one).
+type lineFeeder interface {
+	feed(data []byte) error
+	lineNum() int
+	docName() string
+}
+
+// readChunked reads r through a buffer of size bytes (at least 1; it grows
+// to hold the longest line, up to maxLine) and feeds p every run of complete
+// lines as it comes: a UTF-8 byte order mark at the start is skipped (bom),
+// a NUL byte is refused after the lines before it, a file whose lines end
+// with CR alone is refused (as crOnly decides on the whole file: its first
+// line is the whole file, read to its end or to maxLine). blank reports a file of white space only (p
+// was then fed nothing but blank lines). format names the format in the
+// message about an overlong line.
+func readChunked(r io.Reader, path string, size int, p lineFeeder, format string) (blank, bom bool, err error) {
 	buf := make([]byte, max(size, 1))
 	n := 0 // bytes of buf holding input not yet parsed
-	blank := true
-	first, bom := true, false
+	blank = true
+	first := true
 	for {
 		k, err := r.Read(buf[n:])
 		fresh := n // new bytes start here
 		n += k
 		eof := err == io.EOF
 		if err != nil && !eof {
-			return nil, errors.Wrapf(err, "conll: reading %s", path)
+			return false, false, errors.Wrapf(err, "conll: reading %s", path)
 		}
 		if first && (n >= len(utf8BOM) || eof) {
 			first = false
@@ -281,20 +314,16 @@ func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc
 			// after the lines before it, as a whole read would.
 			at := bytes.LastIndexByte(buf[:fresh+i], '\n') + 1
 			if err := p.feed(buf[:at]); err != nil {
-				return nil, err
+				return false, false, err
 			}
-			name := ""
-			if p.inDoc {
-				name = p.d.name
-			}
-			return nil, parseErr(path, p.num+1, name, "binary data (a NUL byte): not a text file")
+			return false, false, parseErr(path, p.lineNum()+1, p.docName(), "binary data (a NUL byte): not a text file")
 		}
 		end := n // parse everything at the end of the input
 		if !eof {
 			end = bytes.LastIndexByte(buf[:n], '\n') + 1
 		}
-		if p.num == 0 && crOnly(buf[:n]) && (eof || end == 0) {
-			return nil, crError(path)
+		if eof && p.lineNum() == 0 && crOnly(buf[:n]) { // nothing fed: buf holds the whole file
+			return false, false, crError(path)
 		}
 		if end > 0 {
 			chunk := buf[:end]
@@ -302,7 +331,7 @@ func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc
 				blank = false
 			}
 			if err := p.feed(chunk); err != nil {
-				return nil, err
+				return false, false, err
 			}
 			n = copy(buf, buf[end:n])
 		}
@@ -311,19 +340,15 @@ func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc
 		}
 		if n == len(buf) { // a line longer than the buffer
 			if n >= maxLine {
-				return nil, parseErr(path, p.num+1, "", "line longer than %d MiB: not a CoNLL-2012 file", maxLine>>20)
+				if p.lineNum() == 0 && crOnly(buf[:n]) {
+					return false, false, crError(path)
+				}
+				return false, false, parseErr(path, p.lineNum()+1, "", "line longer than %d MiB: not a %s file", maxLine>>20, format)
 			}
 			buf = append(buf, make([]byte, len(buf))...)
 		}
 	}
-	if blank {
-		return nil, checkEmpty(nil, path)
-	}
-	docs, err := p.end()
-	if err == nil && bom {
-		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
-	}
-	return docs, err
+	return blank, bom, nil
 }
 
 // conllParser is the state of a CoNLL-2012 read between runs of lines.
@@ -334,6 +359,17 @@ type conllParser struct {
 	d     *conllDoc
 	inDoc bool
 	num   int // lines read so far
+}
+
+// lineNum returns the number of lines read so far.
+func (p *conllParser) lineNum() int { return p.num }
+
+// docName returns the name of the document being read ("" outside one).
+func (p *conllParser) docName() string {
+	if p.inDoc {
+		return p.d.name
+	}
+	return ""
 }
 
 // newConllParser starts a read; types says whether mention types are read.

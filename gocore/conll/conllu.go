@@ -2,7 +2,9 @@ package conll
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -98,10 +100,11 @@ type conlluDoc struct {
 	words    int32
 	index    map[string]int32
 	ids      []string
-	open     map[string][]udOpen // full id (with [k/n]) -> stack
+	open     [][]udOpen          // per entity, the stack of its open mentions (plain ids)
+	openPart map[string][]udOpen // id of a part ("ID[k/n]") -> stack
 	nOpen    int
 	partials []*udPartial
-	ents     [][]Mention
+	ments    []Mention    // in closing order, Cluster the entity; grouped by entity in finish
 	attr     headAttr     // which Entity attribute gives the head (from "# global.Entity")
 	classes  []tokenClass // per word; a word without tags has class 0, so a mention with one is untyped
 	scratch  []tokenClass
@@ -110,20 +113,55 @@ type conlluDoc struct {
 	sent     []int32 // per word, document index of the first word of its sentence
 	empties  []emptyNode
 	nodeBuf  []gocore.Node // scratch for head positions
+	arena    []byte        // copies of the head attributes of the document's mentions (keep)
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
-	return &conlluDoc{name: name, line: line, index: make(map[string]int32), open: make(map[string][]udOpen)}
+	return &conlluDoc{name: name, line: line, index: make(map[string]int32)}
 }
 
-func (d *conlluDoc) entity(id string) int32 {
-	if e, ok := d.index[id]; ok {
+// reset makes d the state of a new document named name, starting on line,
+// keeping the capacity of its per-word, per-entity and per-mention buffers:
+// the documents of a file are read one after the other, and none of these
+// buffers goes into a Doc (finish copies the mentions; ids are new).
+func (d *conlluDoc) reset(name string, line int) {
+	clear(d.index)
+	*d = conlluDoc{
+		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
+		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0], sent: d.sent[:0],
+		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0],
+	}
+}
+
+// keep returns a copy of b that lives as long as the document's state (b
+// lies in a run of lines that may be gone when the mention closes): b is
+// appended to d.arena, which only grows within a document, so an earlier
+// copy stays valid when it moves. A nil or empty b is returned as it is.
+func (d *conlluDoc) keep(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	start := len(d.arena)
+	d.arena = append(d.arena, b...)
+	return d.arena[start:len(d.arena):len(d.arena)]
+}
+
+// entity returns the index of entity id, numbering a new one (the lookup
+// does not copy id; only a new entity's id is copied).
+func (d *conlluDoc) entity(id []byte) int32 {
+	if e, ok := d.index[string(id)]; ok {
 		return e
 	}
 	e := int32(len(d.ids))
-	d.index[id] = e
-	d.ids = append(d.ids, id)
-	d.ents = append(d.ents, nil)
+	s := string(id)
+	d.index[s] = e
+	d.ids = append(d.ids, s)
+	if len(d.open) < cap(d.open) { // a stack of an earlier document: its array is reused
+		d.open = d.open[:e+1]
+		d.open[e] = d.open[e][:0]
+	} else {
+		d.open = append(d.open, nil)
+	}
 	return e
 }
 
@@ -131,40 +169,112 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
-	var docs []Doc
-	seen := make(map[string]int)
-	var d *conlluDoc
-	newdocs := 0
-	var attr headAttr
-	l := newLines(data)
-	cols := make([][]byte, 0, 10)
-	start := func(name string, line int) error {
-		if d != nil {
-			doc, err := d.finish(path, line)
-			if err != nil {
-				return err
-			}
-			docs = append(docs, doc)
-		}
-		if first, dup := seen[name]; dup {
-			return parseErr(path, line, name, "document name repeated (first at line %d)", first)
-		}
-		seen[name] = line
-		d = newConlluDoc(name, line)
-		d.attr = attr
-		return nil
+	p := newUDParser(path)
+	if err := p.feed(data); err != nil {
+		return nil, err
 	}
+	return p.end()
+}
+
+// readCoNLLUStream parses a CoNLL-U file as Parse parses it whole (a byte
+// order mark, CR line endings), but reads it through a buffer of about
+// readChunk bytes, parsing every run of complete lines as it comes: the
+// reader never holds the whole file (34 MB for GUM's key and response, which
+// the process would otherwise first touch and the heap hold until a
+// collection). A NUL byte is refused as soon as it is read (the lines
+// before it parsed first, as the CoNLL-2012 stream does), so that a device
+// such as /dev/zero is refused rather than read without end.
+func readCoNLLUStream(r io.Reader, path string) ([]Doc, error) {
+	return readCoNLLUChunked(r, path, readChunk)
+}
+
+// readCoNLLUChunked is readCoNLLUStream with an initial buffer of size bytes
+// (at least 1).
+func readCoNLLUChunked(r io.Reader, path string, size int) ([]Doc, error) {
+	p := newUDParser(path)
+	blank, bom, err := readChunked(r, path, size, p, "CoNLL-U")
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return nil, checkEmpty(nil, path)
+	}
+	docs, err := p.end()
+	if err == nil && bom {
+		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
+	}
+	return docs, err
+}
+
+// udParser is the state of a CoNLL-U read between runs of whole lines
+// (readCoNLLUStream feeds a file through a buffer; parseCoNLLU feeds it
+// whole). No byte of a run is kept after it: the head attributes of open
+// mentions are copied (conlluDoc.keep).
+type udParser struct {
+	path    string
+	docs    []Doc
+	seen    map[string]int // document name -> line where it starts
+	d       *conlluDoc     // the document being read, nil before the first
+	newdocs int
+	attr    headAttr // from the last "# global.Entity" line
+	num     int      // lines read so far
+	cols    [10][]byte
+}
+
+func newUDParser(path string) *udParser {
+	return &udParser{path: path, seen: make(map[string]int)}
+}
+
+// lineNum returns the number of lines read so far.
+func (p *udParser) lineNum() int { return p.num }
+
+// docName returns the name of the document being read ("" before the first).
+func (p *udParser) docName() string {
+	if p.d == nil {
+		return ""
+	}
+	return p.d.name
+}
+
+// start ends the document being read, if any, and starts document name on
+// line.
+func (p *udParser) start(name string, line int) error {
+	if p.d != nil {
+		doc, err := p.d.finish(p.path, line)
+		if err != nil {
+			return err
+		}
+		p.docs = append(p.docs, doc)
+	}
+	if first, dup := p.seen[name]; dup {
+		return parseErr(p.path, line, name, "document name repeated (first at line %d)", first)
+	}
+	p.seen[name] = line
+	if p.d == nil {
+		p.d = newConlluDoc(name, line)
+	} else {
+		p.d.reset(name, line)
+	}
+	p.d.attr = p.attr
+	return nil
+}
+
+// feed parses data, which holds whole lines (only the last run of a file may
+// end without a newline). Documents may span runs.
+func (p *udParser) feed(data []byte) error {
+	path := p.path
+	l := newLines(data)
+	l.num = p.num
+	defer func() { p.num = l.num }()
+	cols := &p.cols
 	for {
 		line, problem, ok := l.next()
 		if !ok {
-			break
+			return nil
 		}
-		name := ""
-		if d != nil {
-			name = d.name
-		}
+		name := p.docName()
 		if problem != "" {
-			return nil, parseErr(path, l.num, name, "%s", problem)
+			return parseErr(path, l.num, name, "%s", problem)
 		}
 		line = trimCR(line)
 		if isBlank(line) {
@@ -173,62 +283,129 @@ func parseCoNLLU(data []byte, path string) ([]Doc, error) {
 		if line[0] == '#' {
 			rest := bytes.TrimLeft(line[1:], " \t")
 			if after, ok := bytes.CutPrefix(rest, []byte("global.Entity")); ok {
-				attr = parseEntityDecl(after)
-				if d != nil {
-					d.attr = attr
+				p.attr = parseEntityDecl(after)
+				if p.d != nil {
+					p.d.attr = p.attr
 				}
 				continue
 			}
 			if after, ok := bytes.CutPrefix(rest, []byte("newdoc")); ok {
-				newdocs++
+				p.newdocs++
 				n := newdocName(after)
 				if n == "" {
-					n = path + "#" + strconv.Itoa(newdocs)
+					n = path + "#" + strconv.Itoa(p.newdocs)
 				}
-				if err := start(n, l.num); err != nil {
-					return nil, err
+				if err := p.start(n, l.num); err != nil {
+					return err
 				}
 			}
 			continue
 		}
-		if d == nil {
-			if err := start(docNameFromPath(path), l.num); err != nil {
-				return nil, err
+		if p.d == nil {
+			if err := p.start(docNameFromPath(path), l.num); err != nil {
+				return err
 			}
-			name = d.name
+			name = p.d.name
 		}
-		cols = cols[:0]
-		for f := range bytes.SplitSeq(line, []byte{'\t'}) {
-			cols = append(cols, f)
-		}
-		if len(cols) != 10 {
-			return nil, parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", len(cols))
+		d := p.d
+		if n := splitColumns(line, cols); n != 10 {
+			return parseErr(path, l.num, name, "word line has %d tab-separated columns, want 10", n)
 		}
 		id := cols[0]
-		if bytes.IndexByte(id, '-') >= 0 {
+		dash, dot := false, false
+		for _, c := range id {
+			dash, dot = dash || c == '-', dot || c == '.'
+		}
+		if dash {
 			continue // multiword token range: not a word
 		}
-		if bytes.IndexByte(id, '.') >= 0 {
+		if dot {
 			if err := d.emptyLine(cols, path, l.num); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
 		if len(id) == 0 || digitsAt(id, 0) != len(id) {
-			return nil, parseErr(path, l.num, name, "word id %q is not a number", id)
+			return parseErr(path, l.num, name, "word id %q is not a number", id)
 		}
 		if err := d.word(cols, path, l.num); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if d == nil {
-		return nil, parseErr(path, l.num, "", "no word lines: not a CoNLL-U file with content")
+}
+
+// end checks the state at the end of the file and returns the documents.
+func (p *udParser) end() ([]Doc, error) {
+	if p.d == nil {
+		return nil, parseErr(p.path, p.num, "", "no word lines: not a CoNLL-U file with content")
 	}
-	doc, err := d.finish(path, l.num)
+	doc, err := p.d.finish(p.path, p.num)
 	if err != nil {
 		return nil, err
 	}
-	return append(docs, doc), nil
+	return append(p.docs, doc), nil
+}
+
+// splitColumns sets cols to the first ten tab-separated columns of line and
+// returns how many columns line has; nothing is copied or allocated. The
+// tabs are found eight bytes at a time (tabBits): the columns are short, and
+// a search call per column costs more than the column.
+func splitColumns(line []byte, cols *[10][]byte) int {
+	n, start, i := 0, 0, 0
+	for ; i+8 <= len(line); i += 8 {
+		for m := tabBits(binary.LittleEndian.Uint64(line[i:])); m != 0; m &= m - 1 {
+			if n < 9 {
+				j := i + bits.TrailingZeros64(m)>>3
+				cols[n] = line[start:j]
+				start = j + 1
+			}
+			n++
+		}
+	}
+	for ; i < len(line); i++ {
+		if line[i] == '\t' {
+			if n < 9 {
+				cols[n] = line[start:i]
+				start = i + 1
+			}
+			n++
+		}
+	}
+	cols[min(n, 9)] = line[start:]
+	return n + 1
+}
+
+// tabBits returns x (eight bytes) with the high bit of each tab byte set and
+// every other bit clear. It is exact: no carry crosses a byte.
+func tabBits(x uint64) uint64 {
+	const tabs, low7 = 0x0909090909090909, 0x7f7f7f7f7f7f7f7f
+	y := x ^ tabs // a tab becomes 0
+	return ^((y&low7 + low7) | y | low7)
+}
+
+// entityValues calls f on the value of each Entity= item of a MISC column
+// (items are separated by "|"), in order; it stops at f's first error.
+func entityValues(misc []byte, f func(v []byte) error) error {
+	for at := 0; at+len(entityKey) <= len(misc); {
+		i := bytes.Index(misc[at:], entityKey)
+		if i < 0 {
+			return nil
+		}
+		i += at
+		at = i + len(entityKey)
+		if i > 0 && misc[i-1] != '|' {
+			continue // inside another item ("XEntity=...")
+		}
+		v := misc[at:]
+		if j := bytes.IndexByte(v, '|'); j >= 0 {
+			v = v[:j]
+		}
+		if err := f(v); err != nil {
+			return err
+		}
+		at += len(v)
+	}
+	return nil
 }
 
 // newdocName returns NAME from the rest of "# newdoc id = NAME" ("" if none).
@@ -255,7 +432,7 @@ func docNameFromPath(path string) string {
 var entityKey = []byte("Entity=")
 
 // word reads one word line.
-func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
+func (d *conlluDoc) word(cols *[10][]byte, path string, num int) error {
 	w := d.words
 	d.words++
 	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
@@ -268,23 +445,14 @@ func (d *conlluDoc) word(cols [][]byte, path string, num int) error {
 	}
 	d.heads = append(d.heads, head)
 	d.propn = append(d.propn, string(cols[3]) == "PROPN")
-	misc := cols[9]
-	if len(misc) < len(entityKey) {
-		return nil
-	}
-	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
-		if v, ok := bytes.CutPrefix(item, entityKey); ok {
-			if err := d.entityValue(v, udCursor{word: w, empty: -1}, path, num); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return entityValues(cols[9], func(v []byte) error {
+		return d.entityValue(v, udCursor{word: w, empty: -1}, path, num)
+	})
 }
 
 // emptyLine reads an empty node line "N.k": its position, its DEPS and its
 // Entity= value.
-func (d *conlluDoc) emptyLine(cols [][]byte, path string, num int) error {
+func (d *conlluDoc) emptyLine(cols *[10][]byte, path string, num int) error {
 	id := cols[0]
 	dot := bytes.IndexByte(id, '.')
 	n, okN := smallInt(id[:dot])
@@ -322,15 +490,9 @@ func (d *conlluDoc) emptyLine(cols [][]byte, path string, num int) error {
 		}
 	}
 	d.empties = append(d.empties, e)
-	misc := cols[9]
-	for item := range bytes.SplitSeq(misc, []byte{'|'}) {
-		if v, ok := bytes.CutPrefix(item, entityKey); ok {
-			if err := d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return entityValues(cols[9], func(v []byte) error {
+		return d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num)
+	})
 }
 
 // smallInt parses a non-negative decimal of at most 9 digits.
@@ -370,25 +532,29 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 			if len(id) == 0 {
 				return parseErr(path, num, d.name, "Entity=%s: opening bracket without an entity id", v)
 			}
-			single := j < len(v) && v[j] == ')'
-			head := d.attr.value(content)
-			if single {
-				oo := o
-				oo.head = head
-				if err := d.closeMention(string(id), oo, endWord, endEmpty, path, num, v); err != nil {
+			oo := o
+			oo.head = d.keep(d.attr.value(content))
+			switch {
+			case j < len(v) && v[j] == ')': // a one-node mention
+				if err := d.closeMention(id, -1, oo, endWord, endEmpty, path, num, v); err != nil {
 					return err
 				}
 				j++
-			} else {
-				sid := string(id)
-				base, _, _, err := splitPart(sid)
+			case bytes.IndexByte(id, '[') < 0:
+				e := d.entity(id) // entities are numbered in order of first opening
+				d.open[e] = append(d.open[e], oo)
+				d.nOpen++
+			default:
+				base, _, _, err := splitPart(id)
 				if err != nil {
 					return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 				}
-				d.entity(base) // entities are numbered in order of first opening
-				oo := o
-				oo.head = head
-				d.open[sid] = append(d.open[sid], oo)
+				d.entity(base)
+				if d.openPart == nil {
+					d.openPart = make(map[string][]udOpen)
+				}
+				sid := string(id)
+				d.openPart[sid] = append(d.openPart[sid], oo)
 				d.nOpen++
 			}
 			i = j
@@ -399,18 +565,30 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 			if j < 0 {
 				return parseErr(path, num, d.name, "Entity=%s: %q is neither an opening nor a closing bracket", v, v[i:])
 			}
-			sid := string(v[i : i+j])
-			if bytes.IndexByte(v[i:i+j], '(') >= 0 {
-				return parseErr(path, num, d.name, "Entity=%s: malformed item %q", v, sid)
+			id := v[i : i+j]
+			if bytes.IndexByte(id, '(') >= 0 {
+				return parseErr(path, num, d.name, "Entity=%s: malformed item %q", v, id)
 			}
-			st := d.open[sid]
+			var st []udOpen
+			e, plain := int32(-1), bytes.IndexByte(id, '[') < 0
+			if plain {
+				if x, ok := d.index[string(id)]; ok {
+					e, st = x, d.open[x]
+				}
+			} else {
+				st = d.openPart[string(id)]
+			}
 			if len(st) == 0 {
-				return parseErr(path, num, d.name, "closing bracket %s) has no opening bracket", sid)
+				return parseErr(path, num, d.name, "closing bracket %s) has no opening bracket", id)
 			}
 			o := st[len(st)-1]
-			d.open[sid] = st[:len(st)-1]
+			if plain {
+				d.open[e] = st[:len(st)-1]
+			} else {
+				d.openPart[string(id)] = st[:len(st)-1]
+			}
 			d.nOpen--
-			if err := d.closeMention(sid, o, endWord, endEmpty, path, num, v); err != nil {
+			if err := d.closeMention(id, e, o, endWord, endEmpty, path, num, v); err != nil {
 				return err
 			}
 			i += j + 1
@@ -420,22 +598,22 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 }
 
 // splitPart splits "ID[k/n]" into ("ID", k, n); a plain id gives n = 0.
-func splitPart(id string) (base string, k, n int, err error) {
-	b := strings.IndexByte(id, '[')
+func splitPart(id []byte) (base []byte, k, n int, err error) {
+	b := bytes.IndexByte(id, '[')
 	if b < 0 {
 		return id, 0, 0, nil
 	}
-	if !strings.HasSuffix(id, "]") || b == 0 {
-		return "", 0, 0, errMalformedPart(id)
+	if id[len(id)-1] != ']' || b == 0 {
+		return nil, 0, 0, errMalformedPart(id)
 	}
-	ks, ns, ok := strings.Cut(id[b+1:len(id)-1], "/")
+	ks, ns, ok := bytes.Cut(id[b+1:len(id)-1], []byte{'/'})
 	if !ok {
-		return "", 0, 0, errMalformedPart(id)
+		return nil, 0, 0, errMalformedPart(id)
 	}
-	k, err1 := strconv.Atoi(ks)
-	n, err2 := strconv.Atoi(ns)
+	k, err1 := strconv.Atoi(string(ks))
+	n, err2 := strconv.Atoi(string(ns))
 	if err1 != nil || err2 != nil || k < 1 || n < 1 || k > n || n > 1<<16 {
-		return "", 0, 0, errMalformedPart(id)
+		return nil, 0, 0, errMalformedPart(id)
 	}
 	return id[:b], k, n, nil
 }
@@ -444,27 +622,29 @@ type partError string
 
 func (e partError) Error() string { return string(e) }
 
-func errMalformedPart(id string) error {
-	return partError("malformed discontinuous part " + strconv.Quote(id) + ", want ID[k/n]")
+func errMalformedPart(id []byte) error {
+	return partError("malformed discontinuous part " + strconv.Quote(string(id)) + ", want ID[k/n]")
 }
 
 // closeMention records the (part of the) mention id opened at o and
 // closed at word endWord (inclusive) and empty node endEmpty (exclusive):
 // its words are o.start..endWord and its empty nodes
 // d.empties[o.startEmpty:endEmpty] (a zero mention has none of the first).
-func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
+// e is the entity of a plain id when the caller knows it, else -1.
+func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, endEmpty int, path string, num int, v []byte) error {
+	if e >= 0 { // a plain id: a whole mention
+		d.addMention(e, o, endWord, endEmpty, num)
+		return nil
+	}
 	base, k, n, err := splitPart(id)
 	if err != nil {
 		return parseErr(path, num, d.name, "Entity=%s: %v", v, err)
 	}
 	if n <= 1 {
-		e := d.entity(base)
-		m := Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)}
-		d.finishMention(&m, o.head, o.head, o.startEmpty, endEmpty, nil)
-		d.ents[e] = append(d.ents[e], m)
+		d.addMention(d.entity(base), o, endWord, endEmpty, num)
 		return nil
 	}
-	e := d.entity(base)
+	e = d.entity(base)
 	var p *udPartial
 	if k == 1 {
 		p = &udPartial{entity: e, total: n, line: num, head: o.head}
@@ -510,8 +690,15 @@ func (d *conlluDoc) closeMention(id string, o udOpen, endWord int32, endEmpty in
 		headSpec = p.head
 	}
 	d.finishMention(&m, p.head, headSpec, 0, 0, p.empty)
-	d.ents[e] = append(d.ents[e], m)
+	d.ments = append(d.ments, m)
 	return nil
+}
+
+// addMention records the mention of entity e opened at o and closed at
+// word endWord (inclusive) and empty node endEmpty (exclusive) on line num.
+func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num int) {
+	d.ments = append(d.ments, Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
+	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, o.startEmpty, endEmpty, nil)
 }
 
 // finishMention sets the empty nodes, type and head of mention m, just
@@ -633,12 +820,18 @@ func wordSetMention(words []int32, cluster int64) Mention {
 func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 	if d.nOpen > 0 {
 		first, firstID := 0, ""
-		for id, st := range d.open {
+		earliest := func(id string, st []udOpen) {
 			for _, o := range st {
 				if first == 0 || o.line < first || (o.line == first && id < firstID) {
 					first, firstID = o.line, id
 				}
 			}
+		}
+		for e, st := range d.open {
+			earliest(d.ids[e], st)
+		}
+		for id, st := range d.openPart {
+			earliest(id, st)
 		}
 		return Doc{}, parseErr(path, first, d.name,
 			"mention of entity %s opened here is never closed in its document", firstID)
@@ -649,13 +842,20 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
 	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true}
-	total := 0
-	for _, ms := range d.ents {
-		total += len(ms)
+	// Group the mentions by entity (a stable counting sort: closing order
+	// within an entity).
+	at := make([]int, len(d.ids)+1)
+	for i := range d.ments {
+		at[d.ments[i].Cluster+1]++
 	}
-	doc.Mentions = make([]Mention, 0, total)
-	for _, ms := range d.ents {
-		doc.Mentions = append(doc.Mentions, ms...)
+	for e := 1; e < len(at); e++ {
+		at[e] += at[e-1]
+	}
+	doc.Mentions = make([]Mention, len(d.ments))
+	for i := range d.ments {
+		e := d.ments[i].Cluster
+		doc.Mentions[at[e]] = d.ments[i]
+		at[e]++
 	}
 	return doc, nil
 }

@@ -1,8 +1,13 @@
 package conll
 
 import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/stretchr/testify/assert"
@@ -257,5 +262,96 @@ func TestReadCoNLLUDeclaredHead(t *testing.T) {
 			require.Len(t, docs[0].Mentions, 1)
 			assert.Equal(t, tc.want, docs[0].Mentions[0].Type)
 		})
+	}
+}
+
+// TestSplitColumns checks the eight-bytes-at-a-time tab search against
+// strings.Split: tabs on both sides of each 8-byte boundary, bytes one bit
+// away from a tab (0x08, 0x0b, 0x89, 0x0a), empty columns, fewer and more
+// than ten columns.
+func TestSplitColumns(t *testing.T) {
+	lines := []string{
+		"",
+		"\t",
+		"1",
+		"1\tThe\tthe\tDET\tDT\t_\t2\tdet\t2:det\tEntity=(1-person-new-1-)",
+		"1\tThe\tthe\tDET\tDT\t_\t2\tdet\t2:det\tEntity=(1)\tX\tY",
+		"\t\t\t\t\t\t\t\t\t",
+		"\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t",
+		"1234567\t12345678\t123456789\t\b\t\x0b\t\x89\t\n\t\x01\x08\x09\x0a\x11\x19\x89\xc9",
+		"ab\tcd",
+		"abcdefg\thijklmn\topqrstu\tvwxyz",
+	}
+	for i := range 40 { // a tab at every position of a long line
+		lines = append(lines, strings.Repeat("x", i)+"\t"+strings.Repeat("é", 20)+"\t")
+	}
+	for _, line := range lines {
+		t.Run(strings.ReplaceAll(line, "\t", "→"), func(t *testing.T) {
+			want := strings.Split(line, "\t")
+			var cols [10][]byte
+			n := splitColumns([]byte(line), &cols)
+			require.Equal(t, len(want), n)
+			for c := range min(n, 10) {
+				if c == 9 {
+					assert.Equal(t, strings.Join(want[9:], "\t"), string(cols[9]))
+				} else {
+					assert.Equal(t, want[c], string(cols[c]), "column %d", c)
+				}
+			}
+		})
+	}
+}
+
+// TestReadCoNLLUStreamMatchesWhole checks that reading a CoNLL-U file
+// through a small buffer, with short reads, gives what Parse gives on the
+// whole file: the same documents (heads included: head attributes are kept
+// across runs of lines), or the same error, for hand-made edge cases
+// (discontinuous mentions, zeros, no final newline, CRLF, a byte order mark,
+// blank files, errors at the end) and GUM files.
+func TestReadCoNLLUStreamMatchesWhole(t *testing.T) {
+	decl := "# global.Entity = eid-etype-head-other\n"
+	inputs := map[string][]byte{
+		"discontinuous and zeros": []byte("# newdoc id = a\n" + decl +
+			udLine("1", "x", "PROPN", "NNP", "0", "Entity=(e1-p-2-(e2[1/2]-q-1-") +
+			udLine("2", "y", "X", "_", "1", "Entity=e1)") +
+			"2.1\tz\t_\t_\t_\t_\t_\t_\t1:nsubj\tEntity=(e9-z-1-)\n" +
+			udLine("3", "z", "X", "_", "1", "Entity=(e2[2/2]-q-1-)") +
+			"\n# newdoc id = b\n" + udLine("1", "w", "NOUN", "NN", "0", "Entity=(e1-p-1-)")),
+		"no final newline": []byte(udLine("1", "a", "_", "_", "0", "Entity=(1-x(1-y)1)")[:30]),
+		"crlf":             []byte(strings.ReplaceAll(decl+udLine("1", "a", "NOUN", "_", "0", "Entity=(1-x-1-)"), "\n", "\r\n")),
+		"bom":              append([]byte("\xef\xbb\xbf"), udLine("1", "a", "NOUN", "_", "0", "Entity=(1-x-1-)")...),
+		"blank":            []byte(" \n\t\n\n"),
+		"empty":            {},
+		"never closed":     []byte(udLine("1", "a", "NOUN", "_", "0", "Entity=(1-x-1-")),
+		"NUL":              []byte(udLine("1", "a", "NOUN", "_", "0", "_") + "2\tb\x00\n"),
+		"comments only":    []byte("# newdoc id = a\n# text = nothing\n"),
+	}
+	// GUM's files when ../shared is there (minspan heads, multiword tokens).
+	gum, err := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "gum-conllu", "*.conllu"))
+	require.NoError(t, err)
+	for _, f := range gum[:min(len(gum), 3)] {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		inputs["gum/"+filepath.Base(f)] = data
+	}
+	t.Logf("%d inputs, %d of them GUM files", len(inputs), min(len(gum), 3))
+	for name, data := range inputs {
+		want, wantErr := Parse(data, "x.conllu", FormatCoNLLU)
+		for _, size := range []int{1, 3, 16, 100, 4096} {
+			for _, short := range []bool{false, true} {
+				var r io.Reader = bytes.NewReader(data)
+				if short {
+					r = iotest.HalfReader(r)
+				}
+				got, err := readCoNLLUChunked(r, "x.conllu", size)
+				if wantErr != nil {
+					require.Error(t, err, "%s, buffer %d", name, size)
+					assert.Equal(t, wantErr.Error(), err.Error(), "%s, buffer %d", name, size)
+					continue
+				}
+				require.NoError(t, err, "%s, buffer %d", name, size)
+				require.Equal(t, want, got, "%s, buffer %d", name, size)
+			}
+		}
 	}
 }

@@ -288,16 +288,16 @@ func checkEmpty(data []byte, path string) error {
 // (.conll, .gold_conll, .auto_conll, .v4_gold_conll, .key, .response and
 // others ending in "conll" → CoNLL-2012; .conllu → CoNLL-U; .jsonl,
 // .jsonlines, .json → jsonlines) and otherwise from the content (see
-// SniffFormat). A file known to be CoNLL-2012 from format or its name is
-// parsed as it is read (ReadCoNLL2012); other files are read whole first.
+// SniffFormat). A file known to be CoNLL-2012 or CoNLL-U from format or its
+// name is parsed as it is read, through a buffer; other files are read whole
+// first.
 func Read(path, format string) ([]Doc, error) {
 	return readPath(path, format, true)
 }
 
 // readPath is Read; without types, a CoNLL-2012 file's POS and named-entity
 // columns are not read (mention types stay gocore.TypeUnknown), which makes
-// the read about a third faster. CoNLL-U and jsonlines files are read whole
-// either way.
+// the read about a third faster. CoNLL-U files give their types either way.
 func readPath(path, format string, types bool) ([]Doc, error) {
 	return readWith(path, readOpts{format: format, types: types})
 }
@@ -357,13 +357,16 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 	if o.text != nil {
 		return readWithText(path, o)
 	}
-	if f, err := resolveFormat(nil, path, format); err == nil && f == FormatCoNLL2012 {
+	if f, err := resolveFormat(nil, path, format); err == nil && (f == FormatCoNLL2012 || f == FormatCoNLLU) {
 		// Known without the content (from format or the name): read it as it comes.
 		file, err := os.Open(path)
 		if err != nil {
 			return nil, errors.Wrapf(err, "conll: reading %s", path)
 		}
 		defer file.Close()
+		if f == FormatCoNLLU {
+			return readCoNLLUStream(newStopReader(file, o.stop), path)
+		}
 		return readCoNLL2012Stream(newStopReader(file, o.stop), path, types)
 	}
 	file, err := os.Open(path)
@@ -371,7 +374,11 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 		return nil, errors.Wrapf(err, "conll: reading %s", path)
 	}
 	defer file.Close()
-	data, err := readAll(newStopReader(file, o.stop), path)
+	size := 0
+	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < 1<<40 {
+		size = int(st.Size())
+	}
+	data, err := readAllSized(newStopReader(file, o.stop), path, size)
 	if err != nil {
 		return nil, err
 	}
@@ -544,8 +551,14 @@ func SniffFormat(data []byte) string {
 // each chunk as it comes for a NUL byte, so that a binary file or a device
 // such as /dev/zero is refused at once rather than read without end.
 func readAll(r io.Reader, path string) ([]byte, error) {
-	data := make([]byte, 0, 64<<10)
-	lines := 1
+	return readAllSized(r, path, 0)
+}
+
+// readAllSized is readAll for a file expected to hold size bytes (a regular
+// file's size; 0 when unknown): its buffer is allocated once, one byte
+// larger so that the read which finds the end needs no growth.
+func readAllSized(r io.Reader, path string, size int) ([]byte, error) {
+	data := make([]byte, 0, max(size+1, 64<<10))
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -553,9 +566,8 @@ func readAll(r io.Reader, path string) ([]byte, error) {
 		k, err := r.Read(data[len(data):cap(data)])
 		chunk := data[len(data) : len(data)+k]
 		if i := bytes.IndexByte(chunk, 0); i >= 0 {
-			return nil, nulError(path, lines+bytes.Count(chunk[:i], []byte{'\n'}))
+			return nil, nulError(path, 1+bytes.Count(data[:len(data)+i], []byte{'\n'}))
 		}
-		lines += bytes.Count(chunk, []byte{'\n'})
 		data = data[:len(data)+k]
 		if err == io.EOF {
 			return data, nil

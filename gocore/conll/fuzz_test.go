@@ -167,6 +167,22 @@ func FuzzReadCoNLLU(f *testing.F) {
 	f.Add([]byte("1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(1-x(1-y)1)\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := parseCoNLLU(data, "fuzz.conllu")
+		// Reading through a small buffer gives what Parse gives (a NUL byte is
+		// refused as soon as it is read, where Parse may first find another
+		// error, such as CR line endings, on the whole file).
+		whole, wholeErr := Parse(data, "fuzz.conllu", FormatCoNLLU)
+		streamed, streamErr := readCoNLLUChunked(iotest.HalfReader(bytes.NewReader(data)), "fuzz.conllu", 7)
+		switch {
+		case bytes.IndexByte(data, 0) >= 0:
+			require.Error(t, wholeErr)
+			require.Error(t, streamErr)
+		case wholeErr != nil:
+			require.Error(t, streamErr)
+			require.Equal(t, wholeErr.Error(), streamErr.Error())
+		default:
+			require.NoError(t, streamErr)
+			require.Equal(t, whole, streamed)
+		}
 		if err != nil {
 			return
 		}

@@ -3,7 +3,10 @@ package conll
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/corefscore/corefscore/gocore"
 )
@@ -89,15 +92,23 @@ func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []goc
 			e.Doc, e.Name, e.Side, e.Path, e.Line = i, k.Name, 1, r.Path, r.Line
 			return nil, nil, warnings, e
 		}
+		docs[i].Name = k.Name
+	}
+	// The documents' mentions are converted concurrently: each pair on its own.
+	forEach(len(key), func(i int) {
+		k := &key[i]
+		var r *Doc
+		if j := respOf[i]; j >= 0 {
+			r = &response[j]
+		}
 		// Empty nodes count in a mention's identity only when both sides
 		// are CoNLL-U (know them); otherwise a mention is its words.
 		in := interner{wordsOnly: r != nil && !(hasNodes(k) && hasNodes(r)), spanShapes: spanShapes}
-		docs[i].Name = k.Name
 		docs[i].Key = in.side(k)
 		if r != nil {
 			docs[i].Response = in.side(r)
 		}
-	}
+	})
 	for j := range response {
 		if !used[j] {
 			r := &response[j]
@@ -105,6 +116,41 @@ func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []goc
 		}
 	}
 	return docs, respOf, warnings, nil
+}
+
+// forEach calls f(0) ... f(n-1), on up to GOMAXPROCS goroutines; a panic
+// in f is raised again on the caller's goroutine (where the C API recovers
+// it).
+func forEach(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var fault atomic.Pointer[any]
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					fault.CompareAndSwap(nil, &r)
+					next.Store(int64(n)) // the others stop at their next document
+				}
+			}()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if r := fault.Load(); r != nil {
+		panic(*r)
+	}
 }
 
 // canonicalName strips the CoNLL-2012 decoration from a document name:

@@ -47,14 +47,9 @@ def _report(scores: Scores, opts: Options, stacklevel: int) -> list[str]:
     """Warning lines for the Result, and a DuplicateMentionWarning under duplicates='warn'."""
     if not (scores.n_duplicates or scores.warnings):
         return []
-    lines = list(scores.warnings)
-    if scores.n_duplicates:
-        more = scores.n_duplicates - 1
-        first = scores.duplicates[0].message() if scores.duplicates else "repeated mentions"
-        line = first + (f"; and {more} more (see Result.duplicates)" if more else "")
-        lines.append(line)
-        if opts.duplicates == "warn":
-            _warnings.warn(f"corefscore: {line}", DuplicateMentionWarning, stacklevel=stacklevel + 1)
+    lines = _engine.warning_lines(scores)
+    if scores.n_duplicates and opts.duplicates == "warn":
+        _warnings.warn(f"corefscore: {lines[-1]}", DuplicateMentionWarning, stacklevel=stacklevel + 1)
     return lines
 
 

@@ -211,6 +211,16 @@ class Scores:
         self.duplicates, self.n_duplicates, self.warnings = duplicates, n_duplicates, warnings
 
 
+def warning_lines(scores: Scores) -> list[str]:
+    """The warning lines of a batch: the reader's and engine's warnings, then one line for repeated mentions."""
+    lines = list(scores.warnings)
+    if scores.n_duplicates:
+        more = scores.n_duplicates - 1
+        first = scores.duplicates[0].message() if scores.duplicates else "repeated mentions"
+        lines.append(first + (f"; and {more} more (see Result.duplicates)" if more else ""))
+    return lines
+
+
 _applied_names: dict[int, tuple[str, ...]] = {}
 
 

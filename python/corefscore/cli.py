@@ -225,6 +225,24 @@ def _score_files(key: str, response: str, **kwargs: Any) -> Any:
     return score_files(key, response, **kwargs)
 
 
+def _plain_score_files(key: str, response: str, kwargs: dict[str, Any]) -> Any:
+    """What the score table needs of ``score_files(key, response, **kwargs)``, computed without NumPy.
+
+    A ``_report.Totals`` with ``key``, ``response`` and ``warnings`` set as on
+    the Result: the same numbers, for commands that print the micro-averaged
+    table only (importing NumPy takes longer than reading and scoring a
+    30 MB corpus, bench/corefud.md).
+    """
+    from . import _engine, _lib, _report
+
+    scores = _engine.score_files(key, response, _engine.options(**kwargs), as_numpy=False)
+    totals = _report.Totals(scores.counts, len(scores.names), _lib.columns(), scores.metrics,
+                            kwargs.get("blanc_rule") or "key")
+    totals.key, totals.response = str(key), str(response)
+    totals.warnings = _engine.warning_lines(scores)
+    return totals
+
+
 def _no_blas_threads() -> None:
     """Ask OpenBLAS for one thread, unless the user chose, before a command that does no matrix product imports NumPy.
 
@@ -415,6 +433,11 @@ def _cmd_score(argv: list[str]) -> int:
         return _score_datasets(args, metrics)
     if args.key is None or args.response is None:
         raise UsageError("give KEY RESPONSE, or --datasets KEY1 RESPONSE1 [KEY2 RESPONSE2 ...]")
+    if not (args.ci or args.json or args.per_doc or args.average != "micro"):
+        result = _plain_score_files(args.key, args.response, _score_kwargs(args, metrics))
+        _warn(result.warnings)
+        sys.stdout.write(_score_table(result, args, None, None))
+        return 0
     if not args.ci:
         _no_blas_threads()
     result = _score_files(args.key, args.response, **_score_kwargs(args, metrics))
@@ -472,11 +495,16 @@ def _score_datasets(args: Any, metrics: Any) -> int:
         raise UsageError(f"--datasets takes key and response files in pairs; got {len(files)} files")
     if args.ci or args.average != "micro" or args.per_doc:
         raise UsageError("--datasets does not combine with --ci, --average or --per-doc")
-    _no_blas_threads()
+    if args.json:
+        _no_blas_threads()
     keys, responses = files[0::2], files[1::2]
     results = {}
     for name, key, response in zip(_dataset_names(keys), keys, responses):
-        results[name] = _score_files(key, response, **_score_kwargs(args, metrics))
+        kwargs = _score_kwargs(args, metrics)
+        if args.json:
+            results[name] = _score_files(key, response, **kwargs)
+        else:
+            results[name] = _plain_score_files(key, response, kwargs)
         _warn(results[name].warnings)
     shared = [m for m in next(iter(results.values())).metrics if all(m in r.metrics for r in results.values())]
     macro: dict[str, Any] = {
