@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 from array import array
 from collections.abc import Mapping
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -106,30 +107,50 @@ def _flatten(clusters: Any, side: str, doc: str) -> tuple[list, list[int]]:
     return mentions, cids
 
 
-def _span_ids(clusters: Any) -> tuple[list[int], list[int]] | None:
-    """Packed ids and cluster positions of a plain list of lists of valid int span tuples, else None.
+_SEQUENCES = frozenset((list, tuple))
+_chain = chain.from_iterable
 
-    The per-call path: one pass, no intermediate list (measured faster than
-    C-level passes with map and set, whose set-up dominates small documents).
-    Anything else returns None and takes the general path with its messages.
+
+def _span_sides(key: Any, response: Any) -> tuple[list[int], list[int], int] | None:
+    """Packed ids and cluster positions of both sides (key first) and the key's mention count, else None.
+
+    The per-call path, for lists (or tuples) of lists of int span pairs: a
+    few C-level passes and one comprehension over both sides at once. The
+    clusters and mentions must be lists or tuples, each mention two ints
+    (``int`` itself: not bool, not a NumPy scalar) with ``end < 2**31``, which
+    makes ``start << 32 | end`` exact. The rest of a span's bounds (``0 <=
+    start <= end``) is the engine's check (option ``span_mentions``): after
+    an engine error the caller runs :meth:`Doc.recheck`. Anything else
+    returns None and takes the general path with its messages.
     """
-    if type(clusters) is not list and type(clusters) is not tuple:
+    if (type(key) is not list and type(key) is not tuple) or (type(response) is not list and
+                                                               type(response) is not tuple):
         return None
-    ids: list[int] = []
+    clusters = [*key, *response]
+    if not _SEQUENCES.issuperset(map(type, clusters)):
+        return None
+    mentions = list(_chain(clusters))
+    if not _SEQUENCES.issuperset(map(type, mentions)):
+        return None
+    try:
+        ids = [s << 32 | e for s, e in mentions if type(s) is int is type(e) and e < 2147483648]
+    except ValueError:  # a mention that is not a pair
+        return None
+    if len(ids) != len(mentions):
+        return None
     cids: list[int] = []
-    append = ids.append
-    for i, cluster in enumerate(clusters):
-        if type(cluster) is not list and type(cluster) is not tuple:
-            return None
-        for m in cluster:
-            if type(m) is not tuple or len(m) != 2:
-                return None
-            s, e = m
-            if type(s) is not int or type(e) is not int or not 0 <= s <= e < _SPAN_LIMIT:
-                return None
-            append(s << SPAN_SHIFT | e)
-        cids.extend([i] * len(cluster))
-    return ids, cids
+    for i, cluster in enumerate(key):
+        cids += [i] * len(cluster)
+    nk = len(cids)
+    for i, cluster in enumerate(response):
+        cids += [i] * len(cluster)
+    return ids, cids, nk
+
+
+def _span_ids(clusters: Any) -> tuple[list[int], list[int]] | None:
+    """Packed ids and cluster positions of one side, else None (see :func:`_span_sides`)."""
+    both = _span_sides(clusters, ())
+    return None if both is None else (both[0], both[1])
 
 
 def _is_span(m: Any) -> bool:
@@ -138,17 +159,30 @@ def _is_span(m: Any) -> bool:
 
 
 class Doc:
-    """One converted document: per side (ids, clusters, types) and how ids map back to mentions."""
+    """One converted document: per side (ids, clusters, types) and how ids map back to mentions.
 
-    __slots__ = ("key", "kind", "response", "table")
+    ``source`` is the caller's ``(key, response, label)`` when the spans were
+    packed unchecked (:func:`_span_sides`); :meth:`recheck` then runs the
+    general path's checks.
+    """
 
-    def __init__(self, key: tuple, response: tuple, kind: str, table: list | None = None) -> None:
-        self.key, self.response, self.kind, self.table = key, response, kind, table
+    __slots__ = ("key", "kind", "packed", "response", "source", "table")
+
+    def __init__(self, key: tuple, response: tuple, kind: str, table: list | None = None,
+                 source: tuple | None = None, packed: tuple | None = None) -> None:
+        self.key, self.response, self.kind, self.table, self.source = key, response, kind, table, source
+        #: (ids, clusters, n_key) of both sides as lists, key first, when the per-call path made them.
+        self.packed = packed
 
     def mention(self, mention_id: int) -> Any:
         if self.kind == SPAN:
             return unpack_span(mention_id)
         return self.table[mention_id] if self.kind == INTERN else mention_id
+
+    def recheck(self) -> None:
+        """Raise the general path's error for this document's input, if it has one (after an engine error)."""
+        if self.source is not None:
+            _from_lists(*self.source)
 
 
 def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
@@ -172,10 +206,16 @@ def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
 def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
     """One document given as sequences of clusters on both sides."""
     if mention_types is None:
-        k = _span_ids(key)
-        r = _span_ids(response) if k is not None else None
-        if k is not None and r is not None:
-            return Doc((k[0], k[1], None), (r[0], r[1], None), SPAN)
+        both = _span_sides(key, response)
+        if both is not None:
+            ids, cids, nk = both
+            return Doc((ids[:nk], cids[:nk], None), (ids[nk:], cids[nk:], None), SPAN, source=(key, response, doc),
+                       packed=both)
+    return _from_lists(key, response, doc, mention_types)
+
+
+def _from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
+    """The general path of :func:`from_lists`: every mention checked and converted in Python."""
     kms, kcs = _flatten(key, "key", doc)
     rms, rcs = _flatten(response, "response", doc)
     kty = rty = None

@@ -235,20 +235,41 @@ def _warnings(records: list, paths: Sequence[str] = ()) -> list[str]:
 _csr = None
 
 
+def _recheck(docs: Sequence[Doc]) -> None:
+    """After an engine error: the conversion's own error for the first document that has one.
+
+    Spans packed without a check (the per-call path) are checked by the
+    engine; the error a user sees is still the one the conversion gives, in
+    document order, as if every mention had been checked in Python first.
+    """
+    for d in docs:
+        d.recheck()
+
+
+_UNTYPED = ((False, False), (False, True))  # Options.handle's keys for untyped documents: (types given, spans)
+
+
 def score_one(doc: Doc, name: str, opts: Options) -> Scores:
     """One document of list input with span or int ids and no types: the per-call path of score and Scorer.update."""
-    (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
-    if len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS or type(kids) is not list or type(rids) is not list:
+    packed = doc.packed
+    if packed is None:
+        (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
+        if type(kids) is not list or type(rids) is not list:
+            return score_docs([doc], [name], opts, False)
+        packed = (kids + rids, kcl + rcl, len(kids))
+    ids, clusters, nk = packed
+    if len(ids) >= _lib.INTERRUPTIBLE_MENTIONS:
         return score_docs([doc], [name], opts, False)
+    spans = doc.kind == "span"
+    handle = opts._handles.get(_UNTYPED[spans]) or opts.handle(False, spans)
     try:
-        counts, applied, dups, n_dups, warns = _lib.score_one(kids, kcl, rids, rcl,
-                                                              opts.handle(False, doc.kind == "span"))
+        counts, applied, dups, n_dups, warns = _lib.score_one(ids, clusters, nk, handle)
     except _lib.EngineError as exc:
-        offsets = ((0, len(kids)), (0, len(rids)))
-        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=offsets) from None
+        doc.recheck()
+        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=((0, nk), (0, len(ids) - nk))) from None
     if not (n_dups or warns):
         return Scores(counts, [name], _applied(applied), [], 0, [])
-    records = [Duplicate(name, SIDES[d.side], doc.mention(int((kids if d.side == 0 else rids)[d.mention])),
+    records = [Duplicate(name, SIDES[d.side], doc.mention(int(ids[d.mention + (nk if d.side else 0)])),
                          d.first_cluster, d.cluster) for d in dups]
     return Scores(counts, [name], _applied(applied), records, n_dups, _warnings(warns))
 
@@ -273,6 +294,7 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
         counts, applied, dups, n_dups, warns = _lib.score_batch(
             len(docs), key, response, cnames, opts.handle(types_given, spans), len(key[2]) + len(response[2]))
     except _lib.EngineError as exc:
+        _recheck(docs)
         labels = [f"{i} ({n!r})" for i, n in enumerate(names)] if named else names
         raise _translate(exc, names=names, labels=labels, docs=docs, offsets=(key[0], response[0])) from None
     records = []
@@ -307,6 +329,7 @@ def analyze_docs(docs: list[Doc], names: list[str], opts: Options) -> dict:
     try:
         out = _lib.analyze_batch(len(docs), key, response, None, opts.handle(types_given, spans))
     except _lib.EngineError as exc:
+        _recheck(docs)
         raise _translate(exc, names=names, labels=names, docs=docs, offsets=(key[0], response[0])) from None
     out["names"] = names
     out["mention_of"] = lambda d, m: docs[d].mention(int(m))

@@ -337,46 +337,63 @@ class _Scratch(_ThreadLocal):
                      ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
         self.caps = (_i64(DUPS_KEPT), _i64(64))
         self.one = _i64(1)
+        self.one_call: tuple | None = None  # score_one's objects (_one_scratch)
 
 
 _scratch = _Scratch()
 
 
 _array_type: Any = None
-_zeros: Any = None
+_handles: dict[int, ctypes.c_int64] = {}
 
 
-def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
+def _one_scratch(s: _Scratch) -> tuple:
+    """The per-call path's own ctypes objects, made once per thread after the library is loaded.
+
+    Two sides whose ``types`` stay NULL, and a counts row the engine writes
+    (it clears it first) with a NumPy view of it: the call returns a copy.
+    """
+    import numpy as np
+
+    key, response = CsSide(), CsSide()
+    ncol = len(_columns)
+    counts = (ctypes.c_double * ncol)()
+    view = np.frombuffer(counts, dtype=np.float64).reshape(1, ncol)
+    s.one_call = (key, response, (s.one, ctypes.byref(key), ctypes.byref(response), None), _p(ctypes.addressof(counts)),
+                  (_i64(ncol), s.dups, s.caps[0], s.warns, s.caps[1], s.refs[4], s.refs[5]), view, counts)
+    return s.one_call
+
+
+def score_one(ids: list, clusters: list, nk: int, options: int):
     """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions, given as lists: the per-call path.
 
-    Both sides go into one int64 buffer ``[0, nk, key ids, key clusters, 0, nr,
-    response ids, response clusters]``; returns what :func:`score_batch` returns.
+    ``ids`` and ``clusters`` hold both sides, the key's ``nk`` mentions first.
+    They go into one int64 buffer ``[0, nk, 0, nr, ids, clusters]`` built in
+    one step; every other ctypes object of the call is made once per thread
+    (the options handle's once per handle). Returns what :func:`score_batch`
+    returns.
     """
-    global _array_type, _zeros
-    if _zeros is None:  # imported on first use: array imports collections, which the command line does without
+    global _array_type
+    if _array_type is None:  # imported on first use: array imports collections, which the command line does without
         from array import array as _array_type
-
-        from numpy import zeros as _zeros
     cdll = _lib if _lib is not None else lib()
     s = _scratch
-    nk, nr = len(kids), len(rids)
-    buf = _array_type("q", (0, nk))
-    buf.extend(kids)
-    buf.extend(kcl)
-    buf.extend((0, nr))
-    buf.extend(rids)
-    buf.extend(rcl)
-    base = buf.buffer_info()[0]
-    key, resp = s.key, s.response
-    key.offsets, key.mentions, key.clusters, key.types, key.length = base, base + 16, base + 16 + 8 * nk, None, nk
-    b = base + 16 + 16 * nk
-    resp.offsets, resp.mentions, resp.clusters, resp.types, resp.length = b, b + 16, b + 16 + 8 * nr, None, nr
-    counts = _zeros((1, len(_columns)))
-    status = cdll.cs_score_batch(s.one, s.refs[0], s.refs[1], None, _i64(options), None,
-                                 _p(counts.__array_interface__["data"][0]), _i64(len(_columns)), s.dups, s.caps[0],
-                                 s.warns, s.caps[1], s.refs[4], s.refs[5])
+    key, resp, head, counts_ptr, tail, view, _ = s.one_call or _one_scratch(s)
+    n = len(ids)
+    nr = n - nk
+    base = _array_type("q", [0, nk, 0, nr, *ids, *clusters])
+    p = base.buffer_info()[0]
+    key.offsets, key.mentions, key.clusters, key.length = p, p + 32, p + 32 + 8 * n, nk
+    resp.offsets, resp.mentions, resp.clusters, resp.length = p + 16, p + 32 + 8 * nk, p + 32 + 8 * (n + nk), nr
+    handle = _handles.get(options)
+    if handle is None:
+        if len(_handles) >= 1024:  # handles of freed options are never reused: forget them now and then
+            _handles.clear()
+        handle = _handles[options] = _i64(options)
+    status = cdll.cs_score_batch(*head, handle, None, counts_ptr, *tail)
     if status:
         check(status, s.err)
+    counts = view.copy()
     report = s.report
     if not (report.n_dups or report.n_warnings):
         return counts, report.applied, (), 0, ()
