@@ -1,0 +1,100 @@
+"""The per-call path (issue 10): spans packed without a Python check per mention, bounds checked by the engine.
+
+Lists of ``(start, end)`` int pairs are packed in one comprehension and the
+engine checks ``0 <= start <= end < 2**31`` (option ``span_mentions``). A
+bad span must still give the error the conversion gives when it checks every
+mention itself (``_convert._from_lists``): same type, same message, naming
+the document and the mention, from every entry point and in document order.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import corefscore
+import numpy as np
+import pytest
+from corefscore import _convert, _engine
+
+GOOD = [[(5 * j + i, 5 * j + i + 1) for i in range(5)] for j in range(10)]  # 50 mentions, 10 clusters
+
+
+def _with(clusters, c, m, span):
+    out = [list(cl) for cl in clusters]
+    out[c][m] = span
+    return out
+
+
+def _strict_error(key, response, label="0"):
+    """The error the conversion raises when it checks each mention in Python, as (type, message)."""
+    with pytest.raises((TypeError, ValueError)) as info:
+        _convert._from_lists(key, response, label)
+    return type(info.value), str(info.value)
+
+
+# Spans that only the engine's check catches on the per-call path (both ints, end < 2**31), and the
+# ones the Python guard sends to the general path (end >= 2**31, not ints).
+BAD_SPANS = [(-1, 3), (7, 2), (3, -1), (-5, -2), (2**31 - 1, 2**31 - 2), (4, 2**31), (0, 2**32 + 1), (True, 3),
+             (np.int64(4), np.int32(2))]
+
+
+@pytest.mark.parametrize("span", BAD_SPANS, ids=repr)
+@pytest.mark.parametrize("side", ["key", "response"])
+def test_a_bad_span_gives_the_conversions_error_from_every_entry_point(span, side):
+    bad = _with(GOOD, 6, 3, span)
+    key, response = (bad, GOOD) if side == "key" else (GOOD, bad)
+    exc, message = _strict_error(key, response)
+    assert side in message and str(span[0]) in message
+    with pytest.raises(exc) as info:
+        corefscore.score(key, response)
+    assert str(info.value) == message
+    scorer = corefscore.Scorer()
+    with pytest.raises(exc) as info:
+        scorer.update(key, response)
+    assert str(info.value) == message and scorer.n_documents == 0
+    with pytest.raises(exc) as info:
+        corefscore.analyze(key, response)
+    assert str(info.value) == message
+
+
+def test_in_a_batch_the_first_document_in_order_is_named():
+    # Document 1's response and document 2's key are bad: the error names document 1, as a conversion
+    # that checks each document in turn does, although the engine meets key sides first.
+    docs_key = [GOOD, GOOD, _with(GOOD, 0, 0, (9, 1))]
+    docs_response = [GOOD, _with(GOOD, 2, 4, (-3, 4)), GOOD]
+    _, message = _strict_error(docs_key[1], docs_response[1], "1")
+    with pytest.raises(ValueError) as info:
+        corefscore.score_corpus(docs_key, docs_response)
+    assert str(info.value) == message and "`response` of document 1" in message
+    scorer = corefscore.Scorer()
+    with pytest.raises(ValueError, match=r"`response` of document 1 "):
+        scorer.update(docs_key, docs_response, batch=True)
+
+
+def test_engine_errors_that_are_not_about_spans_are_unchanged():
+    repeated = _with(GOOD, 1, 0, GOOD[0][0])  # the first mention again, in another cluster
+    with pytest.raises(corefscore.CorefScoreInputError) as info:
+        corefscore.score(repeated, GOOD, duplicates="raise")
+    assert info.value.kind == "duplicate" and info.value.mention == GOOD[0][0] and info.value.side == "key"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = corefscore.score(repeated, GOOD)
+    assert r.duplicates[0].mention == GOOD[0][0] and caught
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [lambda m: m, list, lambda m: (np.int64(m[0]), np.int64(m[1]))],
+    ids=["tuples", "lists", "numpy scalars"],
+)
+def test_valid_spans_give_the_general_paths_ids_and_counts(convert):
+    key = [*GOOD, [(0, 0), (2**31 - 1, 2**31 - 1)]]  # the edges of the packing
+    response = [[(0, 1), (5, 6)], [(10, 11), (15, 16), (20, 21)], [(2**31 - 1, 2**31 - 1)]]
+    conv_key, conv_response = ([[convert(m) for m in c] for c in side] for side in (key, response))
+    general = _convert._from_lists(conv_key, conv_response, "0")
+    per_call = _convert.from_lists(conv_key, conv_response, "0")
+    assert per_call.kind == general.kind == _convert.SPAN
+    for side in ("key", "response"):
+        assert [list(x) for x in getattr(per_call, side)[:2]] == [list(x) for x in getattr(general, side)[:2]]
+    want = _engine.score_docs([general], ["0"], _engine.options(), False).counts
+    np.testing.assert_array_equal(corefscore.score(conv_key, conv_response).counts_matrix, want)
