@@ -129,8 +129,9 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
     doc = convert(key, response, "0", mention_types)
-    scores = _engine.score_docs([doc], ["0"], opts, False) if doc.key[2] is not None or doc.response[2] is not None \
-        else _engine.score_one(doc, "0", opts)
+    scores = _engine.score_one(doc, "0", opts) if doc.packed is not None or (doc.key[2] is None and
+                                                                           doc.response[2] is None) \
+        else _engine.score_docs([doc], ["0"], opts, False)
     return _result(scores, opts, [], 2)
 
 
@@ -425,7 +426,7 @@ class Scorer:
         else:
             label = str(len(self._names)) if name is None else str(name)
             doc = convert(key, response, label, mention_types)
-            if doc.key[2] is None and doc.response[2] is None:
+            if doc.packed is not None or (doc.key[2] is None and doc.response[2] is None):
                 scores, warns = _engine.score_one(doc, label, self._opts), []
             else:
                 scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []

@@ -185,6 +185,25 @@ class Doc:
             _from_lists(*self.source)
 
 
+class _PackedDoc(Doc):
+    """A Doc of the per-call path: both sides as ``packed``; ``key`` and ``response`` are sliced from it on demand."""
+
+    __slots__ = ()
+
+    def __init__(self, packed: tuple, source: tuple) -> None:
+        self.packed, self.source, self.kind, self.table = packed, source, SPAN, None
+
+    @property  # type: ignore[override]
+    def key(self) -> tuple:
+        ids, cids, nk = self.packed
+        return ids[:nk], cids[:nk], None
+
+    @property  # type: ignore[override]
+    def response(self) -> tuple:
+        ids, cids, nk = self.packed
+        return ids[nk:], cids[nk:], None
+
+
 def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
     if not isinstance(mention_types, Mapping):
         raise InputTypeError(f"`mention_types` of document {doc} must be a mapping mention -> type; "
@@ -208,9 +227,7 @@ def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> 
     if mention_types is None:
         both = _span_sides(key, response)
         if both is not None:
-            ids, cids, nk = both
-            return Doc((ids[:nk], cids[:nk], None), (ids[nk:], cids[nk:], None), SPAN, source=(key, response, doc),
-                       packed=both)
+            return _PackedDoc(both, (key, response, doc))
     return _from_lists(key, response, doc, mention_types)
 
 

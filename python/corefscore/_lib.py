@@ -337,69 +337,88 @@ class _Scratch(_ThreadLocal):
                      ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
         self.caps = (_i64(DUPS_KEPT), _i64(64))
         self.one = _i64(1)
-        self.one_call: tuple | None = None  # score_one's objects (_one_scratch)
+        self.one_call: _OneCall | None = None  # score_one's objects, made on its first call
 
 
 _scratch = _Scratch()
 
 
-_array_type: Any = None
 _handles: dict[int, ctypes.c_int64] = {}
 
 
-def _one_scratch(s: _Scratch) -> tuple:
-    """The per-call path's own ctypes objects, made once per thread after the library is loaded.
+class _OneCall:
+    """The per-call path's ctypes objects, made once per thread after the library is loaded.
 
-    Two sides whose ``types`` stay NULL, and a counts row the engine writes
-    (it clears it first) with a NumPy view of it: the call returns a copy.
+    An int64 input buffer that grows as needed (``[0, nk, 0, nr, ids,
+    clusters]``: the two sides' offsets, then both sides' arrays, key first),
+    two sides over it whose ``types`` stay NULL, and a counts row that the
+    engine writes (it clears it first) with a NumPy view of it: a call returns
+    a copy of the row.
     """
-    import numpy as np
 
-    key, response = CsSide(), CsSide()
-    ncol = len(_columns)
-    counts = (ctypes.c_double * ncol)()
-    view = np.frombuffer(counts, dtype=np.float64).reshape(1, ncol)
-    s.one_call = (key, response, (s.one, ctypes.byref(key), ctypes.byref(response), None), _p(ctypes.addressof(counts)),
-                  (_i64(ncol), s.dups, s.caps[0], s.warns, s.caps[1], s.refs[4], s.refs[5]), view, counts)
-    return s.one_call
+    __slots__ = ("base", "buf", "cap", "counts", "head", "key", "response", "tail", "view")
+
+    def __init__(self, s: _Scratch) -> None:
+        import numpy as np
+
+        self.key, self.response = CsSide(), CsSide()
+        self.cap, self.buf, self.base = 0, None, 0
+        self.grow(1024)
+        ncol = len(_columns)
+        self.counts = (ctypes.c_double * ncol)()
+        self.view = np.frombuffer(self.counts, dtype=np.float64).reshape(1, ncol)
+        self.head = (s.one, ctypes.byref(self.key), ctypes.byref(self.response), None)
+        self.tail = (None, _p(ctypes.addressof(self.counts)), _i64(ncol), s.dups, s.caps[0], s.warns, s.caps[1],
+                     s.refs[4], s.refs[5])
+
+    def grow(self, words: int) -> None:
+        """Room for ``words`` int64 values; the two sides' offsets point at its first four."""
+        self.cap = max(words, 2 * self.cap)
+        self.buf = (ctypes.c_int64 * self.cap)()
+        self.base = ctypes.addressof(self.buf)
+        self.key.offsets, self.key.mentions, self.response.offsets = self.base, self.base + 32, self.base + 16
 
 
 def score_one(ids: list, clusters: list, nk: int, options: int):
     """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions, given as lists: the per-call path.
 
-    ``ids`` and ``clusters`` hold both sides, the key's ``nk`` mentions first.
-    They go into one int64 buffer ``[0, nk, 0, nr, ids, clusters]`` built in
-    one step; every other ctypes object of the call is made once per thread
-    (the options handle's once per handle). Returns what :func:`score_batch`
-    returns.
+    ``ids`` and ``clusters`` hold both sides, the key's ``nk`` mentions first;
+    they are copied into the thread's input buffer in one assignment. Every
+    other ctypes object of the call is made once per thread (the options
+    handle's once per handle). Returns what :func:`score_batch` returns.
     """
-    global _array_type
-    if _array_type is None:  # imported on first use: array imports collections, which the command line does without
-        from array import array as _array_type
     cdll = _lib if _lib is not None else lib()
     s = _scratch
-    key, resp, head, counts_ptr, tail, view, _ = s.one_call or _one_scratch(s)
+    one = s.one_call or _one_call(s)
     n = len(ids)
     nr = n - nk
-    base = _array_type("q", [0, nk, 0, nr, *ids, *clusters])
-    p = base.buffer_info()[0]
-    key.offsets, key.mentions, key.clusters, key.length = p, p + 32, p + 32 + 8 * n, nk
-    resp.offsets, resp.mentions, resp.clusters, resp.length = p + 16, p + 32 + 8 * nk, p + 32 + 8 * (n + nk), nr
+    if 4 + 2 * n > one.cap:
+        one.grow(4 + 2 * n)
+    one.buf[:4 + 2 * n] = [0, nk, 0, nr, *ids, *clusters]
+    p = one.base + 32
+    key, resp = one.key, one.response
+    key.clusters, key.length = p + 8 * n, nk
+    resp.mentions, resp.clusters, resp.length = p + 8 * nk, p + 8 * (n + nk), nr
     handle = _handles.get(options)
     if handle is None:
         if len(_handles) >= 1024:  # handles of freed options are never reused: forget them now and then
             _handles.clear()
         handle = _handles[options] = _i64(options)
-    status = cdll.cs_score_batch(*head, handle, None, counts_ptr, *tail)
+    status = cdll.cs_score_batch(*one.head, handle, *one.tail)
     if status:
         check(status, s.err)
-    counts = view.copy()
+    counts = one.view.copy()
     report = s.report
     if not (report.n_dups or report.n_warnings):
         return counts, report.applied, (), 0, ()
     nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
     return (counts, int(report.applied), [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]], int(report.n_dups),
             [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]])
+
+
+def _one_call(s: _Scratch) -> _OneCall:
+    s.one_call = _OneCall(s)
+    return s.one_call
 
 
 def _fill(side: CsSide, parts: tuple) -> None:
