@@ -1,10 +1,11 @@
-"""The per-call path (issue 10): spans packed without a Python check per mention, bounds checked by the engine.
+"""The per-call path (issue 10): both sides' spans packed in one comprehension, the rest on the general path.
 
-Lists of ``(start, end)`` int pairs are packed in one comprehension and the
-engine checks ``0 <= start <= end < 2**31`` (option ``span_mentions``). A
-bad span must still give the error the conversion gives when it checks every
-mention itself (``_convert._from_lists``): same type, same message, naming
-the document and the mention, from every entry point and in document order.
+Lists of ``(start, end)`` int pairs are checked and packed in one pass
+(``_convert._span_sides``); anything else, a bad span included, goes to the
+general path (``_convert._from_lists``), which checks every mention on its
+own. A bad span must give the general path's error from every entry point,
+naming the document and the mention, in document order; valid spans give the
+general path's ids and counts.
 """
 
 from __future__ import annotations
@@ -32,10 +33,9 @@ def _strict_error(key, response, label="0"):
     return type(info.value), str(info.value)
 
 
-# Spans that only the engine's check catches on the per-call path (both ints, end < 2**31), and the
-# ones the Python guard sends to the general path (end >= 2**31, not ints).
-BAD_SPANS = [(-1, 3), (7, 2), (3, -1), (-5, -2), (2**31 - 1, 2**31 - 2), (4, 2**31), (0, 2**32 + 1), (True, 3),
-             (np.int64(4), np.int32(2))]
+# Bounds out of order or out of range, beyond 64 bits once packed, and bounds that are not ints.
+BAD_SPANS = [(-1, 3), (7, 2), (3, -1), (-5, -2), (2**31 - 1, 2**31 - 2), (4, 2**31), (0, 2**32 + 1), (2**32, 5),
+             (-(2**40), 3), (2**40, 2**40 + 1), (True, 3), (0.0, 3), (np.int64(4), np.int32(2))]
 
 
 @pytest.mark.parametrize("span", BAD_SPANS, ids=repr)
@@ -58,8 +58,7 @@ def test_a_bad_span_gives_the_conversions_error_from_every_entry_point(span, sid
 
 
 def test_in_a_batch_the_first_document_in_order_is_named():
-    # Document 1's response and document 2's key are bad: the error names document 1, as a conversion
-    # that checks each document in turn does, although the engine meets key sides first.
+    # Document 1's response and document 2's key are bad: the error names document 1, the first in order.
     docs_key = [GOOD, GOOD, _with(GOOD, 0, 0, (9, 1))]
     docs_response = [GOOD, _with(GOOD, 2, 4, (-3, 4)), GOOD]
     _, message = _strict_error(docs_key[1], docs_response[1], "1")

@@ -114,14 +114,13 @@ _chain = chain.from_iterable
 def _span_sides(key: Any, response: Any) -> tuple[list[int], list[int], int] | None:
     """Packed ids and cluster positions of both sides (key first) and the key's mention count, else None.
 
-    The per-call path, for lists (or tuples) of lists of int span pairs: a
-    few C-level passes and one comprehension over both sides at once. The
-    clusters and mentions must be lists or tuples, each mention two ints
-    (``int`` itself: not bool, not a NumPy scalar) with ``end < 2**31``, which
-    makes ``start << 32 | end`` exact. The rest of a span's bounds (``0 <=
-    start <= end``) is the engine's check (option ``span_mentions``): after
-    an engine error the caller runs :meth:`Doc.recheck`. Anything else
-    returns None and takes the general path with its messages.
+    The per-call path, for lists (or tuples) of lists of span pairs: a few
+    C-level passes and one comprehension over both sides at once, which packs
+    each ``(start, end)`` of two ``int`` (not bool, not a NumPy scalar) with
+    ``0 <= start <= end < 2**31``. Anything else returns None and takes the
+    general path with its messages. (Checking the bounds here costs less than
+    any pass after the comprehension: the ctypes buffer the ids go into would
+    truncate an id beyond 64 bits without a word.)
     """
     if (type(key) is not list and type(key) is not tuple) or (type(response) is not list and
                                                                type(response) is not tuple):
@@ -133,7 +132,7 @@ def _span_sides(key: Any, response: Any) -> tuple[list[int], list[int], int] | N
     if not _SEQUENCES.issuperset(map(type, mentions)):
         return None
     try:
-        ids = [s << 32 | e for s, e in mentions if type(s) is int is type(e) and e < 2147483648]
+        ids = [s << 32 | e for s, e in mentions if type(s) is int is type(e) and -1 < s <= e < 2147483648]
     except ValueError:  # a mention that is not a pair
         return None
     if len(ids) != len(mentions):
@@ -161,28 +160,19 @@ def _is_span(m: Any) -> bool:
 class Doc:
     """One converted document: per side (ids, clusters, types) and how ids map back to mentions.
 
-    ``source`` is the caller's ``(key, response, label)`` when the spans were
-    packed unchecked (:func:`_span_sides`); :meth:`recheck` then runs the
-    general path's checks.
+    ``packed`` is ``(ids, clusters, n_key)`` of both sides as lists, key
+    first, when the per-call path made them (:class:`_PackedDoc`), else None.
     """
 
-    __slots__ = ("key", "kind", "packed", "response", "source", "table")
+    __slots__ = ("key", "kind", "packed", "response", "table")
 
-    def __init__(self, key: tuple, response: tuple, kind: str, table: list | None = None,
-                 source: tuple | None = None, packed: tuple | None = None) -> None:
-        self.key, self.response, self.kind, self.table, self.source = key, response, kind, table, source
-        #: (ids, clusters, n_key) of both sides as lists, key first, when the per-call path made them.
-        self.packed = packed
+    def __init__(self, key: tuple, response: tuple, kind: str, table: list | None = None) -> None:
+        self.key, self.response, self.kind, self.table, self.packed = key, response, kind, table, None
 
     def mention(self, mention_id: int) -> Any:
         if self.kind == SPAN:
             return unpack_span(mention_id)
         return self.table[mention_id] if self.kind == INTERN else mention_id
-
-    def recheck(self) -> None:
-        """Raise the general path's error for this document's input, if it has one (after an engine error)."""
-        if self.source is not None:
-            _from_lists(*self.source)
 
 
 class _PackedDoc(Doc):
@@ -190,8 +180,8 @@ class _PackedDoc(Doc):
 
     __slots__ = ()
 
-    def __init__(self, packed: tuple, source: tuple) -> None:
-        self.packed, self.source, self.kind, self.table = packed, source, SPAN, None
+    def __init__(self, packed: tuple) -> None:
+        self.packed, self.kind, self.table = packed, SPAN, None
 
     @property  # type: ignore[override]
     def key(self) -> tuple:
@@ -227,12 +217,12 @@ def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> 
     if mention_types is None:
         both = _span_sides(key, response)
         if both is not None:
-            return _PackedDoc(both, (key, response, doc))
+            return _PackedDoc(both)
     return _from_lists(key, response, doc, mention_types)
 
 
 def _from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
-    """The general path of :func:`from_lists`: every mention checked and converted in Python."""
+    """The general path of :func:`from_lists`: every mention checked and converted on its own."""
     kms, kcs = _flatten(key, "key", doc)
     rms, rcs = _flatten(response, "response", doc)
     kty = rty = None

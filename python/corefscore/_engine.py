@@ -235,17 +235,6 @@ def _warnings(records: list, paths: Sequence[str] = ()) -> list[str]:
 _csr = None
 
 
-def _recheck(docs: Sequence[Doc]) -> None:
-    """After an engine error: the conversion's own error for the first document that has one.
-
-    Spans packed without a check (the per-call path) are checked by the
-    engine; the error a user sees is still the one the conversion gives, in
-    document order, as if every mention had been checked in Python first.
-    """
-    for d in docs:
-        d.recheck()
-
-
 _UNTYPED = ((False, False), (False, True))  # Options.handle's keys for untyped documents: (types given, spans)
 
 
@@ -265,7 +254,6 @@ def score_one(doc: Doc, name: str, opts: Options) -> Scores:
     try:
         counts, applied, dups, n_dups, warns = _lib.score_one(ids, clusters, nk, handle)
     except _lib.EngineError as exc:
-        doc.recheck()
         raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=((0, nk), (0, len(ids) - nk))) from None
     if not (n_dups or warns):
         return Scores(counts, [name], _applied(applied), [], 0, [])
@@ -294,7 +282,6 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
         counts, applied, dups, n_dups, warns = _lib.score_batch(
             len(docs), key, response, cnames, opts.handle(types_given, spans), len(key[2]) + len(response[2]))
     except _lib.EngineError as exc:
-        _recheck(docs)
         labels = [f"{i} ({n!r})" for i, n in enumerate(names)] if named else names
         raise _translate(exc, names=names, labels=labels, docs=docs, offsets=(key[0], response[0])) from None
     records = []
@@ -329,7 +316,6 @@ def analyze_docs(docs: list[Doc], names: list[str], opts: Options) -> dict:
     try:
         out = _lib.analyze_batch(len(docs), key, response, None, opts.handle(types_given, spans))
     except _lib.EngineError as exc:
-        _recheck(docs)
         raise _translate(exc, names=names, labels=names, docs=docs, offsets=(key[0], response[0])) from None
     out["names"] = names
     out["mention_of"] = lambda d, m: docs[d].mention(int(m))
