@@ -97,3 +97,36 @@ def test_valid_spans_give_the_general_paths_ids_and_counts(convert):
         assert [list(x) for x in getattr(per_call, side)[:2]] == [list(x) for x in getattr(general, side)[:2]]
     want = _engine.score_docs([general], ["0"], _engine.options(), False).counts
     np.testing.assert_array_equal(corefscore.score(conv_key, conv_response).counts_matrix, want)
+
+
+def test_a_document_too_large_for_the_per_call_buffer_takes_the_batch_path_with_the_same_counts():
+    from corefscore import ArraySide, _lib
+
+    n = _lib.INTERRUPTIBLE_MENTIONS // 2 + 10  # both sides together above the per-call bound
+    key = [[(i, i) for i in range(j, n, 7)] for j in range(7)]
+    response = [[(i, i) for i in range(j, n, 5)] for j in range(5)]
+    doc = _convert.from_lists(key, response, "0")
+    assert doc.packed is not None and len(doc.packed[0]) >= _lib.INTERRUPTIBLE_MENTIONS
+    spans = [np.array([m for c in side for m in c]) for side in (key, response)]
+    ids = [np.array([i for i, c in enumerate(side) for _ in c]) for side in (key, response)]
+    want = corefscore.score(ArraySide(spans[0], ids[0]), ArraySide(spans[1], ids[1])).counts_matrix
+    np.testing.assert_array_equal(corefscore.score(key, response).counts_matrix, want)
+    scorer = corefscore.Scorer()
+    scorer.update(key, response)
+    np.testing.assert_array_equal(scorer.counts_matrix, want)
+
+
+def test_the_per_thread_buffer_grows_and_is_reused_across_documents_of_any_size():
+    from corefscore import ArraySide
+
+    def arrays(key, response):
+        spans = [np.array([m for c in side for m in c]).reshape(-1, 2) for side in (key, response)]
+        ids = [np.array([i for i, c in enumerate(side) for _ in c], dtype=np.int64) for side in (key, response)]
+        return ArraySide(spans[0], ids[0]), ArraySide(spans[1], ids[1])
+
+    big = ([[(i, i + 1) for i in range(j, 1200, 3)] for j in range(3)],
+           [[(i, i + 1) for i in range(j, 1200, 4)] for j in range(4)])
+    docs = [(GOOD, GOOD), big, ([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]), big, (GOOD, big[1])]
+    for key, response in docs:
+        want = corefscore.score(*arrays(key, response)).counts_matrix
+        np.testing.assert_array_equal(corefscore.score(key, response).counts_matrix, want)

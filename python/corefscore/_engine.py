@@ -243,12 +243,13 @@ def score_one(doc: Doc, name: str, opts: Options) -> Scores:
     packed = doc.packed
     if packed is None:
         (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
-        if type(kids) is not list or type(rids) is not list:
+        if type(kids) is not list or type(rids) is not list or \
+                len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS:
             return score_docs([doc], [name], opts, False)
         packed = (kids + rids, kcl + rcl, len(kids))
-    ids, clusters, nk = packed
-    if len(ids) >= _lib.INTERRUPTIBLE_MENTIONS:
+    elif len(packed[0]) >= _lib.INTERRUPTIBLE_MENTIONS:  # on a helper thread, so that Ctrl-C is honoured
         return score_docs([doc], [name], opts, False)
+    ids, clusters, nk = packed
     spans = doc.kind == "span"
     handle = opts._handles.get(_UNTYPED[spans]) or opts.handle(False, spans)
     try:
