@@ -7,14 +7,12 @@ response), every metric that needs no mention types:
 - ``score_corpus`` from arrays (one ``ArraySide`` per document side);
 - ``score_corpus`` from Python lists of clusters of ``(start, end)`` tuples;
 - the engine call alone on the already converted arrays (to separate the
-  Python conversion from the Go engine);
-- the per-call overhead of ``score`` on a one-cluster document (two
-  mentions), and of ``Scorer.update`` on the same document.
+  Python conversion from the Go engine).
 
-Each case is timed best-of and median-of repeats after a warm-up. Targets:
-whole corpus under 30 ms from arrays (issue 3); ``score`` on a one-cluster document under 20 us
-and ``Scorer.update`` on a 50-mention document under 40 us (issue 10), each also given as a
-ratio to the bare ``cs_score_batch`` call on the same document.
+Each case is timed best-of and median-of repeats after a warm-up. Target:
+whole corpus under 30 ms from arrays (issue 3). The per-call overhead of
+``score`` and ``Scorer.update`` (issue 10), which this script timed until
+2026-11-23, is ``bench/per_call.py``'s (``bench/per_call.md``).
 
 Run from the repository root with the library built into the package::
 
@@ -24,41 +22,16 @@ Run from the repository root with the library built into the package::
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import platform
-import statistics
 import sys
 import time
-import timeit
 
 import corefscore
 import numpy as np
 from _machine import best_and_median, cpu_model
 from corefscore import _convert, _engine, _lib
 from fixtures.synthetic import synthetic_corpus
-
-
-def _bare_call(key, response) -> tuple[float, float]:
-    """The engine call alone: cs_score_batch through ctypes with every argument built beforehand."""
-    doc = _convert.convert(key, response, "0")
-    k, r = _convert.csr([doc], "key"), _convert.csr([doc], "response")
-    s, cdll = _lib._scratch, _lib.lib()
-    counts = np.zeros((1, len(_lib.columns())))
-    _lib._fill(s.key, k)
-    _lib._fill(s.response, r)
-    args = (ctypes.c_int64(1), s.refs[0], s.refs[1], None, ctypes.c_int64(_engine.options().handle(False)), None,
-            ctypes.c_void_p(counts.ctypes.data), ctypes.c_int64(counts.size), s.dups, s.caps[0], s.warns,
-            s.caps[1], s.refs[4], s.refs[5])
-    fn = cdll.cs_score_batch
-    assert fn(*args) == 0
-    return _per_call(lambda: fn(*args), 5000, 7)
-
-
-def _per_call(fn, number: int, repeat: int) -> tuple[float, float]:
-    fn()
-    runs = [t / number for t in timeit.repeat(fn, number=number, repeat=repeat)]
-    return min(runs), statistics.median(runs)
 
 
 def main() -> None:
@@ -110,37 +83,12 @@ def main() -> None:
     )
     rows.append(("array conversion alone (convert per document)", best, med, None))
 
-    one = [[(0, 1), (3, 4)]]
-    fifty_key = [[(5 * j + i, 5 * j + i) for i in range(5)] for j in range(10)]
-    fifty_resp = [[(7 * j + i, 7 * j + i) for i in range(7) if 7 * j + i < 50] for j in range(8)]
-    calls = []
-    bare_one = _bare_call(one, one)
-    bare_fifty = _bare_call(fifty_key, fifty_resp)
-    calls.append(("bare cs_score_batch, one-cluster document (ctypes, prebuilt arguments)", *bare_one, None, None))
-    calls.append(("score(one-cluster document), all metrics",
-                  *_per_call(lambda: corefscore.score(one, one), 5000, 7), 20e-6, bare_one[1]))
-    calls.append(("score(one-cluster document), metrics='muc'",
-                  *_per_call(lambda: corefscore.score(one, one, metrics="muc"), 5000, 7), None, None))
-    scorer = corefscore.Scorer()
-    calls.append(("Scorer.update(one-cluster document)",
-                  *_per_call(lambda: scorer.update(one, one), 5000, 7), None, bare_one[1]))
-    calls.append(("bare cs_score_batch, 50-mention document", *bare_fifty, None, None))
-    calls.append(("Scorer.update(50-mention document)",
-                  *_per_call(lambda: scorer.update(fifty_key, fifty_resp), 5000, 7), 40e-6, bare_fifty[1]))
-
     print()
     print("| case | best (ms) | median (ms) | target |")
     print("|---|---:|---:|---|")
     for name, b, m, target in rows:
         verdict = "" if target is None else f"< {target * 1e3:.0f} ms: {'met' if m < target else 'NOT met'} (median)"
         print(f"| {name} | {b * 1e3:.2f} | {m * 1e3:.2f} | {verdict} |")
-    print()
-    print("| per call | best (us) | median (us) | median / bare call | target |")
-    print("|---|---:|---:|---:|---|")
-    for name, b, m, target, bare in calls:
-        verdict = "" if target is None else f"< {target * 1e6:.0f} us: {'met' if m < target else 'NOT met'} (median)"
-        ratio = "" if bare is None else f"{m / bare:.2f}"
-        print(f"| {name} | {b * 1e6:.1f} | {m * 1e6:.1f} | {ratio} | {verdict} |")
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -65,6 +65,9 @@ func analyzeBatch(key, resp flatSide, names []string, optHandle int64, stop func
 	if err != nil {
 		return 0, analysisSizes{}, err
 	}
+	if err := checkSpans(key, resp, &opt); err != nil {
+		return 0, analysisSizes{}, err
+	}
 	recs, err := gocore.AnalyzeBatch(docs, opt)
 	if err != nil {
 		return 0, analysisSizes{}, gocore.AsError(err)

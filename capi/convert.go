@@ -9,6 +9,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"unsafe"
 
@@ -258,6 +259,34 @@ func checkSide(s flatSide, kind gocore.SideKind) error {
 	return nil
 }
 
+// checkSpans checks, when opt.SpanMentions says the caller's mention ids
+// are packed spans, that each is one: start<<32 | end with 0 <= start <=
+// end < 2**31 (an end outside int32 or negative could not be told apart
+// from another span). The error names the first bad mention by its index in
+// its side's arrays, key first; it is the caller's check made once here, so
+// that a caller packing spans need not check them first. (The readers' ids
+// are not checked: they pack valid spans, and intern discontinuous mentions
+// to ids with bit 62 set.)
+func checkSpans(key, resp flatSide, opt *gocore.Options) error {
+	if !opt.SpanMentions {
+		return nil
+	}
+	for s, side := range []flatSide{key, resp} {
+		for i, id := range side.mentions {
+			if start, end := id>>32, id&0xffffffff; id >= 0 && end < 1<<31 && start <= end {
+				continue
+			}
+			e := gocore.NewError(gocore.KindMention, "mention id %d is not a packed span start<<32 | end with "+
+				"0 <= start <= end < 2**31", id)
+			e.Side, e.Mention = s, i
+			// The document: the last whose mentions start at or before i.
+			e.Doc = sort.Search(len(side.offsets)-1, func(d int) bool { return side.offsets[d+1] > int64(i) })
+			return e
+		}
+	}
+	return nil
+}
+
 // sideSlice returns document d's view of a side.
 func sideSlice(s flatSide, d int) gocore.Side {
 	lo, hi := s.offsets[d], s.offsets[d+1]
@@ -356,6 +385,9 @@ func scoreBatch(key, resp flatSide, names []string, optHandle int64, stop func()
 	}
 	docs, err := buildDocs(key, resp, names)
 	if err != nil {
+		return batchOut{}, err
+	}
+	if err := checkSpans(key, resp, &opt); err != nil {
 		return batchOut{}, err
 	}
 	rep, err := gocore.Score(docs, opt, counts)

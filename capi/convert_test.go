@@ -182,3 +182,58 @@ func TestFileResult(t *testing.T) {
 	assert.Equal(t, int32(0), rec.side)
 	assert.Equal(t, "no such file", rec.message)
 }
+
+// TestCheckSpans: under span_mentions every id must be a packed span
+// 0 <= start <= end < 2**31; the first bad one is named by document, side
+// and its index in the side's arrays, and the batch and analysis calls
+// refuse it.
+func TestCheckSpans(t *testing.T) {
+	pack := func(start, end int64) int64 { return start<<32 | end&0xffffffff }
+	good := []int64{pack(0, 0), pack(3, 7), pack(1<<31-1, 1<<31-1)}
+	tests := []struct {
+		name      string
+		bad       int64 // the id put at response index 4 (document 1)
+		wantError bool
+	}{
+		{"valid", pack(9, 9), false},
+		{"start after end", pack(5, 4), true},
+		{"negative start", pack(-1, 3), true},
+		{"negative end", pack(2, -1), true},
+		{"end at 2**31", pack(0, 1<<31), true},
+		{"start at 2**31", pack(1<<31, 1<<31), true},
+	}
+	h, err := newOptions([]string{"span_mentions"}, []string{"true"})
+	require.NoError(t, err)
+	defer optionHandles.take(h)
+	opt, err := optionsOf(h)
+	require.NoError(t, err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := flatSide{offsets: []int64{0, 3, 3}, mentions: good, clusters: []int64{0, 0, 1}}
+			resp := flatSide{offsets: []int64{0, 3, 5}, mentions: append(append([]int64{}, good...), pack(8, 8), tt.bad),
+				clusters: []int64{0, 0, 1, 0, 0}}
+			err := checkSpans(key, resp, &opt)
+			counts := make([]float64, 2*gocore.NumColumns())
+			_, batchErr := scoreBatch(key, resp, nil, h, nil, counts, 0)
+			result, _, analysisErr := analyzeBatch(key, resp, nil, h, nil)
+			if result > 0 {
+				analysisHandles.take(result)
+			}
+			if !tt.wantError {
+				require.NoError(t, err)
+				require.NoError(t, batchErr)
+				require.NoError(t, analysisErr)
+				return
+			}
+			for _, e := range []error{err, batchErr, analysisErr} {
+				rec := recordOf(e)
+				assert.Equal(t, int32(gocore.KindMention), rec.kind)
+				assert.Equal(t, []int64{1, 1, 4}, []int64{rec.doc, int64(rec.side), rec.mention})
+				assert.Contains(t, rec.message, "0 <= start <= end < 2**31")
+			}
+			noCheck := opt
+			noCheck.SpanMentions = false
+			assert.NoError(t, checkSpans(key, resp, &noCheck), "ids are opaque without span_mentions")
+		})
+	}
+}

@@ -271,6 +271,8 @@ int32_t cs_column_metric(int32_t i);
  *   blanc_rule=key|either  da_greedy=false  types_given=true (the caller supplied mention types, so
  *   an untyped mention is an error rather than a reason to leave typed
  *   metrics out)  format=conll2012|conllu|jsonlines  clusters_field=NAME
+ *   span_mentions=true (mention ids are packed spans start << 32 | end: the
+ *   batch calls refuse any other id with CS_ERR_MENTION naming it)
  * A bad key or value: CS_INVALID_INPUT, kind CS_ERR_OPTION, option = its
  * index. Handles are freed by cs_options_free and may be shared by threads. */
 int32_t cs_options_new(int32_t n, const char *const *keys, const char *const *values,

@@ -53,6 +53,11 @@ def _report(scores: Scores, opts: Options, stacklevel: int) -> list[str]:
     return lines
 
 
+def _is_mapping(x: Any) -> bool:
+    """isinstance(x, Mapping), answered without the ABC check for the lists and tuples of the per-call path."""
+    return type(x) is not list and type(x) is not tuple and isinstance(x, Mapping)
+
+
 def _result(scores: Scores, opts: Options, warnings: list[str], stacklevel: int) -> Result:
     if scores.n_duplicates or scores.warnings:
         warnings = warnings + _report(scores, opts, stacklevel + 1)
@@ -119,8 +124,9 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
     doc = convert(key, response, "0", mention_types)
-    scores = _engine.score_docs([doc], ["0"], opts, False) if doc.key[2] is not None or doc.response[2] is not None \
-        else _engine.score_one(doc, "0", opts)
+    scores = _engine.score_one(doc, "0", opts) if doc.packed is not None or (doc.key[2] is None and
+                                                                           doc.response[2] is None) \
+        else _engine.score_docs([doc], ["0"], opts, False)
     return _result(scores, opts, [], 2)
 
 
@@ -409,17 +415,17 @@ class Scorer:
     def update(self, key: Any, response: Any, *, batch: bool = False, name: str | None = None,
                mention_types: Any = None) -> None:
         """Score one document, or a batch (``batch=True``, or two mappings paired by name)."""
-        if batch or isinstance(key, Mapping) or isinstance(response, Mapping):
+        if batch or _is_mapping(key) or _is_mapping(response):
             pairs, names, named, warns, types = _pair(key, response, None, mention_types, self.n_documents)
             scores = _score_pairs(pairs, names, named, types, self._opts)
         else:
-            label = str(self.n_documents) if name is None else str(name)
+            label = str(len(self._names)) if name is None else str(name)
             doc = convert(key, response, label, mention_types)
-            if doc.key[2] is None and doc.response[2] is None:
+            if doc.packed is not None or (doc.key[2] is None and doc.response[2] is None):
                 scores, warns = _engine.score_one(doc, label, self._opts), []
             else:
                 scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
-        self._add(scores, warns + _report(scores, self._opts, 2))
+        self._add(scores, warns + _report(scores, self._opts, 2) if scores.n_duplicates or scores.warnings else warns)
 
     def merge(self, other: Scorer) -> Scorer:
         """Add another Scorer's documents (same options) to this one; returns self."""

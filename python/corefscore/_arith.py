@@ -31,10 +31,14 @@ def layout(columns: Sequence[str]) -> dict[str, dict[str, int]]:
 
 
 _split_cache: dict = {}
+_split_last: dict = {}  # metrics tuple -> (columns, answer): the per-call path hashes no 60-name columns tuple
 
 
 def split_scored(columns: Sequence[str], metrics: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(metrics with recall and precision, count-only analyses such as ``kk``) among ``metrics``, in order."""
+    last = _split_last.get(metrics) if type(metrics) is tuple else None
+    if last is not None and last[0] is columns:
+        return last[1]
     key = (columns if isinstance(columns, tuple) else tuple(columns), tuple(metrics))
     found = _split_cache.get(key)
     if found is None:
@@ -43,6 +47,8 @@ def split_scored(columns: Sequence[str], metrics: Sequence[str]) -> tuple[tuple[
         found = (scored, tuple(m for m in metrics if m not in scored))
         if len(_split_cache) < 1024:
             _split_cache[key] = found
+    if type(metrics) is tuple and len(_split_last) < 1024:
+        _split_last[metrics] = (columns, found)
     return found
 
 

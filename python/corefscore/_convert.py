@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 from array import array
 from collections.abc import Mapping
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -106,30 +107,49 @@ def _flatten(clusters: Any, side: str, doc: str) -> tuple[list, list[int]]:
     return mentions, cids
 
 
-def _span_ids(clusters: Any) -> tuple[list[int], list[int]] | None:
-    """Packed ids and cluster positions of a plain list of lists of valid int span tuples, else None.
+_SEQUENCES = frozenset((list, tuple))
+_chain = chain.from_iterable
 
-    The per-call path: one pass, no intermediate list (measured faster than
-    C-level passes with map and set, whose set-up dominates small documents).
-    Anything else returns None and takes the general path with its messages.
+
+def _span_sides(key: Any, response: Any) -> tuple[list[int], list[int], int] | None:
+    """Packed ids and cluster positions of both sides (key first) and the key's mention count, else None.
+
+    The per-call path, for lists (or tuples) of lists of span pairs: a few
+    C-level passes and one comprehension over both sides at once, which packs
+    each ``(start, end)`` of two ``int`` (not bool, not a NumPy scalar) with
+    ``0 <= start <= end < 2**31``. Anything else returns None and takes the
+    general path with its messages. (Checking the bounds here costs less than
+    any pass after the comprehension: the ctypes buffer the ids go into would
+    truncate an id beyond 64 bits without a word.)
     """
-    if type(clusters) is not list and type(clusters) is not tuple:
+    if (type(key) is not list and type(key) is not tuple) or (type(response) is not list and
+                                                               type(response) is not tuple):
         return None
-    ids: list[int] = []
+    clusters = [*key, *response]
+    if not _SEQUENCES.issuperset(map(type, clusters)):
+        return None
+    mentions = list(_chain(clusters))
+    if not _SEQUENCES.issuperset(map(type, mentions)):
+        return None
+    try:
+        ids = [s << 32 | e for s, e in mentions if type(s) is int is type(e) and -1 < s <= e < 2147483648]
+    except ValueError:  # a mention that is not a pair
+        return None
+    if len(ids) != len(mentions):
+        return None
     cids: list[int] = []
-    append = ids.append
-    for i, cluster in enumerate(clusters):
-        if type(cluster) is not list and type(cluster) is not tuple:
-            return None
-        for m in cluster:
-            if type(m) is not tuple or len(m) != 2:
-                return None
-            s, e = m
-            if type(s) is not int or type(e) is not int or not 0 <= s <= e < _SPAN_LIMIT:
-                return None
-            append(s << SPAN_SHIFT | e)
-        cids.extend([i] * len(cluster))
-    return ids, cids
+    for i, cluster in enumerate(key):
+        cids += [i] * len(cluster)
+    nk = len(cids)
+    for i, cluster in enumerate(response):
+        cids += [i] * len(cluster)
+    return ids, cids, nk
+
+
+def _span_ids(clusters: Any) -> tuple[list[int], list[int]] | None:
+    """Packed ids and cluster positions of one side, else None (see :func:`_span_sides`)."""
+    both = _span_sides(clusters, ())
+    return None if both is None else (both[0], both[1])
 
 
 def _is_span(m: Any) -> bool:
@@ -138,17 +158,40 @@ def _is_span(m: Any) -> bool:
 
 
 class Doc:
-    """One converted document: per side (ids, clusters, types) and how ids map back to mentions."""
+    """One converted document: per side (ids, clusters, types) and how ids map back to mentions.
 
-    __slots__ = ("key", "kind", "response", "table")
+    ``packed`` is ``(ids, clusters, n_key)`` of both sides as lists, key
+    first, when the per-call path made them (:class:`_PackedDoc`), else None.
+    """
+
+    __slots__ = ("key", "kind", "packed", "response", "table")
 
     def __init__(self, key: tuple, response: tuple, kind: str, table: list | None = None) -> None:
-        self.key, self.response, self.kind, self.table = key, response, kind, table
+        self.key, self.response, self.kind, self.table, self.packed = key, response, kind, table, None
 
     def mention(self, mention_id: int) -> Any:
         if self.kind == SPAN:
             return unpack_span(mention_id)
         return self.table[mention_id] if self.kind == INTERN else mention_id
+
+
+class _PackedDoc(Doc):
+    """A Doc of the per-call path: both sides as ``packed``; ``key`` and ``response`` are sliced from it on demand."""
+
+    __slots__ = ()
+
+    def __init__(self, packed: tuple) -> None:
+        self.packed, self.kind, self.table = packed, SPAN, None
+
+    @property  # type: ignore[override]
+    def key(self) -> tuple:
+        ids, cids, nk = self.packed
+        return ids[:nk], cids[:nk], None
+
+    @property  # type: ignore[override]
+    def response(self) -> tuple:
+        ids, cids, nk = self.packed
+        return ids[nk:], cids[nk:], None
 
 
 def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
@@ -172,10 +215,14 @@ def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
 def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
     """One document given as sequences of clusters on both sides."""
     if mention_types is None:
-        k = _span_ids(key)
-        r = _span_ids(response) if k is not None else None
-        if k is not None and r is not None:
-            return Doc((k[0], k[1], None), (r[0], r[1], None), SPAN)
+        both = _span_sides(key, response)
+        if both is not None:
+            return _PackedDoc(both)
+    return _from_lists(key, response, doc, mention_types)
+
+
+def _from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
+    """The general path of :func:`from_lists`: every mention checked and converted on its own."""
     kms, kcs = _flatten(key, "key", doc)
     rms, rcs = _flatten(response, "response", doc)
     kty = rty = None

@@ -245,20 +245,30 @@ def _warnings(records: list, paths: Sequence[str] = ()) -> list[str]:
 _csr = None
 
 
+_UNTYPED = ((False, False), (False, True))  # Options.handle's keys for untyped documents: (types given, spans)
+
+
 def score_one(doc: Doc, name: str, opts: Options) -> Scores:
     """One document of list input with span or int ids and no types: the per-call path of score and Scorer.update."""
-    (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
-    if len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS or type(kids) is not list or type(rids) is not list:
+    packed = doc.packed
+    if packed is None:
+        (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
+        if type(kids) is not list or type(rids) is not list or \
+                len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS:
+            return score_docs([doc], [name], opts, False)
+        packed = (kids + rids, kcl + rcl, len(kids))
+    elif len(packed[0]) >= _lib.INTERRUPTIBLE_MENTIONS:  # on a helper thread, so that Ctrl-C is honoured
         return score_docs([doc], [name], opts, False)
+    ids, clusters, nk = packed
+    spans = doc.kind == "span"
+    handle = opts._handles.get(_UNTYPED[spans]) or opts.handle(False, spans)
     try:
-        counts, applied, dups, n_dups, warns = _lib.score_one(kids, kcl, rids, rcl,
-                                                              opts.handle(False, doc.kind == "span"))
+        counts, applied, dups, n_dups, warns = _lib.score_one(ids, clusters, nk, handle)
     except _lib.EngineError as exc:
-        offsets = ((0, len(kids)), (0, len(rids)))
-        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=offsets) from None
+        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=((0, nk), (0, len(ids) - nk))) from None
     if not (n_dups or warns):
         return Scores(counts, [name], _applied(applied), [], 0, [])
-    records = [Duplicate(name, SIDES[d.side], doc.mention(int((kids if d.side == 0 else rids)[d.mention])),
+    records = [Duplicate(name, SIDES[d.side], doc.mention(int(ids[d.mention + (nk if d.side else 0)])),
                          d.first_cluster, d.cluster) for d in dups]
     return Scores(counts, [name], _applied(applied), records, n_dups, _warnings(warns))
 

@@ -344,52 +344,88 @@ class _Scratch(_ThreadLocal):
                      ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
         self.caps = (_i64(DUPS_KEPT), _i64(64))
         self.one = _i64(1)
+        self.one_call: _OneCall | None = None  # score_one's objects, made on its first call
 
 
 _scratch = _Scratch()
 
 
-_array_type: Any = None
-_zeros: Any = None
+_handles: dict[int, ctypes.c_int64] = {}
 
 
-def score_one(kids: list, kcl: list, rids: list, rcl: list, options: int):
+class _OneCall:
+    """The per-call path's ctypes objects, made once per thread after the library is loaded.
+
+    An int64 input buffer that grows as needed (``[0, nk, 0, nr, ids,
+    clusters]``: the two sides' offsets, then both sides' arrays, key first),
+    two sides over it whose ``types`` stay NULL, and a counts row that the
+    engine writes (it clears it first) with a NumPy view of it: a call returns
+    a copy of the row.
+    """
+
+    __slots__ = ("base", "buf", "cap", "counts", "head", "key", "response", "tail", "view")
+
+    def __init__(self, s: _Scratch) -> None:
+        import numpy as np
+
+        self.key, self.response = CsSide(), CsSide()
+        self.cap, self.buf, self.base = 0, None, 0
+        self.grow(1024)
+        ncol = len(_columns)
+        self.counts = (ctypes.c_double * ncol)()
+        self.view = np.frombuffer(self.counts, dtype=np.float64).reshape(1, ncol)
+        self.head = (s.one, ctypes.byref(self.key), ctypes.byref(self.response), None)
+        self.tail = (None, _p(ctypes.addressof(self.counts)), _i64(ncol), s.dups, s.caps[0], s.warns, s.caps[1],
+                     s.refs[4], s.refs[5])
+
+    def grow(self, words: int) -> None:
+        """Room for ``words`` int64 values; the two sides' offsets point at its first four."""
+        self.cap = max(words, 2 * self.cap)
+        self.buf = (ctypes.c_int64 * self.cap)()
+        self.base = ctypes.addressof(self.buf)
+        self.key.offsets, self.key.mentions, self.response.offsets = self.base, self.base + 32, self.base + 16
+
+
+def score_one(ids: list, clusters: list, nk: int, options: int):
     """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions, given as lists: the per-call path.
 
-    Both sides go into one int64 buffer ``[0, nk, key ids, key clusters, 0, nr,
-    response ids, response clusters]``; returns what :func:`score_batch` returns.
+    ``ids`` and ``clusters`` hold both sides, the key's ``nk`` mentions first;
+    they are copied into the thread's input buffer in one assignment. Every
+    other ctypes object of the call is made once per thread (the options
+    handle's once per handle). Returns what :func:`score_batch` returns.
     """
-    global _array_type, _zeros
-    if _zeros is None:  # imported on first use: array imports collections, which the command line does without
-        from array import array as _array_type
-
-        from numpy import zeros as _zeros
     cdll = _lib if _lib is not None else lib()
     s = _scratch
-    nk, nr = len(kids), len(rids)
-    buf = _array_type("q", (0, nk))
-    buf.extend(kids)
-    buf.extend(kcl)
-    buf.extend((0, nr))
-    buf.extend(rids)
-    buf.extend(rcl)
-    base = buf.buffer_info()[0]
-    key, resp = s.key, s.response
-    key.offsets, key.mentions, key.clusters, key.types, key.length = base, base + 16, base + 16 + 8 * nk, None, nk
-    b = base + 16 + 16 * nk
-    resp.offsets, resp.mentions, resp.clusters, resp.types, resp.length = b, b + 16, b + 16 + 8 * nr, None, nr
-    counts = _zeros((1, len(_columns)))
-    status = cdll.cs_score_batch(s.one, s.refs[0], s.refs[1], None, _i64(options), None,
-                                 _p(counts.__array_interface__["data"][0]), _i64(len(_columns)), s.dups, s.caps[0],
-                                 s.warns, s.caps[1], s.refs[4], s.refs[5])
+    one = s.one_call or _one_call(s)
+    n = len(ids)
+    nr = n - nk
+    if 4 + 2 * n > one.cap:
+        one.grow(4 + 2 * n)
+    one.buf[:4 + 2 * n] = [0, nk, 0, nr, *ids, *clusters]
+    p = one.base + 32
+    key, resp = one.key, one.response
+    key.clusters, key.length = p + 8 * n, nk
+    resp.mentions, resp.clusters, resp.length = p + 8 * nk, p + 8 * (n + nk), nr
+    handle = _handles.get(options)
+    if handle is None:
+        if len(_handles) >= 1024:  # handles of freed options are never reused: forget them now and then
+            _handles.clear()
+        handle = _handles[options] = _i64(options)
+    status = cdll.cs_score_batch(*one.head, handle, *one.tail)
     if status:
         check(status, s.err)
+    counts = one.view.copy()
     report = s.report
     if not (report.n_dups or report.n_warnings):
         return counts, report.applied, (), 0, ()
     nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
     return (counts, int(report.applied), [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]], int(report.n_dups),
             [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]])
+
+
+def _one_call(s: _Scratch) -> _OneCall:
+    s.one_call = _OneCall(s)
+    return s.one_call
 
 
 def _fill(side: CsSide, parts: tuple) -> None:

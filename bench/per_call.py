@@ -1,0 +1,166 @@
+"""Per-call overhead of the Python layer against the bare engine call (issue 10; not a test).
+
+Times, in one process and interleaved (one batch of each case in turn, so
+that the shared machine's changing load falls on every case alike):
+
+- the bare ``cs_score_batch`` call through ctypes, every argument built
+  beforehand (the floor: the engine's own work plus one ctypes call), on a
+  one-cluster document and on a 50-mention document;
+- ``corefscore.score(key, response)`` on the one-cluster document
+  (``[[(0, 1), (3, 4)]]`` on both sides), all metrics;
+- ``Scorer.update(key, response)`` on the 50-mention document (50 key
+  mentions in 10 clusters, 50 response mentions in 8 clusters, all
+  ``(start, end)`` tuples);
+- for context, ``Scorer.update`` on the one-cluster document and ``score`` on
+  the 50-mention one.
+
+Each case is timed as ``--repeat`` batches of ``--number`` calls; a batch's
+mean is one sample; the table gives the best and the median sample in
+microseconds per call (wall clock), and the best thread CPU time per call
+(``time.thread_time``: the engine runs on the calling thread, so this is the
+call's own CPU without other processes' time slices). Targets (issue 10):
+``score`` on the one-cluster document under 20 us and ``Scorer.update`` on the
+50-mention document under 40 us, each also given as a ratio to the bare call
+on the same document.
+
+Run from the repository root with the library built into the package::
+
+    PYTHONPATH=python python bench/per_call.py [--number 200] [--repeat 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import corefscore
+import numpy as np
+from _machine import cpu_model
+from corefscore import _convert, _engine, _lib
+
+ONE = [[(0, 1), (3, 4)]]
+FIFTY_KEY = [[(5 * j + i, 5 * j + i) for i in range(5)] for j in range(10)]
+FIFTY_RESPONSE = [[(7 * j + i, 7 * j + i) for i in range(7) if 7 * j + i < 50] for j in range(8)]
+
+
+def bare_call(key, response):
+    """A function making the bare engine call on one document, with its own prebuilt ctypes arguments.
+
+    The arrays are those the package would pass (packed span ids, cluster
+    positions, the default options with ``span_mentions``); nothing is shared
+    with the package's per-thread scratch objects.
+    """
+    doc = _convert.convert(key, response, "0")
+    sides = []
+    keep = []
+    for side in (doc.key, doc.response):
+        ids, clusters = np.asarray(side[0], np.int64), np.asarray(side[1], np.int64)
+        offsets = np.array([0, len(ids)], np.int64)
+        keep += [ids, clusters, offsets]
+        sides.append(_lib.CsSide(offsets.ctypes.data, ids.ctypes.data, clusters.ctypes.data, None, len(ids)))
+    cdll = _lib.lib()
+    ncol = len(_lib.columns())
+    counts = np.zeros((1, ncol))
+    dups, warns = (_lib.CsDuplicate * 64)(), (_lib.CsWarning * 8)()
+    report, err = _lib.CsReport(), _lib.CsError()
+    handle = _engine.options().handle(False, True)
+    args = (ctypes.c_int64(1), ctypes.byref(sides[0]), ctypes.byref(sides[1]), None, ctypes.c_int64(handle), None,
+            ctypes.c_void_p(counts.ctypes.data), ctypes.c_int64(ncol), dups, ctypes.c_int64(len(dups)), warns,
+            ctypes.c_int64(len(warns)), ctypes.byref(report), ctypes.byref(err))
+    fn = cdll.cs_score_batch
+    status = fn(*args)
+    if status != _lib.CS_OK:
+        raise RuntimeError(f"bare call failed: {err.message.decode()}")
+    want = corefscore.score(key, response).counts_matrix
+    if not np.array_equal(counts, want):
+        raise RuntimeError("the bare call's counts differ from score()'s")
+
+    def call(fn=fn, args=args, keep=(keep, sides, counts, dups, warns, report, err)):
+        return fn(*args)
+
+    return call
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "python", "capi", "gocore"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+        return out.stdout.strip() + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--number", type=int, default=200, help="calls per timed batch")
+    parser.add_argument("--repeat", type=int, default=200, help="timed batches per case (interleaved)")
+    args = parser.parse_args()
+
+    print("command:", " ".join([os.path.basename(sys.executable), *sys.argv]))
+    print(f"machine: {platform.machine()}, {cpu_model()!r}, nproc {os.cpu_count()}, "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (shared with other jobs)")
+    print(f"python {platform.python_version()}, numpy {np.__version__}, corefscore {corefscore.__version__}, "
+          f"commit {_git_commit()}, library {_lib.library_path()}")
+
+    scorer_fifty, scorer_one = corefscore.Scorer(), corefscore.Scorer()
+    cases = {
+        "bare cs_score_batch, one-cluster document": bare_call(ONE, ONE),
+        "score(one-cluster document)": lambda: corefscore.score(ONE, ONE),
+        "bare cs_score_batch, 50-mention document": bare_call(FIFTY_KEY, FIFTY_RESPONSE),
+        "Scorer.update(50-mention document)": lambda: scorer_fifty.update(FIFTY_KEY, FIFTY_RESPONSE),
+        "Scorer.update(one-cluster document)": lambda: scorer_one.update(ONE, ONE),
+        "score(50-mention document)": lambda: corefscore.score(FIFTY_KEY, FIFTY_RESPONSE),
+    }
+    wall: dict[str, list[float]] = {name: [] for name in cases}
+    cpu: dict[str, list[float]] = {name: [] for name in cases}
+    for fn in cases.values():  # warm-up: imports, first allocations, options handles
+        for _ in range(args.number):
+            fn()
+    clock, cpu_clock = time.perf_counter, time.thread_time
+    for _ in range(args.repeat):
+        for name, fn in cases.items():
+            scorer_fifty.reset()  # untimed: the Scorers' rows would otherwise grow for the whole run
+            scorer_one.reset()
+            c0, t0 = cpu_clock(), clock()
+            for _ in range(args.number):
+                fn()
+            t1, c1 = clock(), cpu_clock()
+            wall[name].append((t1 - t0) / args.number)
+            cpu[name].append((c1 - c0) / args.number)
+
+    best = {name: min(v) * 1e6 for name, v in wall.items()}
+    median = {name: statistics.median(v) * 1e6 for name, v in wall.items()}
+    best_cpu = {name: min(v) * 1e6 for name, v in cpu.items()}
+    bare = {"one": "bare cs_score_batch, one-cluster document", "fifty": "bare cs_score_batch, 50-mention document"}
+    targets = {"score(one-cluster document)": (20.0, bare["one"]),
+               "Scorer.update(50-mention document)": (40.0, bare["fifty"]),
+               "Scorer.update(one-cluster document)": (None, bare["one"]),
+               "score(50-mention document)": (None, bare["fifty"])}
+    print(f"\n{args.repeat} interleaved batches of {args.number} calls per case\n")
+    print("| case | best (us) | median (us) | best thread CPU (us) | best / bare best | median / bare median "
+          "| target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for name in cases:
+        target, ref = targets.get(name, (None, None))
+        ratios = ("", "") if ref is None else (f"{best[name] / best[ref]:.2f}", f"{median[name] / median[ref]:.2f}")
+        verdict = ""
+        if target is not None:
+            verdict = (f"< {target:.0f} us: best {'met' if best[name] < target else 'NOT met'}, "
+                       f"median {'met' if median[name] < target else 'NOT met'}")
+        print(f"| {name} | {best[name]:.1f} | {median[name]:.1f} | {best_cpu[name]:.1f} | {ratios[0]} | {ratios[1]} "
+              f"| {verdict} |")
+    for name, (_, ref) in targets.items():
+        print(f"overhead of {name} over the bare call: best {best[name] - best[ref]:.1f} us, "
+              f"median {median[name] - median[ref]:.1f} us")
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

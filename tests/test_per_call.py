@@ -1,0 +1,132 @@
+"""The per-call path (issue 10): both sides' spans packed in one comprehension, the rest on the general path.
+
+Lists of ``(start, end)`` int pairs are checked and packed in one pass
+(``_convert._span_sides``); anything else, a bad span included, goes to the
+general path (``_convert._from_lists``), which checks every mention on its
+own. A bad span must give the general path's error from every entry point,
+naming the document and the mention, in document order; valid spans give the
+general path's ids and counts.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import corefscore
+import numpy as np
+import pytest
+from corefscore import _convert, _engine
+
+GOOD = [[(5 * j + i, 5 * j + i + 1) for i in range(5)] for j in range(10)]  # 50 mentions, 10 clusters
+
+
+def _with(clusters, c, m, span):
+    out = [list(cl) for cl in clusters]
+    out[c][m] = span
+    return out
+
+
+def _strict_error(key, response, label="0"):
+    """The error the conversion raises when it checks each mention in Python, as (type, message)."""
+    with pytest.raises((TypeError, ValueError)) as info:
+        _convert._from_lists(key, response, label)
+    return type(info.value), str(info.value)
+
+
+# Bounds out of order or out of range, beyond 64 bits once packed, and bounds that are not ints.
+BAD_SPANS = [(-1, 3), (7, 2), (3, -1), (-5, -2), (2**31 - 1, 2**31 - 2), (4, 2**31), (0, 2**32 + 1), (2**32, 5),
+             (-(2**40), 3), (2**40, 2**40 + 1), (True, 3), (0.0, 3), (np.int64(4), np.int32(2))]
+
+
+@pytest.mark.parametrize("span", BAD_SPANS, ids=repr)
+@pytest.mark.parametrize("side", ["key", "response"])
+def test_a_bad_span_gives_the_conversions_error_from_every_entry_point(span, side):
+    bad = _with(GOOD, 6, 3, span)
+    key, response = (bad, GOOD) if side == "key" else (GOOD, bad)
+    exc, message = _strict_error(key, response)
+    assert side in message and str(span[0]) in message
+    with pytest.raises(exc) as info:
+        corefscore.score(key, response)
+    assert str(info.value) == message
+    scorer = corefscore.Scorer()
+    with pytest.raises(exc) as info:
+        scorer.update(key, response)
+    assert str(info.value) == message and scorer.n_documents == 0
+    with pytest.raises(exc) as info:
+        corefscore.analyze(key, response)
+    assert str(info.value) == message
+
+
+def test_in_a_batch_the_first_document_in_order_is_named():
+    # Document 1's response and document 2's key are bad: the error names document 1, the first in order.
+    docs_key = [GOOD, GOOD, _with(GOOD, 0, 0, (9, 1))]
+    docs_response = [GOOD, _with(GOOD, 2, 4, (-3, 4)), GOOD]
+    _, message = _strict_error(docs_key[1], docs_response[1], "1")
+    with pytest.raises(ValueError) as info:
+        corefscore.score_corpus(docs_key, docs_response)
+    assert str(info.value) == message and "`response` of document 1" in message
+    scorer = corefscore.Scorer()
+    with pytest.raises(ValueError, match=r"`response` of document 1 "):
+        scorer.update(docs_key, docs_response, batch=True)
+
+
+def test_engine_errors_that_are_not_about_spans_are_unchanged():
+    repeated = _with(GOOD, 1, 0, GOOD[0][0])  # the first mention again, in another cluster
+    with pytest.raises(corefscore.CorefScoreInputError) as info:
+        corefscore.score(repeated, GOOD, duplicates="raise")
+    assert info.value.kind == "duplicate" and info.value.mention == GOOD[0][0] and info.value.side == "key"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = corefscore.score(repeated, GOOD)
+    assert r.duplicates[0].mention == GOOD[0][0] and caught
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [lambda m: m, list, lambda m: (np.int64(m[0]), np.int64(m[1]))],
+    ids=["tuples", "lists", "numpy scalars"],
+)
+def test_valid_spans_give_the_general_paths_ids_and_counts(convert):
+    key = [*GOOD, [(0, 0), (2**31 - 1, 2**31 - 1)]]  # the edges of the packing
+    response = [[(0, 1), (5, 6)], [(10, 11), (15, 16), (20, 21)], [(2**31 - 1, 2**31 - 1)]]
+    conv_key, conv_response = ([[convert(m) for m in c] for c in side] for side in (key, response))
+    general = _convert._from_lists(conv_key, conv_response, "0")
+    per_call = _convert.from_lists(conv_key, conv_response, "0")
+    assert per_call.kind == general.kind == _convert.SPAN
+    for side in ("key", "response"):
+        assert [list(x) for x in getattr(per_call, side)[:2]] == [list(x) for x in getattr(general, side)[:2]]
+    want = _engine.score_docs([general], ["0"], _engine.options(), False).counts
+    np.testing.assert_array_equal(corefscore.score(conv_key, conv_response).counts_matrix, want)
+
+
+def test_a_document_too_large_for_the_per_call_buffer_takes_the_batch_path_with_the_same_counts():
+    from corefscore import ArraySide, _lib
+
+    n = _lib.INTERRUPTIBLE_MENTIONS // 2 + 10  # both sides together above the per-call bound
+    key = [[(i, i) for i in range(j, n, 7)] for j in range(7)]
+    response = [[(i, i) for i in range(j, n, 5)] for j in range(5)]
+    doc = _convert.from_lists(key, response, "0")
+    assert doc.packed is not None and len(doc.packed[0]) >= _lib.INTERRUPTIBLE_MENTIONS
+    spans = [np.array([m for c in side for m in c]) for side in (key, response)]
+    ids = [np.array([i for i, c in enumerate(side) for _ in c]) for side in (key, response)]
+    want = corefscore.score(ArraySide(spans[0], ids[0]), ArraySide(spans[1], ids[1])).counts_matrix
+    np.testing.assert_array_equal(corefscore.score(key, response).counts_matrix, want)
+    scorer = corefscore.Scorer()
+    scorer.update(key, response)
+    np.testing.assert_array_equal(scorer.counts_matrix, want)
+
+
+def test_the_per_thread_buffer_grows_and_is_reused_across_documents_of_any_size():
+    from corefscore import ArraySide
+
+    def arrays(key, response):
+        spans = [np.array([m for c in side for m in c]).reshape(-1, 2) for side in (key, response)]
+        ids = [np.array([i for i, c in enumerate(side) for _ in c], dtype=np.int64) for side in (key, response)]
+        return ArraySide(spans[0], ids[0]), ArraySide(spans[1], ids[1])
+
+    big = ([[(i, i + 1) for i in range(j, 1200, 3)] for j in range(3)],
+           [[(i, i + 1) for i in range(j, 1200, 4)] for j in range(4)])
+    docs = [(GOOD, GOOD), big, ([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]), big, (GOOD, big[1])]
+    for key, response in docs:
+        want = corefscore.score(*arrays(key, response)).counts_matrix
+        np.testing.assert_array_equal(corefscore.score(key, response).counts_matrix, want)
