@@ -80,7 +80,7 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r d
 		r.err = newError(KindCancelled, "cancelled")
 		return r
 	}
-	t, err := newTable(d, doc, opt, &r.dups, &r.nDups)
+	t, err := newTable(d, doc, opt, &r.dups, &r.nDups, inner)
 	if err != nil {
 		r.err = err
 		return r
