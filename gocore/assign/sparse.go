@@ -146,15 +146,17 @@ func (s *sparseSolver) solve() bool {
 	s.done = make([]uint32, n)
 	// Shortest augmenting paths, one per free left vertex. While searches
 	// stay short (real documents: a few steps each) nothing else is needed.
-	// A component left with auctionMinFree free left vertices or more by the
-	// tight matching (a random partition's giant component) gets the
-	// auction's warm start at once: its searches would be long, and the
-	// warm start discards what they did. Otherwise, when the searches grow
+	// When the tight matching leaves a quarter of the left vertices free,
+	// a component left with auctionMinFree free left vertices or more (a
+	// random partition's giant component) gets the auction's warm start at
+	// once: its searches would be long, and the warm start discards what
+	// they did. (Real documents leave far fewer free, and the components
+	// are not even looked at.) Otherwise, when the searches grow
 	// (more than auctionSearchSteps steps per search on average beyond a
 	// first allowance), the components still holding a free vertex get the
 	// warm start once, and the searches resume from the first left vertex.
 	warm := false
-	if free := s.freeRows(); free >= auctionMinFree {
+	if free := s.freeRows(); free >= auctionMinFree && 4*free >= s.nLeft {
 		if !s.warmStart(auctionMinFree) {
 			return false
 		}
