@@ -80,7 +80,7 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r d
 		r.err = newError(KindCancelled, "cancelled")
 		return r
 	}
-	t, err := newTable(d, doc, opt, &r.dups, &r.nDups)
+	t, err := newTable(d, doc, opt, &r.dups, &r.nDups, inner)
 	if err != nil {
 		r.err = err
 		return r
@@ -189,11 +189,15 @@ func parallelFor(n, workers int, run func(i int) (stop bool)) {
 const parallelMinCells = 4096
 
 // heavyFirst lists the registry positions in the order a document's metrics
-// are handed to its goroutines: the alignments (CEAF_e, CEAF_m, LCEAF_e,
-// LCEAF_m, DA's correspondence), which cost the most on large documents,
-// first, then the others in registry order.
+// are handed to its goroutines: longest first, which keeps the goroutines
+// busy to the end. DA (its own table, type counts and correspondence) and
+// LCEAF_e (which builds the link weights and type counts the other typed
+// metrics share) are the longest on a large document, then CEAF_e, CEAF_m
+// and LCEAF_m (alignments), then the others in registry order. On the 1M
+// synthetic document with every metric, DA first instead of fifth cut the
+// wall time on 2 cores from 0.77-0.84 s to 0.55-0.66 s.
 var heavyFirst = func() []int {
-	heavy := []string{"ceafe", "ceafm", "lceafe", "lceafm", "da"}
+	heavy := []string{"da", "lceafe", "ceafe", "ceafm", "lceafm"}
 	order := make([]int, 0, len(registry))
 	for _, name := range heavy {
 		order = append(order, metricIndex(name))

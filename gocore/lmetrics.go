@@ -386,10 +386,18 @@ func newTypeCounts(t *Table) *typeCounts {
 	for k := range t.KeySize {
 		start[k+1] += start[k]
 	}
+	// Each key mention goes to its chain's slot with its response chain and
+	// type bit: read in mention order, so the loop below reads its chains'
+	// members in order instead of looking them up at random.
+	type member struct {
+		m, r int32
+		bit  uint8
+	}
 	fill := append([]int32(nil), start[:len(t.KeySize)]...)
-	byKey := make([]int32, nk)
+	byKey := make([]member, nk)
+	respOf := t.RespOf[:nk]
 	for m, k := range t.KeyOf[:nk] {
-		byKey[fill[k]] = int32(m)
+		byKey[fill[k]] = member{m: int32(m), r: respOf[m], bit: typeBit(typeOf(m))}
 		fill[k]++
 	}
 	// Cells of each key chain: t.Cells is ordered by key chain.
@@ -405,14 +413,13 @@ func newTypeCounts(t *Table) *typeCounts {
 		for ci := cellStart[k]; ci < cellStart[k+1]; ci++ {
 			slot[t.Cells[ci].R] = ci
 		}
-		for _, m := range byKey[start[k]:start[k+1]] {
-			bit := typeBit(typeOf(int(m)))
-			tc.key[k][bit]++
-			tc.cellOf[m] = -1
-			if r := t.RespOf[m]; r >= 0 {
-				ci := slot[r]
-				tc.cellOf[m] = ci
-				tc.cell[ci][bit]++
+		for _, x := range byKey[start[k]:start[k+1]] {
+			tc.key[k][x.bit]++
+			tc.cellOf[x.m] = -1
+			if x.r >= 0 {
+				ci := slot[x.r]
+				tc.cellOf[x.m] = ci
+				tc.cell[ci][x.bit]++
 			}
 		}
 	}

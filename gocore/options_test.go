@@ -247,3 +247,49 @@ func TestScoreCancelled(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, KindCancelled, AsError(err).Kind)
 }
+
+// TestDuplicatesSidesConcurrent: a document whose two sides are built on
+// two goroutines reports the same counts, duplicates and errors as one
+// built on one, under every duplicate cap and policy.
+func TestDuplicatesSidesConcurrent(t *testing.T) {
+	saved := parallelSideMentions
+	defer func() { parallelSideMentions = saved }()
+	parallelSideMentions = 0
+	d := randomPartitionDoc(7, 3_000, 300)
+	d.Response.Mentions = append([]int64(nil), d.Response.Mentions...)
+	for i := 0; i < len(d.Key.Mentions); i += 97 { // repeats on both sides
+		d.Key.Mentions[i] = d.Key.Mentions[i/2]
+		d.Response.Mentions[i+1] = d.Response.Mentions[i/3]
+	}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"all kept", Options{}},
+		{"none kept", Options{MaxDuplicates: -1}},
+		{"cap within the key's", Options{MaxDuplicates: 5}},
+		{"cap past the key's", Options{MaxDuplicates: 40}},
+		{"error", Options{Duplicates: DuplicatesError}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want, got Report
+			var wantErr, gotErr error
+			wantCounts, gotCounts := make([]float64, NumColumns()), make([]float64, NumColumns())
+			one, two := tc.opt, tc.opt
+			one.Workers, two.Workers = 1, 2
+			want, wantErr = Score([]Document{d}, one, wantCounts)
+			got, gotErr = Score([]Document{d}, two, gotCounts)
+			if tc.opt.Duplicates == DuplicatesError {
+				require.Error(t, wantErr)
+				assert.Equal(t, wantErr.Error(), gotErr.Error())
+				return
+			}
+			require.NoError(t, wantErr)
+			require.NoError(t, gotErr)
+			assert.Positive(t, want.NumDuplicates)
+			assert.Equal(t, want.NumDuplicates, got.NumDuplicates)
+			assert.Equal(t, want.Duplicates, got.Duplicates)
+			assert.Equal(t, wantCounts, gotCounts)
+		})
+	}
+}

@@ -190,6 +190,44 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	return out, nil
 }
 
+// buildSides builds the key side on a new goroutine and the response side
+// on the caller's, then reports as the two calls of buildSide in turn would:
+// the key's error first, the key's repeated mentions before the response's,
+// at most opt.MaxDuplicates records in all. The response side collects its
+// records apart (capped alone, which keeps every record the shared cap
+// would) and they are appended after the key's up to the cap.
+func buildSides(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int64) (key, resp sideIndex, err error) {
+	var keyErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				keyErr = newError(KindInternal, "internal error: %v", p)
+			}
+		}()
+		key, keyErr = buildSide(d.Key, KeySide, doc, opt, dups, nDups, nil)
+	}()
+	var respDups []Duplicate
+	var respN int64
+	var respErr error
+	func() {
+		defer func() { <-done }() // the key side is done before anything else, even on a panic here
+		resp, respErr = buildSide(d.Response, ResponseSide, doc, opt, &respDups, &respN, nil)
+	}()
+	if keyErr != nil {
+		return key, resp, keyErr
+	}
+	*nDups += respN
+	for _, r := range respDups {
+		if opt.Duplicates != DuplicatesError && opt.MaxDuplicates != 0 && len(*dups) >= max(opt.MaxDuplicates, 0) {
+			break
+		}
+		*dups = append(*dups, r)
+	}
+	return key, resp, respErr
+}
+
 // reportDuplicates counts every repeated mention in *nDups and appends the
 // first opt.MaxDuplicates of them (all when 0), in input order, to dups, or
 // under DuplicatesError refuses the first one.
@@ -343,25 +381,37 @@ func (s *sideIndex) dropSingletons() {
 // in those reports. The input is never modified. Cost: O(n) for n mentions.
 func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, error) {
 	var n int64
-	return newTable(d, doc, opt, dups, &n)
+	return newTable(d, doc, opt, dups, &n, 1)
 }
+
+// parallelSideMentions is the number of mentions (both sides) from which
+// newTable builds the two sides on two goroutines when it may.
+var parallelSideMentions = 200_000
 
 // newTable is NewTable that counts the repeated mentions in *nDups and keeps
 // at most opt.MaxDuplicates records of them (all when it is 0). It polls
-// opt.Stop between its passes.
-func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int64) (*Table, error) {
+// opt.Stop between its passes. With workers > 1, a document of
+// parallelSideMentions mentions or more has its two sides built
+// concurrently; the table and the duplicates reported are the same.
+func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int64, workers int) (*Table, error) {
 	var sl *slab
-	if n := len(d.Key.Mentions) + len(d.Response.Mentions); n <= slabMentions {
+	n := len(d.Key.Mentions) + len(d.Response.Mentions)
+	if n <= slabMentions {
 		sl = newSlab(n)
 	}
-	key, err := buildSide(d.Key, KeySide, doc, opt, dups, nDups, sl)
-	if err != nil {
-		return nil, err
+	var key, resp sideIndex
+	var err error
+	if workers > 1 && n >= parallelSideMentions && sl == nil {
+		key, resp, err = buildSides(d, doc, opt, dups, nDups)
+	} else {
+		key, err = buildSide(d.Key, KeySide, doc, opt, dups, nDups, sl)
+		if err == nil {
+			if opt.stopped() {
+				return nil, errCancelled()
+			}
+			resp, err = buildSide(d.Response, ResponseSide, doc, opt, dups, nDups, sl)
+		}
 	}
-	if opt.stopped() {
-		return nil, errCancelled()
-	}
-	resp, err := buildSide(d.Response, ResponseSide, doc, opt, dups, nDups, sl)
 	if err != nil {
 		return nil, err
 	}

@@ -10,13 +10,16 @@
 //     still free) and Hopcroft-Karp phases on the tight edges (each left
 //     vertex's heaviest ones) settle most vertices of real documents, and
 //     every component in which no left vertex is left free is then solved.
-//  2. The components that still hold a free left vertex (a response that
-//     partitions the mentions at random makes one giant component with
-//     distinct weights) get a warm start from an ε-scaling auction
-//     (Bertsekas): forward bids from unassigned left vertices, reverse bids
-//     from free right vertices left with a price, ε divided by 8 per phase
-//     down to 1e-11 of the largest weight. On these graphs its work grows
-//     about linearly with the number of edges (a few dozen bids per vertex).
+//  2. The components that still hold many free left vertices (1000 or
+//     more: a response that partitions the mentions at random makes one
+//     giant component with distinct weights), and, once the searches of
+//     step 3 grow long, all that hold one, get a warm start from an
+//     ε-scaling auction (Bertsekas): forward bids from unassigned left
+//     vertices, reverse bids from free right vertices left with a price, ε
+//     divided by 8 per phase down to 1e-11 of the largest weight, the
+//     phases down to 2^-17 of it in float32 (half the memory traffic). On
+//     these graphs its work grows about linearly with the number of edges
+//     (a few dozen bids per vertex).
 //     A repair then lowers prices until every matched left vertex holds a
 //     best column exactly (label-correcting; where it would loop, a vertex is
 //     freed instead), so the state meets the exact invariants of step 3.

@@ -263,7 +263,7 @@ func FuzzMaxWeight(f *testing.F) {
 			})
 		}
 		want := bruteForce(nLeft, nRight, edges)
-		bothModes(t, func(t *testing.T) {
+		solverModes(t, func(t *testing.T) {
 			total, match, err := MaxWeight(nLeft, nRight, edges)
 			require.NoError(t, err)
 			require.InDelta(t, want, total, 1e-9)
@@ -343,7 +343,7 @@ func FuzzMaxWeightDense(f *testing.F) {
 			})
 		}
 		want := denseTotal(nLeft, nRight, edges)
-		bothModes(t, func(t *testing.T) {
+		solverModes(t, func(t *testing.T) {
 			total, match, err := MaxWeight(nLeft, nRight, edges)
 			require.NoError(t, err)
 			checkMatching(t, nLeft, nRight, edges, total, match)

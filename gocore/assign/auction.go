@@ -7,13 +7,71 @@ import "math"
 // per search (heap pops). On real documents a search takes a few steps; on
 // the giant component of a random partition hundreds to thousands, growing
 // with the graph. Variables so that tests can force the auction.
+// A component that the tight matching leaves with auctionMinFree free left
+// vertices or more goes to the auction before any search.
 var (
 	auctionAllowance   uint64 = 20_000
 	auctionSearchSteps uint64 = 32
+	auctionMinFree            = 1000
 )
 
 // auctionTheta divides ε between the phases of the auction.
 const auctionTheta = 8
+
+// The auction's coarse phases, those with ε ≥ auctionCoarseEps times the
+// largest weight, run in float32 (weights, prices and values), which halves
+// the memory they stream through and the random accesses' footprint (on a
+// giant component the prices then stay in a core's cache much longer); the
+// finer phases run in float64 from the coarse phases' prices. Rounding in
+// float32 is about 2^-24 of the largest weight, far below these ε, so every
+// bid still raises a price. Exactness never depends on it (see warmStart).
+// The coarse phases are used only when the largest weight lies in
+// auctionCoarseRange, where float32 holds it without overflow or underflow.
+const auctionCoarseEps = 1.0 / (1 << 17)
+
+var auctionCoarseRange = [2]float64{1e-30, 1e30}
+
+// auctionNum is the number type of an auction phase.
+type auctionNum interface{ ~float32 | ~float64 }
+
+// auctionArrays holds, in one precision, the weights of the rows and of the
+// columns (in the order of adjW and colW), the prices p of the right
+// vertices and the values π of the left vertices.
+type auctionArrays[F auctionNum] struct {
+	adjW, colW, p, pi []F
+}
+
+// coarseArrays returns float32 copies of the weights and of the prices p.
+func (s *sparseSolver) coarseArrays(p []float64) *auctionArrays[float32] {
+	a := &auctionArrays[float32]{
+		adjW: make([]float32, len(s.adjW)),
+		colW: make([]float32, len(s.colW)),
+		p:    make([]float32, len(p)),
+		pi:   make([]float32, s.nLeft),
+	}
+	for i, w := range s.adjW {
+		a.adjW[i] = float32(w)
+	}
+	for i, w := range s.colW {
+		a.colW[i] = float32(w)
+	}
+	for i, x := range p {
+		a.p[i] = float32(x)
+	}
+	return a
+}
+
+// finePrices copies the coarse phases' prices of the hard components'
+// right vertices into p (the other prices were never changed there).
+func (s *sparseSolver) finePrices(coarse []float32, p []float64) {
+	for l := 0; l < s.nLeft; l++ {
+		if s.hard[l] {
+			for q := s.rowStart[l]; q < s.rowStart[l+1]; q++ {
+				p[s.adjCol[q]] = float64(coarse[s.adjCol[q]])
+			}
+		}
+	}
+}
 
 // pollEvery is the number of bids, repairs or search steps between two calls
 // of the stop hook.
@@ -27,23 +85,25 @@ const pollEvery = 1 << 12
 const auctionEpsFinal = 1e-11
 
 // warmStart replaces the matching and potentials of the components that
-// still have a free left vertex (when the searches of the shortest-path
-// phase grow long) by those of an ε-scaling auction (Bertsekas 1988; forward bids, and reverse bids
+// still have minFree free left vertices or more (before the searches of the
+// shortest-path phase, or when they grow long) by those of an ε-scaling auction (Bertsekas 1988; forward bids, and reverse bids
 // for free columns left with a price) followed by a repair that makes them
 // exact for the shortest-path phase. The auction is a heuristic here: it
 // leaves a matching within n·ε of optimal and prices close to optimal duals,
 // so that few and short searches are left to the exact phase. Exactness
 // never depends on it: the repair re-establishes the exact invariants of
 // the shortest-path phase (freeing vertices where it must) and that phase
-// certifies the optimum. Components without a free vertex keep their
-// matching and potentials, which are already optimal duals there. It
-// returns false when the stop hook asked to stop.
+// certifies the optimum. The other components keep their matching and
+// potentials, which are feasible duals there. It returns false when the
+// stop hook asked to stop.
 //
 // Prices p (p = -v, v the column potentials) and the value of a left vertex
 // l at column r, w(l, r) - p[r]; each left vertex also owns a private
 // "dummy" column of value 0 (staying unmatched).
-func (s *sparseSolver) warmStart() bool {
-	s.markHard()
+func (s *sparseSolver) warmStart(minFree int) bool {
+	if !s.markHard(minFree) {
+		return true
+	}
 	// Prices p = -v in place (potentials of the other components are kept,
 	// and turned back at the end); the hard components start afresh.
 	p := s.v
@@ -72,16 +132,31 @@ func (s *sparseSolver) warmStart() bool {
 	}
 	epsFinal := maxW * auctionEpsFinal
 	s.transpose()
-	s.pi = make([]float64, s.nLeft)
+	fine := &auctionArrays[float64]{adjW: s.adjW, colW: s.colW, p: p, pi: make([]float64, s.nLeft)}
+	var coarse *auctionArrays[float32]
+	if maxW >= auctionCoarseRange[0] && maxW <= auctionCoarseRange[1] {
+		coarse = s.coarseArrays(p)
+	}
 	queue := make([]int32, max(s.nLeft, s.nRight)) // FIFO ring of vertices to serve
-	for eps := maxW / auctionTheta; ; eps /= auctionTheta {
+	for eps := maxW / auctionTheta; ; {
 		eps = max(eps, epsFinal)
-		if !s.auctionPhase(p, eps, queue) || !s.reversePhase(p, eps, queue) {
+		ok := false
+		if coarse != nil && eps >= maxW*auctionCoarseEps {
+			ok = auctionPhase(s, coarse, float32(eps), queue) && reversePhase(s, coarse, float32(eps), queue)
+		} else {
+			if coarse != nil {
+				s.finePrices(coarse.p, p)
+				coarse = nil
+			}
+			ok = auctionPhase(s, fine, eps, queue) && reversePhase(s, fine, eps, queue)
+		}
+		if !ok {
 			return false
 		}
 		if eps == epsFinal {
 			break
 		}
+		eps /= auctionTheta
 	}
 	if !s.repair(p) {
 		return false
@@ -93,8 +168,9 @@ func (s *sparseSolver) warmStart() bool {
 }
 
 // markHard sets hard[l] for the left vertices of the connected components
-// that hold a free left vertex with an edge (union-find over both sides).
-func (s *sparseSolver) markHard() {
+// that hold at least minFree free left vertices with an edge (union-find
+// over both sides), and reports whether there is one.
+func (s *sparseSolver) markHard(minFree int) bool {
 	parent := make([]int32, s.nLeft+s.nRight)
 	for i := range parent {
 		parent[i] = int32(i)
@@ -114,16 +190,21 @@ func (s *sparseSolver) markHard() {
 			}
 		}
 	}
-	hardRoot := make([]bool, len(parent))
+	free := make([]int32, len(parent)) // free left vertices per root
 	for l := 0; l < s.nLeft; l++ {
 		if s.rowCol[l] < 0 && s.rowStart[l] < s.rowStart[l+1] {
-			hardRoot[find(int32(l))] = true
+			free[find(int32(l))]++
 		}
 	}
 	s.hard = make([]bool, s.nLeft)
+	s.anyHard = false
 	for l := range s.hard {
-		s.hard[l] = hardRoot[find(int32(l))]
+		if int(free[find(int32(l))]) >= minFree {
+			s.hard[l] = true
+			s.anyHard = true
+		}
 	}
+	return s.anyHard
 }
 
 // auctionPhase runs one Gauss-Seidel forward auction at a fixed ε from an
@@ -131,7 +212,8 @@ func (s *sparseSolver) markHard() {
 // best column j1 (of value v1) at the price that leaves it the value of its
 // second best v2 (the dummy's 0 included) minus ε, displacing j1's holder.
 // A vertex whose best value is at most 0 stays unassigned (at its dummy).
-func (s *sparseSolver) auctionPhase(p []float64, eps float64, queue []int32) bool {
+func auctionPhase[F auctionNum](s *sparseSolver, a *auctionArrays[F], eps F, queue []int32) bool {
+	p, pi, adjW := a.p, a.pi, a.adjW
 	head, size := 0, 0
 	for l := 0; l < s.nLeft; l++ {
 		if !s.hard[l] {
@@ -162,9 +244,9 @@ func (s *sparseSolver) auctionPhase(p []float64, eps float64, queue []int32) boo
 			}
 			size--
 		}
-		v1, v2, j1, w1 := 0.0, 0.0, int32(-1), 0.0
+		v1, v2, j1, w1 := F(0), F(0), int32(-1), F(0)
 		lo, hi := s.rowStart[l], s.rowStart[l+1]
-		ws := s.adjW[lo:hi]
+		ws := adjW[lo:hi]
 		for i, r := range s.adjCol[lo:hi] {
 			w := ws[i]
 			if val := w - p[r]; val > v1 {
@@ -174,16 +256,16 @@ func (s *sparseSolver) auctionPhase(p []float64, eps float64, queue []int32) boo
 			}
 		}
 		if j1 < 0 {
-			s.pi[l] = 0
+			pi[l] = 0
 			continue // the dummy is best: unassigned with value 0
 		}
 		p[j1] = w1 - v2 + eps
-		s.pi[l] = w1 - p[j1]
+		pi[l] = w1 - p[j1]
 		if old := s.colRow[j1]; old >= 0 {
 			s.rowCol[old] = -1
 			next = old
 		}
-		s.colRow[j1], s.rowCol[l], s.matchW[l] = l, j1, w1
+		s.colRow[j1], s.rowCol[l], s.matchW[l] = l, j1, float64(w1)
 	}
 	return true
 }
@@ -219,7 +301,9 @@ func (s *sparseSolver) transpose() {
 // column in turn; when no vertex gains ε from it, its price drops to 0.
 // ε-complementary slackness is kept throughout, and at the end every free
 // column is at price 0.
-func (s *sparseSolver) reversePhase(p []float64, eps float64, queue []int32) bool {
+func reversePhase[F auctionNum](s *sparseSolver, a *auctionArrays[F], eps F, queue []int32) bool {
+	p, pi, colW := a.p, a.pi, a.colW
+	inf := F(math.Inf(-1))
 	head, size := 0, 0
 	nq := len(queue)
 	for r := 0; r < s.nRight; r++ {
@@ -238,12 +322,12 @@ func (s *sparseSolver) reversePhase(p []float64, eps float64, queue []int32) boo
 			head = 0
 		}
 		size--
-		b1, b2, l1, w1 := math.Inf(-1), math.Inf(-1), int32(-1), 0.0
+		b1, b2, l1, w1 := inf, inf, int32(-1), F(0)
 		lo, hi := s.colStart[r], s.colStart[r+1]
-		ws := s.colW[lo:hi]
+		ws := colW[lo:hi]
 		for k, l := range s.colRows[lo:hi] {
 			w := ws[k]
-			if val := w - s.pi[l]; val > b1 {
+			if val := w - pi[l]; val > b1 {
 				b1, b2, l1, w1 = val, b1, l, w
 			} else if val > b2 {
 				b2 = val
@@ -265,8 +349,8 @@ func (s *sparseSolver) reversePhase(p []float64, eps float64, queue []int32) boo
 				size++
 			}
 		}
-		s.colRow[r], s.rowCol[l1], s.matchW[l1] = l1, r, w1
-		s.pi[l1] = w1 - p[r]
+		s.colRow[r], s.rowCol[l1], s.matchW[l1] = l1, r, float64(w1)
+		pi[l1] = w1 - p[r]
 	}
 	return true
 }

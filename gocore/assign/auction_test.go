@@ -10,15 +10,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// bothModes runs check with the solver as configured (the auction warm
-// start only once the shortest-path searches grow long) and with the
-// auction forced after the first search of every graph.
-func bothModes(t *testing.T, check func(t *testing.T)) {
+// solverModes runs check with the solver as configured (the auction warm
+// start before any search on a component with many free vertices, else only
+// once the shortest-path searches grow long), with the auction forced after
+// the first search of every graph, and with the auction before any search
+// on every component with a free vertex and in float64 throughout.
+func solverModes(t *testing.T, check func(t *testing.T)) {
 	t.Helper()
-	allowance, steps := auctionAllowance, auctionSearchSteps
-	defer func() { auctionAllowance, auctionSearchSteps = allowance, steps }()
+	allowance, steps, minFree, coarse := auctionAllowance, auctionSearchSteps, auctionMinFree, auctionCoarseRange
+	defer func() {
+		auctionAllowance, auctionSearchSteps, auctionMinFree, auctionCoarseRange = allowance, steps, minFree, coarse
+	}()
 	check(t)
-	auctionAllowance, auctionSearchSteps = 0, 0
+	auctionAllowance, auctionSearchSteps, auctionMinFree = 0, 0, math.MaxInt
+	check(t)
+	auctionAllowance, auctionSearchSteps, auctionMinFree = allowance, steps, 1
+	auctionCoarseRange = [2]float64{1, 0} // empty: no float32 phase
 	check(t)
 }
 
@@ -79,7 +86,7 @@ func TestMaxWeightTenThousandSmall(t *testing.T) {
 	for trial := 0; trial < 10_000; trial++ {
 		nLeft, nRight, edges := smallGraph(rng)
 		want := bruteForce(nLeft, nRight, edges)
-		bothModes(t, func(t *testing.T) {
+		solverModes(t, func(t *testing.T) {
 			total, match, err := MaxWeight(nLeft, nRight, edges)
 			require.NoError(t, err)
 			require.InDelta(t, want, total, 1e-9, "trial %d: %d x %d %v", trial, nLeft, nRight, edges)
@@ -98,7 +105,7 @@ func TestMaxWeightRandomPartitionAgainstDense(t *testing.T) {
 			t.Run(fmt.Sprintf("n=%d/k=%d/entity=%v", size[0], size[1], entity), func(t *testing.T) {
 				edges := randomPartitionEdges(size[0], size[1], 3, entity)
 				want := denseTotal(size[1], size[1], edges)
-				bothModes(t, func(t *testing.T) {
+				solverModes(t, func(t *testing.T) {
 					total, match, err := MaxWeight(size[1], size[1], edges)
 					require.NoError(t, err)
 					checkMatching(t, size[1], size[1], edges, total, match)
@@ -127,7 +134,7 @@ func TestMaxWeightNearTies(t *testing.T) {
 			}
 		}
 		want := denseTotal(n, n, edges)
-		bothModes(t, func(t *testing.T) {
+		solverModes(t, func(t *testing.T) {
 			total, match, err := MaxWeight(n, n, edges)
 			require.NoError(t, err)
 			checkMatching(t, n, n, edges, total, match)
