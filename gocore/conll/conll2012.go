@@ -255,8 +255,13 @@ func readCoNLL2012Stream(r io.Reader, path string, types bool) ([]Doc, error) {
 // readCoNLL2012Chunked is readCoNLL2012Stream with an initial buffer of size
 // bytes (at least 1).
 func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc, error) {
-	p := newConllParser(path, types)
-	blank, bom, err := readChunked(r, path, size, p, "CoNLL-2012")
+	return readDocsChunked(r, path, size, newConllParser(path, types), "CoNLL-2012")
+}
+
+// readDocsChunked feeds r to p through readChunked and returns p's documents,
+// the first with a warning when the file began with a byte order mark.
+func readDocsChunked(r io.Reader, path string, size int, p docFeeder, format string) ([]Doc, error) {
+	blank, bom, err := readChunked(r, path, size, p, format)
 	if err != nil {
 		return nil, err
 	}
@@ -268,6 +273,12 @@ func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc
 		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
 	}
 	return docs, err
+}
+
+// docFeeder is a lineFeeder that gives its documents when the input ends.
+type docFeeder interface {
+	lineFeeder
+	end() ([]Doc, error)
 }
 
 // lineFeeder is the state of a reader between runs of whole lines: feed

@@ -191,19 +191,7 @@ func readCoNLLUStream(r io.Reader, path string) ([]Doc, error) {
 // readCoNLLUChunked is readCoNLLUStream with an initial buffer of size bytes
 // (at least 1).
 func readCoNLLUChunked(r io.Reader, path string, size int) ([]Doc, error) {
-	p := newUDParser(path)
-	blank, bom, err := readChunked(r, path, size, p, "CoNLL-U")
-	if err != nil {
-		return nil, err
-	}
-	if blank {
-		return nil, checkEmpty(nil, path)
-	}
-	docs, err := p.end()
-	if err == nil && bom {
-		docs[0].Warnings = append([]gocore.Warning{bomWarning(path)}, docs[0].Warnings...)
-	}
-	return docs, err
+	return readDocsChunked(r, path, size, newUDParser(path), "CoNLL-U")
 }
 
 // udParser is the state of a CoNLL-U read between runs of whole lines
