@@ -31,3 +31,28 @@ func BenchmarkGocoreScoreTiny(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScoreBatchFifty is the Go side of one cs_score_batch call on the
+// 50-mention document of bench/per_call.py (span mentions).
+func BenchmarkScoreBatchFifty(b *testing.B) {
+	side := func(per, n int) flatSide {
+		s := flatSide{offsets: []int64{0, int64(n)}}
+		for i := 0; i < n; i++ {
+			s.mentions = append(s.mentions, int64(i)<<32|int64(i))
+			s.clusters = append(s.clusters, int64(i/per))
+		}
+		return s
+	}
+	key, resp := side(5, 50), side(7, 50)
+	h, err := newOptions([]string{"span_mentions"}, []string{"true"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	counts := make([]float64, gocore.NumColumns())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := scoreBatch(key, resp, []string{"a"}, h, func() bool { return false }, counts, 4096); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
