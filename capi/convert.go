@@ -18,7 +18,7 @@ import (
 )
 
 // abiVersion must equal CS_ABI_VERSION in corefscore.h.
-const abiVersion = 2
+const abiVersion = 3
 
 // Status codes, as in corefscore.h.
 const (

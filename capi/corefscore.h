@@ -1,5 +1,5 @@
 /*
- * corefscore.h: the C ABI of the corefscore scoring engine (version 2).
+ * corefscore.h: the C ABI of the corefscore scoring engine (version 3).
  *
  * This hand-written header is the contract; the library (capi/) follows it
  * and its entry points (capi/entry.c) are compiled against it. Rules that
@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define CS_ABI_VERSION 2
+#define CS_ABI_VERSION 3
 
 /* Status codes. */
 #define CS_OK 0
@@ -290,6 +290,18 @@ int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *respon
                        cs_duplicate *dups, int64_t dups_cap,
                        cs_warning *warnings, int64_t warnings_cap,
                        cs_report *report, cs_error *err);
+
+/* For Python callers: one document given as the bytes of CPython's
+ * marshal.dumps((key, response), 4), each side a list or tuple of clusters,
+ * each a list or tuple of (start, end) pairs of int, 0 <= start <= end < 2^31
+ * (marshal writes exact int, list and tuple only; bool, subclasses and NumPy
+ * scalars come out otherwise). Writes the n_mentions packed span ids
+ * (start << 32 | end), key first, then their clusters' positions in their
+ * side into out (out_len = 2 * n_mentions), and the key's mention count into
+ * *n_key. Other data, or another number of mentions: CS_INVALID_INPUT, kind
+ * CS_ERR_MENTION (the caller then converts the document itself). */
+int32_t cs_spans_from_marshal(const uint8_t *data, int64_t size, int64_t n_mentions, int64_t *out,
+                              int64_t out_len, int64_t *n_key, cs_error *err);
 
 /* Reads a key file and a response file (each parsed once), pairs documents by
  * name and scores them; the results stay in the library behind *result (a

@@ -587,3 +587,34 @@ func csgo_free_documents(result C.int64_t) {
 	defer func() { _ = recover() }()
 	documentsHandles.take(int64(result))
 }
+
+//export csgo_spans_from_marshal
+func csgo_spans_from_marshal(data *C.uint8_t, size, nMentions C.int64_t, out *C.int64_t, outLen C.int64_t,
+	nKey *C.int64_t, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	n := int64(nMentions)
+	for _, err := range []error{
+		checkBuffer("size", data == nil, int64(size), 1),
+		checkLen("n_mentions", n, 16),
+		checkBuffer("out_len", out == nil, int64(outLen), 8),
+	} {
+		if err != nil {
+			return fail(errp, err)
+		}
+	}
+	if nKey == nil {
+		return fail(errp, argErr("n_key must not be NULL"))
+	}
+	if int64(outLen) != 2*n {
+		return fail(errp, argErr("out_len is %d, want 2 x n_mentions = %d", outLen, 2*n))
+	}
+	bytes, ids := view[byte](data, int64(size)), view[int64](out, 2*n)
+	touch(bytes, 1)
+	touch(ids, 8)
+	k, err := spansFromMarshal(bytes, ids[:n], ids[n:])
+	if err != nil {
+		return fail(errp, err)
+	}
+	*nKey = C.int64_t(k)
+	return C.CS_OK
+}

@@ -1,7 +1,8 @@
-"""The per-call path (issue 10): both sides' spans packed in one comprehension, the rest on the general path.
+"""The per-call path (issue 10): lists of span pairs cross as marshal data, the rest takes the general path.
 
-Lists of ``(start, end)`` int pairs are checked and packed in one pass
-(``_convert._span_sides``); anything else, a bad span included, goes to the
+Lists (or tuples) of ``(start, end)`` int pairs are written by
+``marshal.dumps`` and checked and packed by the library
+(``_lib.spans_from_lists``); anything else, a bad span included, goes to the
 general path (``_convert._from_lists``), which checks every mention on its
 own. A bad span must give the general path's error from every entry point,
 naming the document and the mention, in document order; valid spans give the
@@ -10,12 +11,15 @@ general path's ids and counts.
 
 from __future__ import annotations
 
+import enum
+import random
 import warnings
+from collections import namedtuple
 
 import corefscore
 import numpy as np
 import pytest
-from corefscore import _convert, _engine
+from corefscore import _convert, _engine, _lib
 
 GOOD = [[(5 * j + i, 5 * j + i + 1) for i in range(5)] for j in range(10)]  # 50 mentions, 10 clusters
 
@@ -130,3 +134,107 @@ def test_the_per_thread_buffer_grows_and_is_reused_across_documents_of_any_size(
     for key, response in docs:
         want = corefscore.score(*arrays(key, response)).counts_matrix
         np.testing.assert_array_equal(corefscore.score(key, response).counts_matrix, want)
+
+
+Span = namedtuple("Span", "start end")
+
+
+class Code(enum.IntEnum):
+    FIVE = 5
+
+
+class Clusters(list):
+    pass
+
+
+# Ways a bound, a mention, a cluster or a side can be given that the general
+# path accepts or refuses, and that marshal writes otherwise than as exact
+# int, list and tuple (or not at all).
+ODD_BOUNDS = [True, np.int64(3), 3.0, 2**31, -1, 2**64, Code.FIVE]
+ODD_MENTIONS = [Span(1, 2), (1, 2, 3), (4,), [1, 2], "ab", 7, None]
+ODD_CLUSTERS = [Clusters([(1, 2)]), "ab", (x for x in [(1, 2)]), {(1, 2)}, 5]
+
+
+def _random_side(rng: random.Random, shared: list) -> list:
+    side = []
+    for _ in range(rng.randrange(0, 5)):
+        cluster = []
+        for _ in range(rng.randrange(0, 5)):
+            if shared and rng.random() < 0.3:
+                cluster.append(rng.choice(shared))  # the same tuple object again: marshal refers back to it
+                continue
+            start = rng.choice([0, 1, 7, 255, 256, 300, 70_000, 2**31 - 2, 2**31 - 1])
+            mention = (start, min(start + rng.randrange(0, 3), 2**31 - 1))
+            shared.append(mention)
+            cluster.append(mention if rng.random() < 0.8 else list(mention))
+        side.append(cluster if rng.random() < 0.8 else tuple(cluster))
+    return side
+
+
+def _spoil(rng: random.Random, side: list) -> list:
+    """The side with one bound, mention or cluster replaced by an odd one (when it has one to replace)."""
+    side = [list(c) for c in side]
+    if not side:
+        return [rng.choice(ODD_CLUSTERS)]
+    c = rng.randrange(len(side))
+    what = rng.randrange(3)
+    if what == 0 or not side[c]:
+        side[c] = rng.choice(ODD_CLUSTERS)
+    elif what == 1:
+        side[c][rng.randrange(len(side[c]))] = rng.choice(ODD_MENTIONS)
+    else:
+        m = rng.randrange(len(side[c]))
+        start, end = side[c][m]
+        side[c][m] = (rng.choice(ODD_BOUNDS), end) if rng.random() < 0.5 else (start, rng.choice(ODD_BOUNDS))
+    return side
+
+
+def _general(key, response):
+    try:
+        return _convert._from_lists(key, response, "0")
+    except (TypeError, ValueError):
+        return None
+
+
+def test_marshal_path_agrees_with_the_general_path_on_random_and_odd_inputs():
+    # Whatever the input, the per-call path either gives the general path's
+    # span ids and clusters or leaves the document to it; it takes every
+    # document of plain int pairs in range (shared tuples, the key given again
+    # as the response, lists as mentions and tuples as clusters included).
+    rng = random.Random(10)
+    taken = left = 0
+    for trial in range(3000):
+        shared: list = []
+        key = _random_side(rng, shared)
+        response = key if trial % 10 == 0 else _random_side(rng, shared)
+        plain = trial % 3 != 0
+        if not plain:
+            key, response = (_spoil(rng, key), response) if rng.random() < 0.5 else (key, _spoil(rng, response))
+        fast = _lib.spans_from_lists(key, response)
+        general = _general(key, response)
+        if plain:
+            assert fast is not None, (key, response)
+        if fast is None:
+            left += 1
+            continue
+        taken += 1
+        assert general is not None, (key, response)
+        assert general.kind == _convert.SPAN or not len(fast[0]), (key, response)  # no mention: no kind to agree on
+        doc = _convert._PackedDoc(fast)
+        for side in ("key", "response"):
+            assert [list(x) for x in getattr(doc, side)[:2]] == [list(x) for x in getattr(general, side)[:2]]
+    assert taken > 1000 and left > 500
+
+
+@pytest.mark.parametrize("odd", ODD_BOUNDS, ids=repr)
+def test_a_bound_that_is_not_a_plain_int_in_range_is_left_to_the_general_path(odd):
+    assert _lib.spans_from_lists([[(1, 2), (odd, 2**31 - 1)]], []) is None
+    assert _lib.spans_from_lists([], [[(0, odd)]]) is None
+
+
+def test_one_shot_iterables_are_left_whole_to_the_general_path():
+    key = [[(1, 2), (3, 4)]]
+    assert _lib.spans_from_lists(iter(key), key) is None
+    assert _lib.spans_from_lists([iter(key[0])], key) is None
+    np.testing.assert_array_equal(corefscore.score([iter(key[0])], key).counts_matrix,
+                                  corefscore.score(key, key).counts_matrix)

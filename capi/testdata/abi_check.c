@@ -97,6 +97,22 @@ int main(int argc, char **argv) {
     st = cs_score_batch(2, &key2, &resp, NULL, 0, NULL, counts, 2 * ncol, dups, 1, NULL, 0, &rep, &err);
     check("duplicate warn", st == CS_OK && rep.n_dups == 1 && dups[0].mention == 5 && dups[0].doc == 1, &err);
 
+    /* marshal.dumps(([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]), 4) as Python 3.11 writes it. */
+    static const uint8_t marshalled[] = {
+        0xa9, 0x02, 0x5b, 0x01, 0, 0, 0, 0x5b, 0x02, 0, 0, 0, 0xa9, 0x02, 0xe9, 0, 0, 0, 0, 0xe9, 0x01, 0, 0, 0,
+        0xa9, 0x02, 0xe9, 0x03, 0, 0, 0, 0xe9, 0x04, 0, 0, 0, 0x5b, 0x02, 0, 0, 0, 0x5b, 0x01, 0, 0, 0,
+        0x72, 0x01, 0, 0, 0, 0x5b, 0x01, 0, 0, 0, 0x72, 0x04, 0, 0, 0};
+    int64_t spans[8], n_key = -1;
+    st = cs_spans_from_marshal(marshalled, sizeof marshalled, 4, spans, 8, &n_key, &err);
+    check("spans from marshal", st == CS_OK && n_key == 2 && spans[0] == 1 && spans[1] == ((int64_t)3 << 32 | 4) &&
+          spans[2] == 1 && spans[7] == 1, &err);
+    st = cs_spans_from_marshal(marshalled, sizeof marshalled - 1, 4, spans, 8, &n_key, &err);
+    check("spans from truncated marshal", st == CS_INVALID_INPUT && err.kind == CS_ERR_MENTION, &err);
+    st = cs_spans_from_marshal(marshalled, sizeof marshalled, 4, spans, 7, &n_key, &err);
+    check("spans: out_len", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+    st = cs_spans_from_marshal(NULL, 5, 4, spans, 8, &n_key, &err);
+    check("spans: NULL data", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+
     /* Error analysis of the batch: per document, {3} conflated into the
      * response entity, and one precision link (3 -> 2) cut by the key. */
     int64_t ares = 0;

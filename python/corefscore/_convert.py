@@ -19,10 +19,11 @@ from __future__ import annotations
 import operator
 from array import array
 from collections.abc import Mapping
-from itertools import chain
 from typing import Any
 
 import numpy as np
+
+from . import _lib
 
 SPAN_SHIFT = 32
 _SPAN_LIMIT = 1 << 31
@@ -107,51 +108,6 @@ def _flatten(clusters: Any, side: str, doc: str) -> tuple[list, list[int]]:
     return mentions, cids
 
 
-_SEQUENCES = frozenset((list, tuple))
-_chain = chain.from_iterable
-
-
-def _span_sides(key: Any, response: Any) -> tuple[list[int], list[int], int] | None:
-    """Packed ids and cluster positions of both sides (key first) and the key's mention count, else None.
-
-    The per-call path, for lists (or tuples) of lists of span pairs: a few
-    C-level passes and one comprehension over both sides at once, which packs
-    each ``(start, end)`` of two ``int`` (not bool, not a NumPy scalar) with
-    ``0 <= start <= end < 2**31``. Anything else returns None and takes the
-    general path with its messages. (Checking the bounds here costs less than
-    any pass after the comprehension: the ctypes buffer the ids go into would
-    truncate an id beyond 64 bits without a word.)
-    """
-    if (type(key) is not list and type(key) is not tuple) or (type(response) is not list and
-                                                               type(response) is not tuple):
-        return None
-    clusters = [*key, *response]
-    if not _SEQUENCES.issuperset(map(type, clusters)):
-        return None
-    mentions = list(_chain(clusters))
-    if not _SEQUENCES.issuperset(map(type, mentions)):
-        return None
-    try:
-        ids = [s << 32 | e for s, e in mentions if type(s) is int is type(e) and -1 < s <= e < 2147483648]
-    except ValueError:  # a mention that is not a pair
-        return None
-    if len(ids) != len(mentions):
-        return None
-    cids: list[int] = []
-    for i, cluster in enumerate(key):
-        cids += [i] * len(cluster)
-    nk = len(cids)
-    for i, cluster in enumerate(response):
-        cids += [i] * len(cluster)
-    return ids, cids, nk
-
-
-def _span_ids(clusters: Any) -> tuple[list[int], list[int]] | None:
-    """Packed ids and cluster positions of one side, else None (see :func:`_span_sides`)."""
-    both = _span_sides(clusters, ())
-    return None if both is None else (both[0], both[1])
-
-
 def _is_span(m: Any) -> bool:
     return type(m) is tuple and len(m) == 2 and type(m[0]) is int and type(m[1]) is int and \
         0 <= m[0] <= m[1] < _SPAN_LIMIT
@@ -160,8 +116,8 @@ def _is_span(m: Any) -> bool:
 class Doc:
     """One converted document: per side (ids, clusters, types) and how ids map back to mentions.
 
-    ``packed`` is ``(ids, clusters, n_key)`` of both sides as lists, key
-    first, when the per-call path made them (:class:`_PackedDoc`), else None.
+    ``packed`` is ``(ids_then_clusters, n_key)`` when the per-call path made
+    the document (:class:`_PackedDoc`), else None.
     """
 
     __slots__ = ("key", "kind", "packed", "response", "table")
@@ -176,22 +132,25 @@ class Doc:
 
 
 class _PackedDoc(Doc):
-    """A Doc of the per-call path: both sides as ``packed``; ``key`` and ``response`` are sliced from it on demand."""
+    """A Doc of the per-call path: ``packed`` holds both sides' span ids, then their cluster positions
+    (key first each: :func:`_lib.spans_from_lists`); ``key`` and ``response`` are sliced from it on demand."""
 
     __slots__ = ()
 
-    def __init__(self, packed: tuple) -> None:
+    def __init__(self, packed: tuple[array, int]) -> None:
         self.packed, self.kind, self.table = packed, SPAN, None
 
     @property  # type: ignore[override]
     def key(self) -> tuple:
-        ids, cids, nk = self.packed
-        return ids[:nk], cids[:nk], None
+        both, nk = self.packed
+        n = len(both) >> 1
+        return both[:nk], both[n:n + nk], None
 
     @property  # type: ignore[override]
     def response(self) -> tuple:
-        ids, cids, nk = self.packed
-        return ids[nk:], cids[nk:], None
+        both, nk = self.packed
+        n = len(both) >> 1
+        return both[nk:n], both[n + nk:], None
 
 
 def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
@@ -215,9 +174,9 @@ def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
 def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
     """One document given as sequences of clusters on both sides."""
     if mention_types is None:
-        both = _span_sides(key, response)
-        if both is not None:
-            return _PackedDoc(both)
+        packed = _lib.spans_from_lists(key, response)
+        if packed is not None:
+            return _PackedDoc(packed)
     return _from_lists(key, response, doc, mention_types)
 
 
@@ -352,7 +311,7 @@ def convert(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc
 def csr(docs: list[Doc], side: str) -> tuple:
     """(offsets, ids, clusters, types) of one side of a batch, as int64/int8 buffers."""
     parts = [getattr(d, side) for d in docs]
-    if len(parts) == 1 and type(parts[0][0]) is list and parts[0][2] is None:  # one document of list input
+    if len(parts) == 1 and type(parts[0][0]) in (list, array) and parts[0][2] is None:  # one document of list input
         ids, cls, _ = parts[0]
         return array("q", (0, len(cls))), array("q", ids), array("q", cls), None
     lengths = [len(p[1]) for p in parts]

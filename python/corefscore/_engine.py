@@ -256,19 +256,22 @@ def score_one(doc: Doc, name: str, opts: Options) -> Scores:
         if type(kids) is not list or type(rids) is not list or \
                 len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS:
             return score_docs([doc], [name], opts, False)
-        packed = (kids + rids, kcl + rcl, len(kids))
-    elif len(packed[0]) >= _lib.INTERRUPTIBLE_MENTIONS:  # on a helper thread, so that Ctrl-C is honoured
+        from array import array  # here: array imports collections.abc, which the command line does without
+
+        packed = (array("q", kids + rids + kcl + rcl), len(kids))
+    elif len(packed[0]) >= 2 * _lib.INTERRUPTIBLE_MENTIONS:  # on a helper thread, so that Ctrl-C is honoured
         return score_docs([doc], [name], opts, False)
-    ids, clusters, nk = packed
+    both, nk = packed
+    n = len(both) >> 1
     spans = doc.kind == "span"
     handle = opts._handles.get(_UNTYPED[spans]) or opts.handle(False, spans)
     try:
-        counts, applied, dups, n_dups, warns = _lib.score_one(ids, clusters, nk, handle)
+        counts, applied, dups, n_dups, warns = _lib.score_one(both, nk, handle)
     except _lib.EngineError as exc:
-        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=((0, nk), (0, len(ids) - nk))) from None
+        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=((0, nk), (0, n - nk))) from None
     if not (n_dups or warns):
         return Scores(counts, [name], _applied(applied), [], 0, [])
-    records = [Duplicate(name, SIDES[d.side], doc.mention(int(ids[d.mention + (nk if d.side else 0)])),
+    records = [Duplicate(name, SIDES[d.side], doc.mention(int(both[d.mention + (nk if d.side else 0)])),
                          d.first_cluster, d.cluster) for d in dups]
     return Scores(counts, [name], _applied(applied), records, n_dups, _warnings(warns))
 

@@ -1,4 +1,4 @@
-"""The ABI layer: the one module that knows ctypes and ``capi/corefscore.h`` (ABI v2).
+"""The ABI layer: the one module that knows ctypes and ``capi/corefscore.h`` (ABI v3).
 
 Nothing runs at import time: the library, and with it the Go runtime, is
 loaded on first use, so importing corefscore before ``os.fork()`` is safe.
@@ -17,12 +17,14 @@ from __future__ import annotations
 import ctypes
 import os
 from _thread import allocate_lock, start_new_thread
+from marshal import dumps as _marshal
 
 TYPE_CHECKING = False  # typing costs ~20 ms of start-up that the command line need not pay
 if TYPE_CHECKING:
+    from array import array
     from typing import Any
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 LIBRARY_ENV = "COREFSCORE_LIBRARY"
 LIBRARY_NAME = "libcorefscore.so"
 
@@ -169,6 +171,7 @@ def _declare(cdll: ctypes.CDLL) -> None:
         "cs_take_documents": ([_i64, P(CsDocumentsBuffers), P(CsError)], _i32),
         "cs_free_documents": ([_i64], None),
         "cs_report_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _i64, _p, P(CsReportResult), P(CsError)], _i32),
+        "cs_spans_from_marshal": ([ctypes.c_char_p, _i64, _i64, _p, _i64, P(_i64), P(CsError)], _i32),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(cdll, name)
@@ -343,7 +346,7 @@ class _Scratch(_ThreadLocal):
         self.refs = (ctypes.byref(self.key), ctypes.byref(self.response), ctypes.byref(self.names),
                      ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
         self.caps = (_i64(DUPS_KEPT), _i64(64))
-        self.one = _i64(1)
+        self.one, self.n_key = _i64(1), _i64(0)
         self.one_call: _OneCall | None = None  # score_one's objects, made on its first call
 
 
@@ -356,21 +359,20 @@ _handles: dict[int, ctypes.c_int64] = {}
 class _OneCall:
     """The per-call path's ctypes objects, made once per thread after the library is loaded.
 
-    An int64 input buffer that grows as needed (``[0, nk, 0, nr, ids,
-    clusters]``: the two sides' offsets, then both sides' arrays, key first),
-    two sides over it whose ``types`` stay NULL, and a counts row that the
-    engine writes (it clears it first) with a NumPy view of it: a call returns
-    a copy of the row.
+    The two sides' offsets (``[0, nk, 0, nr]``), two sides whose ``types``
+    stay NULL, and a counts row that the engine writes (it clears it first)
+    with a NumPy view of it: a call returns a copy of the row.
     """
 
-    __slots__ = ("base", "buf", "cap", "counts", "head", "key", "response", "tail", "view")
+    __slots__ = ("counts", "head", "key", "offsets", "response", "tail", "view")
 
     def __init__(self, s: _Scratch) -> None:
         import numpy as np
 
         self.key, self.response = CsSide(), CsSide()
-        self.cap, self.buf, self.base = 0, None, 0
-        self.grow(1024)
+        self.offsets = (ctypes.c_int64 * 4)()
+        self.key.offsets = ctypes.addressof(self.offsets)
+        self.response.offsets = self.key.offsets + 16
         ncol = len(_columns)
         self.counts = (ctypes.c_double * ncol)()
         self.view = np.frombuffer(self.counts, dtype=np.float64).reshape(1, ncol)
@@ -378,34 +380,70 @@ class _OneCall:
         self.tail = (None, _p(ctypes.addressof(self.counts)), _i64(ncol), s.dups, s.caps[0], s.warns, s.caps[1],
                      s.refs[4], s.refs[5])
 
-    def grow(self, words: int) -> None:
-        """Room for ``words`` int64 values; the two sides' offsets point at its first four."""
-        self.cap = max(words, 2 * self.cap)
-        self.buf = (ctypes.c_int64 * self.cap)()
-        self.base = ctypes.addressof(self.buf)
-        self.key.offsets, self.key.mentions, self.response.offsets = self.base, self.base + 32, self.base + 16
+
+_PAIR: array | None = None  # array("q", (0, 0)), made on first use: array imports collections.abc
+_ERR_MENTION = ERR_KINDS.index("mention")
 
 
-def score_one(ids: list, clusters: list, nk: int, options: int):
-    """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions, given as lists: the per-call path.
+def _pair() -> array:
+    global _PAIR
+    from array import array
 
-    ``ids`` and ``clusters`` hold both sides, the key's ``nk`` mentions first;
-    they are copied into the thread's input buffer in one assignment. Every
-    other ctypes object of the call is made once per thread (the options
-    handle's once per handle). Returns what :func:`score_batch` returns.
+    _PAIR = array("q", (0, 0))
+    return _PAIR
+
+
+def spans_from_lists(key: Any, response: Any) -> tuple[array, int] | None:
+    """One document as int64s: both sides' packed span ids, then their cluster positions (key first each).
+
+    Returns that array and the key's mention count: the per-call path's
+    conversion, for two lists (or tuples) of clusters of ``(start, end)`` int
+    pairs with ``0 <= start <= end < 2**31``. The sides cross as
+    ``marshal.dumps((key, response), 4)`` (C code, ~50 ns a mention;
+    marshal writes exact int, list and tuple only, so bool, subclasses and
+    NumPy scalars never pass for them) and the library checks and packs
+    them. Anything else returns None, for the caller's own conversion and its
+    messages.
+    """
+    if (type(key) is not list and type(key) is not tuple) or (type(response) is not list and
+                                                               type(response) is not tuple):
+        return None  # (map(len, ...) below must not consume a one-shot iterable)
+    try:
+        n = sum(map(len, key)) + sum(map(len, response))
+        data = _marshal((key, response), 4)
+    except (TypeError, ValueError):  # not sized, or not marshallable
+        return None
+    cdll = _lib if _lib is not None else lib()
+    s = _scratch
+    out = (_PAIR or _pair()) * n
+    status = cdll.cs_spans_from_marshal(data, len(data), n, out.buffer_info()[0], 2 * n, s.n_key, s.err)
+    if status == CS_OK:
+        return out, s.n_key.value
+    if status == CS_INVALID_INPUT and s.err.kind == _ERR_MENTION:
+        return None
+    check(status, s.err)
+    return None
+
+
+def score_one(packed: array, nk: int, options: int):
+    """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions: the per-call path.
+
+    ``packed`` holds both sides' ids (key first), then both sides' cluster
+    positions, as int64s; the two sides point into it, so nothing is copied.
+    Every other ctypes object of the call is made once per thread (the
+    options handle's once per handle). Returns what :func:`score_batch`
+    returns.
     """
     cdll = _lib if _lib is not None else lib()
     s = _scratch
     one = s.one_call or _one_call(s)
-    n = len(ids)
-    nr = n - nk
-    if 4 + 2 * n > one.cap:
-        one.grow(4 + 2 * n)
-    one.buf[:4 + 2 * n] = [0, nk, 0, nr, *ids, *clusters]
-    p = one.base + 32
+    n = len(packed) >> 1
+    offsets = one.offsets
+    offsets[1], offsets[3] = nk, n - nk
+    p = packed.buffer_info()[0]
     key, resp = one.key, one.response
-    key.clusters, key.length = p + 8 * n, nk
-    resp.mentions, resp.clusters, resp.length = p + 8 * nk, p + 8 * (n + nk), nr
+    key.mentions, key.clusters, key.length = p, p + 8 * n, nk
+    resp.mentions, resp.clusters, resp.length = p + 8 * nk, p + 8 * (n + nk), n - nk
     handle = _handles.get(options)
     if handle is None:
         if len(_handles) >= 1024:  # handles of freed options are never reused: forget them now and then

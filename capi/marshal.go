@@ -1,0 +1,227 @@
+package main
+
+import (
+	"encoding/binary"
+
+	"github.com/corefscore/corefscore/gocore"
+)
+
+// The subset of CPython's marshal format (version 4, the default since
+// Python 3.4) that spansFromMarshal reads: the type byte of every object,
+// whose high bit (refFlag) asks the reader to remember the object, and the
+// codes below. marshal writes an int, list or tuple only for those exact
+// types (bool, subclasses, NumPy scalars and tensors are written otherwise or
+// refused), so reading these codes only is the per-call path's type check.
+const (
+	marshalInt        = 'i' // int32, little-endian: an int in [-2^31, 2^31)
+	marshalList       = '[' // int32 count, then the items
+	marshalTuple      = '(' // int32 count, then the items
+	marshalSmallTuple = ')' // uint8 count, then the items
+	marshalRef        = 'r' // uint32 index of an earlier remembered object
+	marshalRefFlag    = 0x80
+)
+
+// marshalDepth names the level an object is read at: the (key, response)
+// pair, a side (its clusters), a cluster (its mentions), a mention (its two
+// bounds, read by spanReader.bound).
+type marshalDepth int
+
+const (
+	depthPair marshalDepth = iota
+	depthSide
+	depthCluster
+	depthMention
+)
+
+// spanReader decodes one document for spansFromMarshal.
+type spanReader struct {
+	data []byte
+	refs []int // offset of the type byte of each remembered object, in order
+	ids  []int64
+	cls  []int64
+	n    int   // mentions written
+	nKey int   // mentions of the key side
+	clus int64 // position of the cluster being read in its side
+	err  error
+}
+
+// spansFromMarshal reads one document given as the bytes of Python's
+// marshal.dumps((key, response), 4), each side a list or tuple of clusters,
+// each cluster a list or tuple of mentions, each mention a list or tuple of
+// two ints (start, end) with 0 <= start <= end < 2^31. It writes the packed
+// span id (start << 32 | end) of each mention, key first, into ids and the
+// position of its cluster in its side into clusters; both must be exactly
+// as long as the document has mentions. It returns the key's mention count.
+//
+// Anything else is a KindMention error that says what it met; the caller
+// (Python's per-call path) then converts the document itself, with its own
+// messages. An object referred to again (a tuple or a cluster list given
+// twice, `score(key, key)`) is read again from its bytes. Each level reads
+// the next one down, whatever the references, so this always ends, and the
+// work is bounded by the data's length plus the mentions written.
+func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) {
+	if len(ids) != len(clusters) {
+		return 0, argErr("ids and clusters differ in length (%d, %d)", len(ids), len(clusters))
+	}
+	// Every remembered object takes 2 bytes or more (an empty tuple; most 5).
+	r := spanReader{data: data, ids: ids, cls: clusters, refs: make([]int, 0, len(data)/4)}
+	end := r.item(0, depthPair, false)
+	switch {
+	case r.err != nil:
+		return 0, r.err
+	case end != len(data):
+		return 0, r.refuse("%d bytes after the document", len(data)-end)
+	case r.n != len(ids):
+		return 0, r.refuse("%d mentions, not the %d announced", r.n, len(ids))
+	}
+	return r.nKey, nil
+}
+
+// refuse records the first reason the data is not a document of span pairs
+// and returns it.
+func (r *spanReader) refuse(format string, args ...any) error {
+	if r.err == nil {
+		r.err = gocore.NewError(gocore.KindMention, "marshal data: "+format, args...)
+	}
+	return r.err
+}
+
+// item reads the item at offset at as level d and returns the offset after
+// it, or -1 once refused. An item is an object or a reference to one read
+// before; replay is set while an object is read again, whose own remembered
+// objects were counted the first time.
+func (r *spanReader) item(at int, d marshalDepth, replay bool) int {
+	if at < 0 || at >= len(r.data) {
+		r.refuse("truncated")
+		return -1
+	}
+	if r.data[at]&^marshalRefFlag == marshalRef {
+		if at+5 > len(r.data) {
+			r.refuse("truncated")
+			return -1
+		}
+		i := binary.LittleEndian.Uint32(r.data[at+1:])
+		if uint64(i) >= uint64(len(r.refs)) {
+			r.refuse("reference %d to no object", i)
+			return -1
+		}
+		if r.object(r.refs[i], d, true) < 0 {
+			return -1
+		}
+		return at + 5
+	}
+	return r.object(at, d, replay)
+}
+
+// object reads the object whose type byte is at offset at (not a reference).
+func (r *spanReader) object(at int, d marshalDepth, replay bool) int {
+	code := r.data[at]
+	if code&marshalRefFlag != 0 && !replay {
+		r.refs = append(r.refs, at)
+	}
+	code &^= marshalRefFlag
+	count, p := 0, at+1
+	switch code {
+	case marshalList, marshalTuple:
+		if p+4 > len(r.data) {
+			r.refuse("truncated")
+			return -1
+		}
+		c := int32(binary.LittleEndian.Uint32(r.data[p:]))
+		if c < 0 {
+			r.refuse("negative length at byte %d", at)
+			return -1
+		}
+		count, p = int(c), p+4
+	case marshalSmallTuple:
+		if p >= len(r.data) {
+			r.refuse("truncated")
+			return -1
+		}
+		count, p = int(r.data[p]), p+1
+	default:
+		r.refuse("type code %q at byte %d where a list or tuple belongs", code, at)
+		return -1
+	}
+	switch d {
+	case depthPair:
+		if count != 2 {
+			r.refuse("%d items, not (key, response)", count)
+			return -1
+		}
+		if p = r.item(p, depthSide, replay); p >= 0 {
+			r.nKey = r.n
+			p = r.item(p, depthSide, replay)
+		}
+	case depthSide:
+		for c := 0; c < count && p >= 0; c++ {
+			r.clus = int64(c)
+			p = r.item(p, depthCluster, replay)
+		}
+	case depthCluster:
+		for m := 0; m < count && p >= 0; m++ {
+			p = r.item(p, depthMention, replay)
+		}
+	case depthMention:
+		p = r.mention(p, count, replay)
+	}
+	return p
+}
+
+// mention reads the two bounds of a mention, whose items start at p, and
+// writes its packed id.
+func (r *spanReader) mention(p, count int, replay bool) int {
+	if count != 2 {
+		r.refuse("a mention of %d items, not (start, end)", count)
+		return -1
+	}
+	start, p := r.bound(p, replay)
+	if p < 0 {
+		return -1
+	}
+	end, p := r.bound(p, replay)
+	switch {
+	case p < 0:
+		return -1
+	case start < 0 || start > end:
+		r.refuse("span (%d, %d) is not 0 <= start <= end < 2^31", start, end)
+		return -1
+	case r.n >= len(r.ids):
+		r.refuse("more mentions than the %d announced", len(r.ids))
+		return -1
+	}
+	r.ids[r.n], r.cls[r.n] = start<<32|end, r.clus
+	r.n++
+	return p
+}
+
+// bound reads the span bound at offset at (an int, or a reference to one)
+// and returns it with the offset after it (-1 once refused). It is the
+// innermost level, read without the generic item/object calls: two per
+// mention.
+func (r *spanReader) bound(at int, replay bool) (int64, int) {
+	if at+5 > len(r.data) {
+		r.refuse("truncated")
+		return 0, -1
+	}
+	obj, code := at, r.data[at]
+	switch code &^ marshalRefFlag {
+	case marshalRef:
+		i := binary.LittleEndian.Uint32(r.data[at+1:])
+		if uint64(i) >= uint64(len(r.refs)) {
+			r.refuse("reference %d to no object", i)
+			return 0, -1
+		}
+		obj = r.refs[i]
+		code = r.data[obj]
+	case marshalInt:
+		if code&marshalRefFlag != 0 && !replay {
+			r.refs = append(r.refs, at)
+		}
+	}
+	if code&^marshalRefFlag != marshalInt || obj+5 > len(r.data) {
+		r.refuse("type code %q at byte %d where a span bound (an int in [0, 2^31)) belongs", code&^marshalRefFlag, obj)
+		return 0, -1
+	}
+	return int64(int32(binary.LittleEndian.Uint32(r.data[obj+1:]))), at + 5
+}

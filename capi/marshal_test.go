@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/hex"
+	"testing"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The data below is what Python 3.11's marshal.dumps((key, response), 4)
+// wrote for the documents named (tuples and small ints that Python holds
+// elsewhere carry the "remember" flag, and their repeats are references).
+
+func span(start, end int64) int64 { return start<<32 | end }
+
+func TestSpansFromMarshalReadsDocuments(t *testing.T) {
+	t3x7 := span(3, 7)
+	cases := []struct {
+		name, data string
+		nKey       int
+		ids, cls   []int64
+	}{
+		{"([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]])",
+			"a9025b010000005b02000000a902e900000000e901000000a902e903000000e9040000005b020000005b0100000072010000005b010000007204000000",
+			2, []int64{span(0, 1), span(3, 4), span(0, 1), span(3, 4)}, []int64{0, 0, 0, 1}},
+		{"t = (3, 7); ([[t, t]], [[t], [(7, 300)]]): a tuple and ints given again",
+			"a9025b010000005b02000000a902e903000000e90700000072010000005b020000005b0100000072010000005b01000000a9027203000000e92c010000",
+			2, []int64{t3x7, t3x7, t3x7, span(7, 300)}, []int64{0, 0, 0, 1}},
+		{"K = [[(3, 7), (0, 1)], []]; (K, K): the response is the key's list again",
+			"a902db020000005b02000000a902e903000000e907000000a902e900000000e9010000005b000000007201000000",
+			2, []int64{t3x7, span(0, 1), t3x7, span(0, 1)}, []int64{0, 0, 0, 0}},
+		{"([[[1, 2]]], ([[2, 2]],)): lists as mentions, a tuple as a side",
+			"a9025b010000005b010000005b02000000e901000000e90200000029015b010000005b0200000072020000007202000000",
+			1, []int64{span(1, 2), span(2, 2)}, []int64{0, 0}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := hex.DecodeString(tc.data)
+			require.NoError(t, err)
+			out := make([]int64, 2*len(tc.ids))
+			nKey, err := spansFromMarshal(data, out[:len(tc.ids)], out[len(tc.ids):])
+			require.NoError(t, err)
+			assert.Equal(t, tc.nKey, nKey)
+			assert.Equal(t, tc.ids, out[:len(tc.ids)])
+			assert.Equal(t, tc.cls, out[len(tc.ids):])
+		})
+	}
+}
+
+func TestSpansFromMarshalRefusesEverythingElse(t *testing.T) {
+	plain := "a9025b010000005b02000000a902e900000000e901000000a902e903000000e9040000005b020000005b0100000072010000005b010000007204000000"
+	cases := []struct {
+		name, data string
+		n          int
+		reason     string
+	}{
+		{"([[(True, 2)]], [])", "a9025b010000005b01000000a90254e9020000005b00000000", 1, "'T'"},
+		{"([[(1.0, 2)]], [])", "a9025b010000005b01000000a902e7000000000000f03fe9020000005b00000000", 1, "'g'"},
+		{"([[(0, 2**31)]], []): a long", "a9025b010000005b01000000a902e900000000ec030000000000000002005b00000000", 1, "'l'"},
+		{"([[(-1, 2)]], [])", "a9025b010000005b01000000a902e9ffffffffe9020000005b00000000", 1, "(-1, 2)"},
+		{"([[(5, 2)]], [])", "a9025b010000005b01000000a902e905000000e9020000005b00000000", 1, "(5, 2)"},
+		{"([[(1, 2, 3)]], [])", "a9025b010000005b01000000a903e901000000e902000000e9030000005b00000000", 1, "3 items"},
+		{"a = [a]; (a, [])", "a902db0100000072010000005b00000000", 1, "1 items"},
+		{`(["ab"], [])`, "a9025b01000000da0261625b00000000", 2, "'Z'"},
+		{"fewer mentions than announced", plain, 5, "4 mentions, not the 5"},
+		{"more mentions than announced", plain, 3, "more mentions than the 3"},
+		{"bytes after the document", plain + "00", 4, "1 bytes after"},
+		{"a reference to no object", "a9025b01000000" + "7207000000" + "5b00000000", 0, "reference 7"},
+		{"a negative list length", "a9025bffffffff5b00000000", 0, "negative length"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := hex.DecodeString(tc.data)
+			require.NoError(t, err)
+			out := make([]int64, 2*tc.n)
+			_, err = spansFromMarshal(data, out[:tc.n], out[tc.n:])
+			require.Error(t, err)
+			assert.Equal(t, gocore.KindMention, gocore.AsError(err).Kind)
+			assert.Contains(t, err.Error(), tc.reason)
+		})
+	}
+	t.Run("every truncation", func(t *testing.T) {
+		data, err := hex.DecodeString(plain)
+		require.NoError(t, err)
+		out := make([]int64, 8)
+		for end := range len(data) {
+			_, err := spansFromMarshal(data[:end], out[:4], out[4:])
+			require.Error(t, err, "first %d bytes", end)
+		}
+	})
+}
+
+// FuzzSpansFromMarshal: any bytes give an error or a document whose ids are
+// spans in range and whose cluster positions are non-negative; never a panic.
+func FuzzSpansFromMarshal(f *testing.F) {
+	for _, seed := range []string{
+		"a9025b010000005b02000000a902e900000000e901000000a902e903000000e9040000005b020000005b0100000072010000005b010000007204000000",
+		"a902db020000005b02000000a902e903000000e907000000a902e900000000e9010000005b000000007201000000",
+		"a902db0100000072010000005b00000000",
+	} {
+		data, _ := hex.DecodeString(seed)
+		f.Add(data, uint8(4))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
+		out := make([]int64, 2*int(n))
+		nKey, err := spansFromMarshal(data, out[:n], out[n:])
+		if err != nil {
+			return
+		}
+		require.LessOrEqual(t, nKey, int(n))
+		for i, id := range out[:n] {
+			start, end := id>>32, id&(1<<32-1)
+			require.True(t, 0 <= start && start <= end && end < 1<<31, "id %d", i)
+			require.GreaterOrEqual(t, out[int(n)+i], int64(0))
+		}
+	})
+}
