@@ -63,8 +63,7 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 	if len(ids) != len(clusters) {
 		return 0, argErr("ids and clusters differ in length (%d, %d)", len(ids), len(clusters))
 	}
-	// Every remembered object takes 2 bytes or more (an empty tuple; most 5).
-	r := spanReader{data: data, ids: ids, cls: clusters, refs: make([]int, 0, len(data)/4)}
+	r := spanReader{data: data, ids: ids, cls: clusters, refs: make([]int, 0, min(len(data)/8, 4096))}
 	end := r.item(0, depthPair, false)
 	switch {
 	case r.err != nil:
@@ -200,28 +199,32 @@ func (r *spanReader) mention(p, count int, replay bool) int {
 // innermost level, read without the generic item/object calls: two per
 // mention.
 func (r *spanReader) bound(at int, replay bool) (int64, int) {
-	if at+5 > len(r.data) {
+	data := r.data
+	if at < 0 || at+5 > len(data) {
 		r.refuse("truncated")
 		return 0, -1
 	}
-	obj, code := at, r.data[at]
+	obj, code := at, data[at]
+	if code == marshalInt { // the common case first
+		return int64(int32(binary.LittleEndian.Uint32(data[at+1 : at+5]))), at + 5
+	}
 	switch code &^ marshalRefFlag {
 	case marshalRef:
-		i := binary.LittleEndian.Uint32(r.data[at+1:])
+		i := binary.LittleEndian.Uint32(data[at+1 : at+5])
 		if uint64(i) >= uint64(len(r.refs)) {
 			r.refuse("reference %d to no object", i)
 			return 0, -1
 		}
 		obj = r.refs[i]
-		code = r.data[obj]
+		code = data[obj]
 	case marshalInt:
-		if code&marshalRefFlag != 0 && !replay {
+		if !replay {
 			r.refs = append(r.refs, at)
 		}
 	}
-	if code&^marshalRefFlag != marshalInt || obj+5 > len(r.data) {
+	if code&^marshalRefFlag != marshalInt || obj < 0 || obj+5 > len(data) {
 		r.refuse("type code %q at byte %d where a span bound (an int in [0, 2^31)) belongs", code&^marshalRefFlag, obj)
 		return 0, -1
 	}
-	return int64(int32(binary.LittleEndian.Uint32(r.data[obj+1:]))), at + 5
+	return int64(int32(binary.LittleEndian.Uint32(data[obj+1 : obj+5]))), at + 5
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"testing"
 
@@ -116,4 +117,43 @@ func FuzzSpansFromMarshal(f *testing.F) {
 			require.GreaterOrEqual(t, out[int(n)+i], int64(0))
 		}
 	})
+}
+
+// marshalled writes a document as marshal version 4 data without the
+// "remember" flags (as Python writes objects that nothing else holds).
+func marshalled(sides ...[][][2]int32) []byte {
+	le := func(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
+	out := []byte{marshalSmallTuple, byte(len(sides))}
+	for _, side := range sides {
+		out = le(append(out, marshalList), int32(len(side)))
+		for _, cluster := range side {
+			out = le(append(out, marshalList), int32(len(cluster)))
+			for _, m := range cluster {
+				out = append(out, marshalSmallTuple, 2)
+				out = le(append(out, marshalInt), m[0])
+				out = le(append(out, marshalInt), m[1])
+			}
+		}
+	}
+	return out
+}
+
+// BenchmarkSpansFromMarshalFifty reads bench/per_call.py's 50-mention
+// document (50 key mentions in 10 clusters, 50 response mentions in 8).
+func BenchmarkSpansFromMarshalFifty(b *testing.B) {
+	side := func(per int) [][][2]int32 {
+		out := make([][][2]int32, (50+per-1)/per)
+		for i := range 50 {
+			out[i/per] = append(out[i/per], [2]int32{int32(i), int32(i)})
+		}
+		return out
+	}
+	data := marshalled(side(5), side(7))
+	out := make([]int64, 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := spansFromMarshal(data, out[:100], out[100:]); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
