@@ -287,6 +287,27 @@ func checkSpans(key, resp flatSide, opt *gocore.Options) error {
 	return nil
 }
 
+// packSpans writes start<<32 | end of each (start, end) row of spans (row
+// major, two values a row) into ids: the packing checkSpans checks, done for
+// a caller holding span arrays. A row outside 0 <= start <= end < 2**31 is
+// a KindMention error naming its row (Mention) and bounds (Start, End).
+func packSpans(spans, ids []int64) error {
+	if len(spans) != 2*len(ids) {
+		return argErr("spans hold %d values, want 2 x %d", len(spans), len(ids))
+	}
+	for i := range ids {
+		start, end := spans[2*i], spans[2*i+1]
+		if start < 0 || start > end || end >= 1<<31 {
+			e := gocore.NewError(gocore.KindMention, "span (%d, %d) at row %d is not 0 <= start <= end < 2**31",
+				start, end, i)
+			e.Mention, e.Start, e.End = i, start, end
+			return e
+		}
+		ids[i] = start<<32 | end
+	}
+	return nil
+}
+
 // sideSlice returns document d's view of a side.
 func sideSlice(s flatSide, d int) gocore.Side {
 	lo, hi := s.offsets[d], s.offsets[d+1]

@@ -237,3 +237,35 @@ func TestCheckSpans(t *testing.T) {
 		})
 	}
 }
+
+func TestPackSpans(t *testing.T) {
+	cases := []struct {
+		name       string
+		spans      []int64
+		ids        []int64
+		badRow     int
+		start, end int64
+	}{
+		{"the edges", []int64{0, 0, 0, 1<<31 - 1, 1<<31 - 1, 1<<31 - 1}, []int64{0, 1<<31 - 1, span(1<<31-1, 1<<31-1)}, -1, 0, 0},
+		{"start after end", []int64{1, 2, 5, 2}, nil, 1, 5, 2},
+		{"negative start", []int64{-1, 2}, nil, 0, -1, 2},
+		{"end beyond int32", []int64{0, 1 << 31}, nil, 0, 0, 1 << 31},
+		{"start beyond int32", []int64{1 << 32, 1<<32 + 1}, nil, 0, 1 << 32, 1<<32 + 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make([]int64, len(tc.spans)/2)
+			err := packSpans(tc.spans, out)
+			if tc.badRow < 0 {
+				require.NoError(t, err)
+				assert.Equal(t, tc.ids, out)
+				return
+			}
+			require.Error(t, err)
+			e := gocore.AsError(err)
+			assert.Equal(t, gocore.KindMention, e.Kind)
+			assert.Equal(t, []int64{int64(tc.badRow), tc.start, tc.end}, []int64{int64(e.Mention), e.Start, e.End})
+		})
+	}
+	require.Error(t, packSpans([]int64{1, 2, 3}, make([]int64, 1)), "an odd number of values")
+}

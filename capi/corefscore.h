@@ -291,6 +291,12 @@ int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *respon
                        cs_warning *warnings, int64_t warnings_cap,
                        cs_report *report, cs_error *err);
 
+/* Packs n spans (start, end), row-major in spans (2n values), into mention
+ * ids: ids[i] = start << 32 | end, as span_mentions expects. A row outside
+ * 0 <= start <= end < 2^31: CS_INVALID_INPUT, kind CS_ERR_MENTION, mention =
+ * the row, start and end its bounds (ids then partly written). */
+int32_t cs_pack_spans(const int64_t *spans, int64_t n, int64_t *ids, cs_error *err);
+
 /* For Python callers: one document given as the bytes of CPython's
  * marshal.dumps((key, response), 4), each side a list or tuple of clusters,
  * each a list or tuple of (start, end) pairs of int, 0 <= start <= end < 2^31

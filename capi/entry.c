@@ -32,6 +32,7 @@ extern int32_t csgo_take_result(int64_t result, double *counts, int64_t counts_l
                                 cs_duplicate *dups, int64_t dups_cap, cs_warning *warnings,
                                 int64_t warnings_cap, cs_error *err);
 extern void csgo_free_result(int64_t result);
+extern int32_t csgo_pack_spans(int64_t *spans, int64_t n, int64_t *ids, cs_error *err);
 extern int32_t csgo_spans_from_marshal(uint8_t *data, int64_t size, int64_t n_mentions, int64_t *out,
                                        int64_t out_len, int64_t *n_key, cs_error *err);
 
@@ -97,6 +98,13 @@ int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *respon
     return csgo_score_batch(n_docs, (cs_side *)key, (cs_side *)response, (cs_names *)names, options,
                             (int32_t *)cancel, counts, counts_len, dups, dups_cap, warnings, warnings_cap,
                             report, err);
+}
+
+int32_t cs_pack_spans(const int64_t *spans, int64_t n, int64_t *ids, cs_error *err) {
+    if (forked(err)) {
+        return CS_INTERNAL;
+    }
+    return csgo_pack_spans((int64_t *)spans, n, ids, err);
 }
 
 int32_t cs_spans_from_marshal(const uint8_t *data, int64_t size, int64_t n_mentions, int64_t *out,

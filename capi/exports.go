@@ -618,3 +618,24 @@ func csgo_spans_from_marshal(data *C.uint8_t, size, nMentions C.int64_t, out *C.
 	*nKey = C.int64_t(k)
 	return C.CS_OK
 }
+
+//export csgo_pack_spans
+func csgo_pack_spans(spans *C.int64_t, n C.int64_t, ids *C.int64_t, errp *C.cs_error) (status C.int32_t) {
+	defer guard(&status, errp)()
+	rows := int64(n)
+	for _, err := range []error{
+		checkBuffer("n", spans == nil, rows, 16),
+		checkBuffer("n", ids == nil, rows, 8),
+	} {
+		if err != nil {
+			return fail(errp, err)
+		}
+	}
+	in, out := view[int64](spans, 2*rows), view[int64](ids, rows)
+	touch(in, 8)
+	touch(out, 8)
+	if err := packSpans(in, out); err != nil {
+		return fail(errp, err)
+	}
+	return C.CS_OK
+}

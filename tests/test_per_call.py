@@ -238,3 +238,34 @@ def test_one_shot_iterables_are_left_whole_to_the_general_path():
     assert _lib.spans_from_lists([iter(key[0])], key) is None
     np.testing.assert_array_equal(corefscore.score([iter(key[0])], key).counts_matrix,
                                   corefscore.score(key, key).counts_matrix)
+
+
+def test_array_sides_take_the_per_call_path_with_the_lists_counts():
+    # Spans of any integer dtype and layout are packed by the library into the
+    # per-call array (ids, then clusters); ids and typed sides as well, typed
+    # ones then scored in a batch.
+    from corefscore import ArraySide
+
+    response = [[(0, 1), (5, 6)], [(10, 11), (15, 16), (20, 21)], [(2**31 - 1, 2**31 - 1)]]
+
+    def side(clusters, dtype=np.int64, strided=False):
+        spans = np.array([m for c in clusters for m in c], dtype=dtype)
+        if strided:  # every other row of a larger array: not contiguous
+            spans = np.repeat(spans, 2, axis=0)[::2]
+        return ArraySide(spans, np.array([i for i, c in enumerate(clusters) for _ in c], dtype=np.int32))
+
+    want = corefscore.score(GOOD, response).counts_matrix
+    for dtype, strided in ((np.int64, False), (np.int32, False), (np.int64, True)):
+        key_side, response_side = side(GOOD, dtype, strided), side(response, np.int64, strided)
+        doc = _convert.convert(key_side, response_side, "0")
+        assert doc.packed is not None and doc.kind == _convert.SPAN
+        np.testing.assert_array_equal(corefscore.score(key_side, response_side).counts_matrix, want)
+    ids = ArraySide(np.arange(10), np.arange(10) % 3), ArraySide(np.arange(2, 12), np.arange(10) % 4)
+    assert _convert.convert(*ids, "0").kind == _convert.INT
+    as_lists = [[[int(m) for m, c in zip(s.mentions, s.clusters) if c == k] for k in range(4)] for s in ids]
+    np.testing.assert_array_equal(corefscore.score(*ids).counts_matrix,
+                                  corefscore.score(*[[c for c in s if c] for s in as_lists]).counts_matrix)
+    typed = ArraySide(side(GOOD).mentions, side(GOOD).clusters, np.ones(50, dtype=np.int8))
+    assert _convert.convert(typed, typed, "0").packed is None
+    with pytest.raises(ValueError, match=r"`response` of document 0 mentions must be spans .* got \(9, 2\) at row 1"):
+        corefscore.score(side(GOOD), ArraySide(np.array([[0, 1], [9, 2]]), np.array([0, 0])))

@@ -113,6 +113,15 @@ int main(int argc, char **argv) {
     st = cs_spans_from_marshal(NULL, 5, 4, spans, 8, &n_key, &err);
     check("spans: NULL data", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
 
+    int64_t rows[6] = {0, 1, 3, 4, 9, 2}, packed[3];
+    st = cs_pack_spans(rows, 2, packed, &err);
+    check("pack spans", st == CS_OK && packed[0] == 1 && packed[1] == ((int64_t)3 << 32 | 4), &err);
+    st = cs_pack_spans(rows, 3, packed, &err);
+    check("pack spans: a bad row", st == CS_INVALID_INPUT && err.kind == CS_ERR_MENTION && err.mention == 2 &&
+          err.start == 9 && err.end == 2, &err);
+    st = cs_pack_spans(rows, -1, packed, &err);
+    check("pack spans: negative n", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+
     /* Error analysis of the batch: per document, {3} conflated into the
      * response entity, and one precision link (3 -> 2) cut by the key. */
     int64_t ares = 0;

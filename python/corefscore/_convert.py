@@ -3,7 +3,8 @@
 Mentions compare by value. Per document, one of three encodings is chosen:
 
 - every mention a span ``(start, end)`` of ints with ``0 <= start <= end < 2**31``:
-  the id is ``start << 32 | end`` (:func:`pack_spans`, :func:`unpack_span`);
+  the id is ``start << 32 | end`` (packed by the library: ``_lib.pack_spans``,
+  ``_lib.spans_from_lists``; :func:`unpack_span`);
 - every mention an int: the id is the int;
 - otherwise each distinct mention (any hashable) is numbered in order of
   first appearance, key first, so equal mentions on both sides share an id.
@@ -29,11 +30,6 @@ SPAN_SHIFT = 32
 _SPAN_LIMIT = 1 << 31
 TYPE_CODES = {"unknown": 0, "name": 1, "nominal": 2, "pronoun": 3}
 SPAN, INT, INTERN = "span", "int", "intern"
-
-
-def pack_spans(spans: np.ndarray) -> np.ndarray:
-    """``start << 32 | end`` of each row of an (n, 2) integer array (checked by the caller)."""
-    return (spans[:, 0].astype(np.int64) << SPAN_SHIFT) | spans[:, 1].astype(np.int64)
 
 
 def unpack_span(mention_id: int) -> tuple[int, int]:
@@ -137,8 +133,8 @@ class _PackedDoc(Doc):
 
     __slots__ = ()
 
-    def __init__(self, packed: tuple[array, int]) -> None:
-        self.packed, self.kind, self.table = packed, SPAN, None
+    def __init__(self, packed: tuple[array, int], kind: str = SPAN) -> None:
+        self.packed, self.kind, self.table = packed, kind, None
 
     @property  # type: ignore[override]
     def key(self) -> tuple:
@@ -256,7 +252,7 @@ class ArraySide:
         return f"ArraySide({self.mentions!r}, {self.clusters!r}, types={self.types!r})"
 
     def arrays(self, where: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, bool]:
-        """(ids, clusters, types, spans?) with ids packed when the mentions are spans."""
+        """(mentions, clusters, types, spans?): mentions as given, (n, 2) spans or (n,) ids."""
         if self.mentions is None:
             labels = _int_array(self.clusters, f"{where} labels", (1,))
             if labels.size and int(labels.min()) < -1:
@@ -268,15 +264,7 @@ class ArraySide:
         cs = _int_array(self.clusters, f"{where} clusters", (1,))
         if len(cs) != len(ms):
             raise ValueError(f"{where} clusters must have one entry per mention ({len(ms)}); got {len(cs)}.")
-        is_span = ms.ndim == 2
-        if is_span:
-            bad = (ms[:, 0] < 0) | (ms[:, 1] < ms[:, 0]) | (ms[:, 1] >= _SPAN_LIMIT)
-            if bad.any():
-                row = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"{where} mentions must be spans (start, end) with 0 <= start <= end < 2**31; "
-                                 f"got {tuple(ms[row].tolist())} at row {row}.")
-            ms = pack_spans(ms)
-        return ms, cs, self._types(len(cs), where), is_span
+        return ms, cs, self._types(len(cs), where), ms.ndim == 2
 
     def _types(self, n: int, where: str) -> np.ndarray | None:
         if self.types is None:
@@ -288,14 +276,36 @@ class ArraySide:
 
 
 def from_arrays(key: ArraySide, response: ArraySide, doc: str) -> Doc:
+    """One document of two ArraySides: spans packed by the library; untyped documents made per-call (packed)."""
     if not (isinstance(key, ArraySide) and isinstance(response, ArraySide)):
         raise InputTypeError(f"document {doc}: both sides must be ArraySide when one is; got "
                              f"{type(key).__name__} and {type(response).__name__}.")
-    kid, kcl, kty, kspan = key.arrays(f"`key` of document {doc}")
-    rid, rcl, rty, rspan = response.arrays(f"`response` of document {doc}")
+    where = (f"`key` of document {doc}", f"`response` of document {doc}")
+    kms, kcl, kty, kspan = key.arrays(where[0])
+    rms, rcl, rty, rspan = response.arrays(where[1])
     if kspan != rspan:
         raise ValueError(f"`response` of document {doc} must give mentions like the key (spans or ids).")
-    return Doc((kid, kcl, kty), (rid, rcl, rty), SPAN if kspan else INT)
+    nk, n = len(kcl), len(kcl) + len(rcl)
+    both = _lib.int64s(2 * n)  # ids, key first, then clusters
+    view = np.frombuffer(both, dtype=np.int64)
+    if kspan:
+        base = both.buffer_info()[0]
+        for side, spans, at in ((0, kms, 0), (1, rms, nk)):
+            spans = np.ascontiguousarray(spans, dtype=np.int64)
+            try:
+                _lib.pack_spans(spans.ctypes.data, len(spans), base + 8 * at)
+            except _lib.EngineError as exc:
+                if exc.kind != "mention":
+                    raise
+                raise ValueError(f"{where[side]} mentions must be spans (start, end) with 0 <= start <= end < "
+                                 f"2**31; got {(exc.start, exc.end)} at row {exc.mention}.") from None
+    else:
+        view[:nk], view[nk:n] = kms, rms
+    view[n:n + nk], view[n + nk:] = kcl, rcl
+    kind = SPAN if kspan else INT
+    if kty is None and rty is None:
+        return _PackedDoc((both, nk), kind)
+    return Doc((view[:nk], view[n:n + nk], kty), (view[nk:n], view[n + nk:], rty), kind)
 
 
 def convert(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:

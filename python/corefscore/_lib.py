@@ -172,6 +172,7 @@ def _declare(cdll: ctypes.CDLL) -> None:
         "cs_free_documents": ([_i64], None),
         "cs_report_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _i64, _p, P(CsReportResult), P(CsError)], _i32),
         "cs_spans_from_marshal": ([ctypes.c_char_p, _i64, _i64, _p, _i64, P(_i64), P(CsError)], _i32),
+        "cs_pack_spans": ([_p, _i64, _p, P(CsError)], _i32),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(cdll, name)
@@ -393,6 +394,24 @@ def _pair() -> array:
     return _PAIR
 
 
+def int64s(n: int) -> array:
+    """A zeroed array("q") of n values (n even): the per-call path's input, which the sides point into."""
+    return (_PAIR or _pair()) * (n >> 1)
+
+
+def pack_spans(spans: int, n: int, out: int) -> None:
+    """Pack the n (start, end) int64 rows at address ``spans`` into span ids at address ``out``.
+
+    Raises EngineError of kind "mention" (``mention`` the row, ``start`` and
+    ``end`` its bounds) for a row outside ``0 <= start <= end < 2**31``.
+    """
+    cdll = _lib if _lib is not None else lib()
+    err = _scratch.err
+    status = cdll.cs_pack_spans(spans, n, out, err)
+    if status:
+        check(status, err)
+
+
 def spans_from_lists(key: Any, response: Any) -> tuple[array, int] | None:
     """One document as int64s: both sides' packed span ids, then their cluster positions (key first each).
 
@@ -415,7 +434,7 @@ def spans_from_lists(key: Any, response: Any) -> tuple[array, int] | None:
         return None
     cdll = _lib if _lib is not None else lib()
     s = _scratch
-    out = (_PAIR or _pair()) * n
+    out = int64s(2 * n)
     status = cdll.cs_spans_from_marshal(data, len(data), n, out.buffer_info()[0], 2 * n, s.n_key, s.err)
     if status == CS_OK:
         return out, s.n_key.value
