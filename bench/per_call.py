@@ -11,8 +11,10 @@ that the shared machine's changing load falls on every case alike):
 - ``Scorer.update(key, response)`` on the 50-mention document (50 key
   mentions in 10 clusters, 50 response mentions in 8 clusters, all
   ``(start, end)`` tuples);
-- for context, ``Scorer.update`` on the one-cluster document and ``score`` on
-  the 50-mention one.
+- for context, ``Scorer.update`` on the one-cluster document, ``score`` on
+  the 50-mention one, and ``Scorer.update`` on the 50-mention document given
+  as two ``ArraySide`` of NumPy arrays (int64 spans, int64 cluster ids), the
+  form a PyTorch loop's tensors take.
 
 Each case is timed as ``--repeat`` batches of ``--number`` calls; a batch's
 mean is one sample; the table gives the best and the median sample in
@@ -47,6 +49,12 @@ from corefscore import _convert, _engine, _lib
 ONE = [[(0, 1), (3, 4)]]
 FIFTY_KEY = [[(5 * j + i, 5 * j + i) for i in range(5)] for j in range(10)]
 FIFTY_RESPONSE = [[(7 * j + i, 7 * j + i) for i in range(7) if 7 * j + i < 50] for j in range(8)]
+
+
+def array_side(clusters) -> corefscore.ArraySide:
+    """One side as NumPy arrays: (n, 2) int64 spans and their cluster positions."""
+    spans = np.array([m for c in clusters for m in c], dtype=np.int64)
+    return corefscore.ArraySide(spans, np.array([i for i, c in enumerate(clusters) for _ in c], dtype=np.int64))
 
 
 def bare_call(key, response):
@@ -109,7 +117,8 @@ def main() -> None:
     print(f"python {platform.python_version()}, numpy {np.__version__}, corefscore {corefscore.__version__}, "
           f"commit {_git_commit()}, library {_lib.library_path()}")
 
-    scorer_fifty, scorer_one = corefscore.Scorer(), corefscore.Scorer()
+    scorer_fifty, scorer_one, scorer_arrays = corefscore.Scorer(), corefscore.Scorer(), corefscore.Scorer()
+    arrays = array_side(FIFTY_KEY), array_side(FIFTY_RESPONSE)
     cases = {
         "bare cs_score_batch, one-cluster document": bare_call(ONE, ONE),
         "score(one-cluster document)": lambda: corefscore.score(ONE, ONE),
@@ -117,6 +126,7 @@ def main() -> None:
         "Scorer.update(50-mention document)": lambda: scorer_fifty.update(FIFTY_KEY, FIFTY_RESPONSE),
         "Scorer.update(one-cluster document)": lambda: scorer_one.update(ONE, ONE),
         "score(50-mention document)": lambda: corefscore.score(FIFTY_KEY, FIFTY_RESPONSE),
+        "Scorer.update(50-mention document as ArraySide)": lambda: scorer_arrays.update(*arrays),
     }
     wall: dict[str, list[float]] = {name: [] for name in cases}
     cpu: dict[str, list[float]] = {name: [] for name in cases}
@@ -128,6 +138,7 @@ def main() -> None:
         for name, fn in cases.items():
             scorer_fifty.reset()  # untimed: the Scorers' rows would otherwise grow for the whole run
             scorer_one.reset()
+            scorer_arrays.reset()
             c0, t0 = cpu_clock(), clock()
             for _ in range(args.number):
                 fn()
@@ -142,7 +153,8 @@ def main() -> None:
     targets = {"score(one-cluster document)": (20.0, bare["one"]),
                "Scorer.update(50-mention document)": (40.0, bare["fifty"]),
                "Scorer.update(one-cluster document)": (None, bare["one"]),
-               "score(50-mention document)": (None, bare["fifty"])}
+               "score(50-mention document)": (None, bare["fifty"]),
+               "Scorer.update(50-mention document as ArraySide)": (None, bare["fifty"])}
     print(f"\n{args.repeat} interleaved batches of {args.number} calls per case\n")
     print("| case | best (us) | median (us) | best thread CPU (us) | best / bare best | median / bare median "
           "| target |")
