@@ -69,14 +69,16 @@ func grow[T any](buf []T, n int) []T {
 
 // Problems with at most poolMaxVertices vertices (both sides) and
 // poolMaxEdges edges are solved on a solver from solverPool, whose arrays
-// (all sized by such a problem, so at most a few hundred kilobytes) are
-// reused from one call to the next: on the graphs of a small document the
-// two dozen allocations of a fresh solver, and the garbage collection they
-// cause, cost more than the solving. Larger problems get a fresh solver,
-// left to the garbage collector, so that no large array is kept alive.
+// (all sized by such a problem, so under 400 KiB in all, the heap of
+// one search included) are reused from one call to the next: on the graphs
+// of a small document the two dozen allocations of a fresh solver, and the
+// garbage collection they cause, cost more than the solving. The limits
+// cover the alignments of any document of up to 1024 mentions (gocore's
+// small documents). Larger problems get a fresh solver, left to the garbage
+// collector, so that no large array is kept alive.
 const (
-	poolMaxVertices = 4096
-	poolMaxEdges    = 16384
+	poolMaxVertices = 2048
+	poolMaxEdges    = 4096
 )
 
 var solverPool = sync.Pool{New: func() any { return new(sparseSolver) }}
