@@ -746,7 +746,7 @@ func (sc *docScratch) slab(n int) *slab {
 func (sc *docScratch) release() {
 	sc.t, sc.opt, sc.r = Table{}, Options{}, docResult{}
 	sc.sl.i32, sc.sl.i64 = nil, nil
-	clear(sc.errs[:])
+	clear(sc.errs[:len(registry)])
 	docPool.Put(sc)
 }
 
