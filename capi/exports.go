@@ -25,16 +25,16 @@ func main() {}
 
 // guard is deferred by every export that returns a status: it turns a panic
 // (a bug, or a fault on a bad caller pointer: faults panic while the export
-// runs) into CS_INTERNAL, and restores the goroutine's fault setting.
-// Deferred as `defer guard(&status, err)()`.
-func guard(status *C.int32_t, errp *C.cs_error) func() {
-	old := debug.SetPanicOnFault(true)
-	return func() {
-		if r := recover(); r != nil {
-			*status = fail(errp, recoveredErr(r))
-		}
-		debug.SetPanicOnFault(old)
+// runs) into CS_INTERNAL, and restores the goroutine's fault setting,
+// oldFault. Deferred as `defer guard(&status, errp,
+// debug.SetPanicOnFault(true))`, which turns faults into panics from there
+// on; being the deferred function itself (not a closure it returns), it
+// costs the call no allocation.
+func guard(status *C.int32_t, errp *C.cs_error, oldFault bool) {
+	if r := recover(); r != nil {
+		*status = fail(errp, recoveredErr(r))
 	}
+	debug.SetPanicOnFault(oldFault)
 }
 
 // fail fills the caller's error record (when not NULL) and returns the
@@ -96,7 +96,7 @@ func csgo_num_columns() C.int32_t { return C.int32_t(gocore.NumColumns()) }
 
 //export csgo_column_name
 func csgo_column_name(i C.int32_t, buf *C.char, bufLen C.int64_t) (status C.int32_t) {
-	defer guard(&status, nil)()
+	defer guard(&status, nil, debug.SetPanicOnFault(true))
 	cols := gocore.Columns()
 	if i < 0 || int(i) >= len(cols) || bufLen < 0 || (buf == nil && bufLen > 0) {
 		return statusInvalidInput
@@ -119,7 +119,7 @@ func csgo_column_metric(i C.int32_t) C.int32_t {
 
 //export csgo_options_new
 func csgo_options_new(n C.int32_t, keys, values **C.char, handle *C.int64_t, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	if n < 0 || handle == nil || (n > 0 && (keys == nil || values == nil)) {
 		return fail(errp, argErr("n must be >= 0, handle not NULL, and keys and values not NULL when n > 0"))
 	}
@@ -183,7 +183,7 @@ func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_nam
 	cancel *C.int32_t, counts *C.double, countsLen C.int64_t,
 	dups *C.cs_duplicate, dupsCap C.int64_t, warnings *C.cs_warning, warningsCap C.int64_t,
 	report *C.cs_report, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	nd, ncol := int64(nDocs), int64(gocore.NumColumns())
 	for _, err := range []error{
 		checkLen("n_docs", nd, 8*ncol),
@@ -274,7 +274,7 @@ func writeWarnings(out []C.cs_warning, recs []warnRecord) {
 //export csgo_score_files
 func csgo_score_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
 	result, nDocs, namesLenOut *C.int64_t, report *C.cs_report, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	if keyPath == nil || respPath == nil || result == nil || nDocs == nil || namesLenOut == nil {
 		return fail(errp, argErr("paths, result, n_docs and names_len must not be NULL"))
 	}
@@ -302,7 +302,7 @@ func csgo_take_result(result C.int64_t, counts *C.double, countsLen C.int64_t,
 	names *C.char, namesCap C.int64_t, nameOffsets *C.int64_t, offsetsLen C.int64_t,
 	dups *C.cs_duplicate, dupsCap C.int64_t, warnings *C.cs_warning, warningsCap C.int64_t,
 	errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	for _, err := range []error{
 		checkBuffer("counts_len", counts == nil, int64(countsLen), 8),
 		checkBuffer("names_len", names == nil, int64(namesCap), 1),
@@ -345,7 +345,7 @@ func sizesOut(s *C.cs_analysis_sizes, v analysisSizes) {
 //export csgo_analyze_batch
 func csgo_analyze_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_names, options C.int64_t,
 	cancel *C.int32_t, result *C.int64_t, sizes *C.cs_analysis_sizes, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	nd := int64(nDocs)
 	if err := checkLen("n_docs", nd, 8); err != nil {
 		return fail(errp, err)
@@ -403,7 +403,7 @@ func goNames(nd int64, names *C.cs_names) ([]string, error) {
 //export csgo_analyze_files
 func csgo_analyze_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
 	result *C.int64_t, sizes *C.cs_analysis_sizes, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	if keyPath == nil || respPath == nil || result == nil || sizes == nil {
 		return fail(errp, argErr("paths, result and sizes must not be NULL"))
 	}
@@ -422,7 +422,7 @@ func csgo_analyze_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.
 
 //export csgo_take_analysis
 func csgo_take_analysis(result C.int64_t, b *C.cs_analysis_buffers, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	if b == nil {
 		return fail(errp, argErr("buffers must not be NULL"))
 	}
@@ -482,7 +482,7 @@ func csgo_free_analysis(result C.int64_t) {
 //export csgo_read_documents
 func csgo_read_documents(path *C.char, side C.int32_t, options C.int64_t, cancel *C.int32_t,
 	result *C.int64_t, sizes *C.cs_documents_sizes, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	if path == nil || result == nil || sizes == nil {
 		return fail(errp, argErr("path, result and sizes must not be NULL"))
 	}
@@ -508,7 +508,7 @@ func documentsSizesOut(sizes *C.cs_documents_sizes, s documentsSizes) {
 //export csgo_report_files
 func csgo_report_files(keyPath, respPath *C.char, scoreOptions, analysisOptions C.int64_t, cancel *C.int32_t,
 	out *C.cs_report_result, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	if keyPath == nil || respPath == nil || out == nil {
 		return fail(errp, argErr("paths and out must not be NULL"))
 	}
@@ -535,7 +535,7 @@ func csgo_report_files(keyPath, respPath *C.char, scoreOptions, analysisOptions 
 
 //export csgo_take_documents
 func csgo_take_documents(result C.int64_t, b *C.cs_documents_buffers, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	if b == nil {
 		return fail(errp, argErr("buffers must not be NULL"))
 	}

@@ -69,7 +69,8 @@ type docResult struct {
 // that a bug never takes the caller's process down. Its metrics run on up to
 // inner goroutines once the contingency table is built: each writes only its
 // own columns and reads the table (whose shared caches are locked), so the
-// counts are the same bit for bit for any number.
+// counts are the same bit for bit for any number. A small document (at most
+// docScratchMentions mentions) is scored in a docScratch from docPool.
 func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r docResult) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -80,10 +81,34 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r d
 		r.err = newError(KindCancelled, "cancelled")
 		return r
 	}
-	t, err := newTable(d, doc, opt, &r.dups, &r.nDups, inner)
+	// The metrics get a copy of the options and write to a result that
+	// live in the scratch (or on the heap), so that neither the caller's
+	// options nor r need to.
+	if len(d.Key.Mentions)+len(d.Response.Mentions) > docScratchMentions {
+		o, res := new(Options), new(docResult)
+		*o = *opt
+		scoreDocOn(d, doc, o, row, inner, nil, res)
+		return *res
+	}
+	sc := docPool.Get().(*docScratch)
+	sc.opt = *opt
+	scoreDocOn(d, doc, &sc.opt, row, inner, sc, &sc.r)
+	r = sc.r
+	sc.release() // not reached on a panic: that scratch is left to the collector
+	return r
+}
+
+// docScratchMentions is the largest document (both sides, repeats
+// included) that scoreDoc scores in a docScratch from docPool; at most
+// slabMentions. A variable so that tests can turn the pool off.
+var docScratchMentions = slabMentions
+
+// scoreDocOn is scoreDoc on the memory of sc (nil: allocated), into r.
+func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc *docScratch, r *docResult) {
+	t, err := newTable(d, doc, opt, &r.dups, &r.nDups, inner, sc)
 	if err != nil {
 		r.err = err
-		return r
+		return
 	}
 	t.stop = opt.Stop
 	r.typed = t.HasTypes && t.NumMentions() > 0
@@ -95,30 +120,29 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r d
 			}
 		}
 	}
-	selected := make([]int, 0, len(registry))
+	var selected []int
+	var errs []error
+	if sc != nil {
+		selected, errs = sc.selected[:0], sc.errs[:len(registry)]
+	} else {
+		selected, errs = make([]int, 0, len(registry)), make([]error, len(registry))
+	}
 	for _, i := range heavyFirst {
 		if opt.Metrics.Has(i) {
 			selected = append(selected, i)
 		}
 	}
-	errs := make([]error, len(registry))
-	run := func(i int) {
-		if opt.Stop != nil && opt.Stop() {
-			errs[i] = newError(KindCancelled, "cancelled")
-			return
-		}
-		errs[i] = registry[i].compute(t, opt, row[columnStart[i]:columnStart[i+1]])
-	}
 	// Small documents are not worth a goroutine: the metrics are linear in the
 	// table and the alignments of a few thousand cells take microseconds.
-	if len(t.Cells) < parallelMinCells {
-		inner = 1
+	if len(t.Cells) < parallelMinCells || inner <= 1 {
+		for _, i := range selected {
+			if runMetric(t, opt, row, errs, i) {
+				break
+			}
+		}
+	} else {
+		parallelFor(len(selected), inner, func(k int) bool { return runMetric(t, opt, row, errs, selected[k]) })
 	}
-	parallelFor(len(selected), inner, func(k int) bool {
-		run(selected[k])
-		err := errs[selected[k]]
-		return err != nil && err != errSkipped
-	})
 	// Outcomes in registry order: the error reported is the first failing
 	// metric's, whatever the order the metrics ran in.
 	for i, err := range errs {
@@ -129,10 +153,21 @@ func scoreDoc(d *Document, doc int, opt *Options, row []float64, inner int) (r d
 			clear(row[columnStart[i]:columnStart[i+1]])
 		default:
 			r.err = t.locate(d, err, registry[i].name)
-			return r
+			return
 		}
 	}
-	return r
+}
+
+// runMetric computes metric i of t into its columns of row and its outcome
+// into errs[i]; it returns true when the metric failed (other than by being
+// skipped), which stops the document's other metrics.
+func runMetric(t *Table, opt *Options, row []float64, errs []error, i int) bool {
+	if opt.Stop != nil && opt.Stop() {
+		errs[i] = newError(KindCancelled, "cancelled")
+	} else {
+		errs[i] = registry[i].compute(t, opt, row[columnStart[i]:columnStart[i+1]])
+	}
+	return errs[i] != nil && errs[i] != errSkipped
 }
 
 // parallelFor calls run(i) for i = 0 .. n-1 on up to workers goroutines, the
@@ -320,14 +355,26 @@ func Score(docs []Document, opt Options, counts []float64) (Report, error) {
 	// metrics inside each document (a single large document uses them all).
 	inner := max(1, workersOf(&opt)/max(1, len(docs)))
 	clear(counts)
+	if len(docs) == 1 { // one document: its result stays on the stack
+		var one [1]docResult
+		one[0] = scoreDoc(&docs[0], 0, &opt, counts, inner)
+		return gather(docs, &opt, counts, one[:])
+	}
 	results := make([]docResult, len(docs))
-	// Each worker writes only its documents' rows and results; a failure
-	// stops the others from taking new documents.
+	scoreDocs(docs, opt, counts, results, workers, inner)
+	return gather(docs, &opt, counts, results)
+}
+
+// scoreDocs scores docs into the rows of counts and their results on up to
+// workers goroutines (inner each), as Score does. Each worker writes only
+// its documents' rows and results; a failure stops the others from taking
+// new documents. opt is a copy: the workers share it, not Score's.
+func scoreDocs(docs []Document, opt Options, counts []float64, results []docResult, workers, inner int) {
+	ncol := NumColumns()
 	parallelFor(len(docs), workers, func(i int) bool {
 		results[i] = scoreDoc(&docs[i], i, &opt, counts[i*ncol:(i+1)*ncol], inner)
 		return results[i].err != nil
 	})
-	return gather(docs, &opt, counts, results)
 }
 
 // gather assembles the report of Score from the documents' results: the
@@ -372,11 +419,11 @@ func gather(docs []Document, opt *Options, counts []float64, results []docResult
 		}
 		var names []string
 		for i, m := range registry {
-			if m.readsTypes && skipped&(1<<uint(i)) != 0 {
+			if typed && m.readsTypes && skipped&(1<<uint(i)) != 0 {
 				names = append(names, m.name)
 			}
 		}
-		if typed && names != nil {
+		if names != nil {
 			rep.Warnings = append(rep.Warnings, Warning{Kind: WarnTypesSkipped, Side: -1, Doc: firstSkipped, Count: 1,
 				Msg: "metrics " + strings.Join(names, ", ") + " were left out: some mentions have a type and some do not; " +
 					"give every mention a type, or say that types are given to make this an error"})

@@ -24,13 +24,16 @@ func ceafmCounts(t *Table, _ *Options, out []float64) error {
 //
 // Under Options.ReferenceSums, Φ(g*) is summed as refCeafeNum says.
 func ceafeCounts(t *Table, opt *Options, out []float64) error {
-	sum := alignedSimilarity
-	if opt.ReferenceSums {
-		sum = refCeafeNum
-	}
-	sim, err := sum(t, func(c Cell) float64 {
+	phi := func(c Cell) float64 {
 		return 2 * float64(c.N) / float64(t.KeySize[c.K]+t.RespSize[c.R])
-	})
+	}
+	var sim float64
+	var err error
+	if opt.ReferenceSums {
+		sim, err = refCeafeNum(t, phi)
+	} else {
+		sim, err = alignedSimilarity(t, phi)
+	}
 	if err != nil {
 		return err
 	}
@@ -42,9 +45,9 @@ func ceafeCounts(t *Table, opt *Options, out []float64) error {
 // Clusters that share no mention have similarity 0 under both φ3 and φ4, so
 // only the cells of the contingency table are edges: the solver never sees a
 // dense |K| × |R| matrix. Cost: that of assign.MaxWeight on len(t.Cells)
-// edges.
+// edges; no allocation when they are fewer than smallEdges.
 func alignedSimilarity(t *Table, phi func(Cell) float64) (float64, error) {
-	var small [16]assign.Edge // a small document's edges stay on the stack
+	var small [smallEdges]assign.Edge // a small document's edges stay on the stack
 	edges := small[:0]
 	if len(t.Cells) > len(small) {
 		edges = make([]assign.Edge, 0, len(t.Cells))
@@ -52,6 +55,9 @@ func alignedSimilarity(t *Table, phi func(Cell) float64) (float64, error) {
 	for _, c := range t.Cells {
 		edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: phi(c)})
 	}
-	total, _, err := assign.MaxWeightPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
-	return total, err
+	return assign.MaxWeightTotalPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
 }
+
+// smallEdges is the number of alignment edges (contingency cells) that an
+// alignment keeps in an array on its stack (1 KiB) rather than allocating.
+const smallEdges = 64

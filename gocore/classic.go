@@ -107,8 +107,8 @@ var blancColumns = []string{
 // O(cells + clusters).
 func blancCounts(t *Table, _ *Options, out []float64) error {
 	var correctCoref, keyCoref, respCoref float64
-	keyCommon := make([]int32, len(t.KeySize))
-	respCommon := make([]int32, len(t.RespSize))
+	var small [2 * smallClusters]int32 // a small document's sums stay on the stack
+	keyCommon, respCommon := splitSmall(small[:], len(t.KeySize), len(t.RespSize))
 	for _, c := range t.Cells {
 		correctCoref += link(c.N)
 		keyCommon[c.K] += c.N
@@ -139,8 +139,8 @@ func blancCounts(t *Table, _ *Options, out []float64) error {
 // only when its mention is a one-mention cluster on the other side too (as in
 // the reference scorer's LEA branch). Cost: O(cells + clusters).
 func leaCounts(t *Table, _ *Options, out []float64) error {
-	keyResolved := make([]float64, len(t.KeySize))
-	respResolved := make([]float64, len(t.RespSize))
+	var small [2 * smallClusters]float64 // a small document's sums stay on the stack
+	keyResolved, respResolved := splitSmall(small[:], len(t.KeySize), len(t.RespSize))
 	for _, c := range t.Cells {
 		if c.N == 1 && t.KeySize[c.K] == 1 && t.RespSize[c.R] == 1 {
 			keyResolved[c.K]++
@@ -153,6 +153,20 @@ func leaCounts(t *Table, _ *Options, out []float64) error {
 	writeRP(out, leaSum(t.KeySize, keyResolved), float64(t.NumKey),
 		leaSum(t.RespSize, respResolved), float64(t.NumResp))
 	return nil
+}
+
+// smallClusters is the number of clusters per side whose per-cluster sums
+// a metric keeps in an array on its stack rather than allocating.
+const smallClusters = 64
+
+// splitSmall returns two zeroed arrays of nk and nr elements, carved from
+// small (zeroed) when it is long enough, else allocated.
+func splitSmall[T int32 | float64](small []T, nk, nr int) ([]T, []T) {
+	buf := small
+	if nk+nr > len(small) {
+		buf = make([]T, nk+nr)
+	}
+	return buf[:nk:nk], buf[nk : nk+nr : nk+nr]
 }
 
 // leaSum returns Σ |E| · resolved(E) / links(E) over the clusters of one side.

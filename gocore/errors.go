@@ -205,16 +205,29 @@ type poller struct {
 	hit  bool
 }
 
-// pollEvery is how many steps pass between two polls.
+// pollEvery is how many steps pass between two polls (a power of 2).
 const pollEvery = 1024
 
-// halt counts one step and reports whether the work must stop.
+// halt counts one step and reports whether the work must stop. It is
+// small enough to be inlined in the loops that call it once per element;
+// every pollEvery steps it calls tick.
 func (p *poller) halt() bool {
-	if p == nil || p.stop == nil || p.hit {
-		return p != nil && p.hit
+	if p == nil {
+		return false
 	}
 	p.n++
-	if p.n%pollEvery == 0 && p.stop() {
+	if p.n&(pollEvery-1) != 0 {
+		return p.hit
+	}
+	return p.tick()
+}
+
+// tick polls the stop function (when there is one and it has not already
+// said to stop) and reports whether the work must stop.
+//
+//go:noinline
+func (p *poller) tick() bool {
+	if p.stop != nil && !p.hit && p.stop() {
 		p.hit = true
 	}
 	return p.hit

@@ -575,14 +575,17 @@ func lceafeCounts(t *Table, opt *Options, out []float64) error {
 // of key to response chains, the similarity of a pair being phi of its cell
 // (pairs with no cell, or a similarity of 0, are never aligned).
 func alignCells(t *Table, phi func(ci int, c Cell) float64) (float64, error) {
-	edges := make([]assign.Edge, 0, len(t.Cells))
+	var small [smallEdges]assign.Edge // a small document's edges stay on the stack
+	edges := small[:0]
+	if len(t.Cells) > len(small) {
+		edges = make([]assign.Edge, 0, len(t.Cells))
+	}
 	for ci, c := range t.Cells {
 		if w := phi(ci, c); w > 0 {
 			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: w})
 		}
 	}
-	total, _, err := assign.MaxWeightPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
-	return total, err
+	return assign.MaxWeightTotalPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
 }
 
 // sum returns Σ xs, added in order.

@@ -381,7 +381,7 @@ func (s *sideIndex) dropSingletons() {
 // in those reports. The input is never modified. Cost: O(n) for n mentions.
 func NewTable(d *Document, doc int, opt *Options, dups *[]Duplicate) (*Table, error) {
 	var n int64
-	return newTable(d, doc, opt, dups, &n, 1)
+	return newTable(d, doc, opt, dups, &n, 1, nil)
 }
 
 // parallelSideMentions is the number of mentions (both sides) from which
@@ -392,11 +392,17 @@ var parallelSideMentions = 200_000
 // at most opt.MaxDuplicates records of them (all when it is 0). It polls
 // opt.Stop between its passes. With workers > 1, a document of
 // parallelSideMentions mentions or more has its two sides built
-// concurrently; the table and the duplicates reported are the same.
-func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int64, workers int) (*Table, error) {
+// concurrently; the table and the duplicates reported are the same. With sc
+// not nil (a document of at most slabMentions mentions), the table and its
+// arrays are made in sc's memory, which the caller must not reuse while
+// the table is in use.
+func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int64, workers int, sc *docScratch) (*Table, error) {
 	var sl *slab
 	n := len(d.Key.Mentions) + len(d.Response.Mentions)
-	if n <= slabMentions {
+	switch {
+	case sc != nil:
+		sl = sc.slab(n)
+	case n <= slabMentions:
 		sl = newSlab(n)
 	}
 	var key, resp sideIndex
@@ -425,7 +431,13 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 		}
 	}
 	nk, nr := len(key.ids), len(resp.ids)
-	t := &Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels}
+	var t *Table
+	if sc != nil {
+		t = &sc.t
+	} else {
+		t = new(Table)
+	}
+	*t = Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels}
 	t.IDs = sl.int64s(nk + nr)[:nk]
 	t.KeyOf = sl.int32s(nk + nr)[:nk]
 	t.RespOf = sl.int32s(nk + nr)[:nk]
@@ -524,7 +536,10 @@ func (sl *slab) buildCells(keyOf, respOf []int32, nKeyClusters, nRespClusters in
 	count := sl.int32s(nRespClusters)
 	var cells []Cell
 	if sl != nil { // a small document: at most one cell per key mention
-		cells = make([]Cell, 0, len(keyOf))
+		if cap(sl.cells) < len(keyOf) {
+			sl.cells = make([]Cell, 0, len(keyOf))
+		}
+		cells = sl.cells[:0:len(keyOf)]
 	}
 	for k := 0; k < nKeyClusters; k++ {
 		members := byKey[start[k]:start[k+1]]
@@ -666,8 +681,9 @@ const slabMentions = 1024
 // Every array it returns is zeroed, owned by its caller and capped at its
 // length, so an append never runs into a neighbour.
 type slab struct {
-	i32 []int32
-	i64 []int64
+	i32   []int32
+	i64   []int64
+	cells []Cell // the array of buildCells when its capacity suffices
 }
 
 // newSlab returns a slab sized for a document of n mentions (both sides):
@@ -695,4 +711,52 @@ func (sl *slab) int64s(n int) []int64 {
 	out := sl.i64[:n:n]
 	sl.i64 = sl.i64[n:]
 	return out
+}
+
+// docScratch is the memory of one small document's scoring (at most
+// slabMentions mentions): its table, the arrays of its slab, and the
+// per-metric outcomes of scoreDoc. It comes from docPool and goes back to
+// it once the document is scored, so that scoring a small document
+// allocates almost nothing; its arrays are sized by such a document (at
+// most about 60 KiB).
+type docScratch struct {
+	t        Table
+	opt      Options   // scoreDoc's copy of the caller's options
+	r        docResult // scoreDoc's result until it is returned
+	sl       slab
+	i32      []int32 // the whole arrays that sl is carved from
+	i64      []int64
+	errs     [64]error // per registry position (a MetricSet has 64 bits)
+	selected [64]int
+}
+
+var docPool = sync.Pool{New: func() any { return new(docScratch) }}
+
+// slab returns sc's slab for a document of n mentions, its arrays zeroed
+// (as newSlab's are), reusing sc's arrays when they are large enough.
+func (sc *docScratch) slab(n int) *slab {
+	sc.i32 = zeroed(sc.i32, 8*n+64)
+	sc.i64 = zeroed(sc.i64, 2*n)
+	sc.sl.i32, sc.sl.i64 = sc.i32, sc.i64
+	return &sc.sl
+}
+
+// release forgets the document (the table's references to the caller's
+// arrays and its caches) and puts sc back in docPool.
+func (sc *docScratch) release() {
+	sc.t, sc.opt, sc.r = Table{}, Options{}, docResult{}
+	sc.sl.i32, sc.sl.i64 = nil, nil
+	clear(sc.errs[:len(registry)])
+	docPool.Put(sc)
+}
+
+// zeroed returns buf resized to n zeroed elements, reusing its array when
+// it is large enough.
+func zeroed[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }

@@ -84,6 +84,21 @@ var ErrStopped = errors.New("assign: stopped")
 // solver; when it returns true the solver gives up and returns ErrStopped
 // with no result. A nil stop never stops.
 func MaxWeightPoll(nLeft, nRight int, edges []Edge, stop func() bool) (float64, []int32, error) {
+	return maxWeight(nLeft, nRight, edges, stop, true)
+}
+
+// MaxWeightTotalPoll is MaxWeightPoll returning only the total, the same bit
+// for bit. On a small graph (a few thousand vertices and edges) it
+// allocates nothing: the solver's arrays are reused from call to call
+// (safely from any number of goroutines).
+func MaxWeightTotalPoll(nLeft, nRight int, edges []Edge, stop func() bool) (float64, error) {
+	total, _, err := maxWeight(nLeft, nRight, edges, stop, false)
+	return total, err
+}
+
+// maxWeight is MaxWeightPoll; the assignment is returned only when
+// wantMatch.
+func maxWeight(nLeft, nRight int, edges []Edge, stop func() bool, wantMatch bool) (float64, []int32, error) {
 	if nLeft < 0 || nRight < 0 {
 		return 0, nil, errors.Wrapf(ErrInvalidGraph, "negative vertex count (%d, %d)", nLeft, nRight)
 	}
@@ -95,19 +110,34 @@ func MaxWeightPoll(nLeft, nRight int, edges []Edge, stop func() bool) (float64, 
 			return 0, nil, errors.Wrapf(ErrInvalidGraph, "edge (%d, %d) has weight %v", e.Left, e.Right, e.Weight)
 		}
 	}
-	if total, rowCol, ok := disjointEdges(nLeft, nRight, edges); ok {
+	if total, rowCol, ok := disjointEdges(nLeft, nRight, edges, wantMatch); ok {
 		return total, rowCol, nil
 	}
-	s := newSparseSolver(nLeft, nRight, edges)
+	s, pooled := acquireSolver(nLeft, nRight, len(edges))
+	s.build(nLeft, nRight, edges)
 	s.stop = stop
 	if !s.solve() {
+		if pooled {
+			s.release()
+		}
 		return 0, nil, ErrStopped
 	}
 	total := 0.0
 	for _, w := range s.matchW {
 		total += w
 	}
-	return total, s.rowCol, nil
+	var rowCol []int32
+	if wantMatch {
+		rowCol = s.rowCol
+		if pooled { // the pooled array is reused by the next call
+			rowCol = make([]int32, len(s.rowCol))
+			copy(rowCol, s.rowCol)
+		}
+	}
+	if pooled {
+		s.release()
+	}
+	return total, rowCol, nil
 }
 
 // disjointEdges answers MaxWeight without the solver when the graph is
@@ -116,9 +146,10 @@ func MaxWeightPoll(nLeft, nRight int, edges []Edge, stop func() bool) (float64, 
 // edge is then matched, and the total is summed in order of left vertex as
 // the solver sums it, so the result is bit-identical. ok is false otherwise
 // (the caller runs the solver). This is the common case of a small document,
-// and of a response equal to its key. Cost: O(E + nRight/64), no allocation
-// beyond the returned assignment when nRight ≤ 256.
-func disjointEdges(nLeft, nRight int, edges []Edge) (total float64, rowCol []int32, ok bool) {
+// and of a response equal to its key. The assignment is returned only when
+// wantMatch. Cost: O(E + nRight/64), no allocation beyond the returned
+// assignment when nRight ≤ 256.
+func disjointEdges(nLeft, nRight int, edges []Edge, wantMatch bool) (total float64, rowCol []int32, ok bool) {
 	prev := int32(-1)
 	for _, e := range edges {
 		if e.Weight > 0 {
@@ -142,6 +173,14 @@ func disjointEdges(nLeft, nRight int, edges []Edge) (total float64, rowCol []int
 			seen[word] |= bit
 		}
 	}
+	for _, e := range edges {
+		if e.Weight > 0 {
+			total += e.Weight
+		}
+	}
+	if !wantMatch {
+		return total, nil, true
+	}
 	rowCol = make([]int32, nLeft)
 	for l := range rowCol {
 		rowCol[l] = -1
@@ -149,7 +188,6 @@ func disjointEdges(nLeft, nRight int, edges []Edge) (total float64, rowCol []int
 	for _, e := range edges {
 		if e.Weight > 0 {
 			rowCol[e.Left] = e.Right
-			total += e.Weight
 		}
 	}
 	return total, rowCol, true

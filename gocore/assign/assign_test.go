@@ -393,7 +393,7 @@ func TestDisjointEdges(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			total, rowCol, ok := disjointEdges(tc.nLeft, tc.nRight, tc.edges)
+			total, rowCol, ok := disjointEdges(tc.nLeft, tc.nRight, tc.edges, true)
 			require.Equal(t, tc.ok, ok)
 			wantTotal, wantRowCol := solverOnly(tc.nLeft, tc.nRight, tc.edges)
 			gotTotal, gotRowCol, err := MaxWeight(tc.nLeft, tc.nRight, tc.edges)
@@ -418,7 +418,7 @@ func TestDisjointEdges(t *testing.T) {
 				edges = append(edges, Edge{Left: int32(l), Right: int32(perm[l]), Weight: rng.Float64() * 10})
 			}
 		}
-		total, rowCol, ok := disjointEdges(nLeft, nRight, edges)
+		total, rowCol, ok := disjointEdges(nLeft, nRight, edges, true)
 		require.True(t, ok)
 		wantTotal, wantRowCol := solverOnly(nLeft, nRight, edges)
 		require.Equal(t, math.Float64bits(wantTotal), math.Float64bits(total), "trial %d", trial)

@@ -436,6 +436,14 @@ func (s *sparseSolver) poll() bool {
 	if s.stop == nil || s.work%pollEvery != 0 {
 		return false
 	}
+	return s.pollStop()
+}
+
+// pollStop calls the stop hook for poll, which stays small enough to be
+// inlined in the loops that call it once per unit of work.
+//
+//go:noinline
+func (s *sparseSolver) pollStop() bool {
 	if s.stop() {
 		s.stopped = true
 	}

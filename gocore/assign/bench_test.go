@@ -98,3 +98,26 @@ func BenchmarkMaxWeightRandomPartition(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMaxWeightTotalSmall measures the alignment of a small document
+// (the CEAF_m graph of bench/per_call.py's 50-mention document: key
+// clusters of 5 consecutive mentions against response clusters of 7, 10 x
+// 8 vertices and 17 edges), where a pooled solver makes the call allocate
+// nothing.
+func BenchmarkMaxWeightTotalSmall(b *testing.B) {
+	var edges []Edge
+	for m := 0; m < 50; m++ {
+		k, r := int32(m/5), int32(m/7)
+		if n := len(edges); n > 0 && edges[n-1].Left == k && edges[n-1].Right == r {
+			edges[n-1].Weight++
+			continue
+		}
+		edges = append(edges, Edge{Left: k, Right: r, Weight: 1})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := MaxWeightTotalPoll(10, 8, edges, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

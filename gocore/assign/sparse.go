@@ -1,5 +1,7 @@
 package assign
 
+import "sync"
+
 // sparseSolver is the state of the sparse shortest-augmenting-path solver:
 // the graph in compressed rows, the matching, the column potentials and the
 // scratch of one Dijkstra search.
@@ -46,13 +48,78 @@ type sparseSolver struct {
 	work     uint64      // units of work since the start, for polling
 	augments uint64      // searches run
 	stopped  bool        // the hook asked to stop
+
+	// Scratch of build (fill, at) and of tightMatching (rowMax, layer,
+	// next, queue), kept here so that a pooled solver reuses it.
+	fill, at           []int32
+	rowMax             []float64
+	layer, next, queue []int32
+}
+
+// grow returns buf resized to n zeroed elements, as make([]T, n) would
+// return them, reusing buf's array when it is large enough.
+func grow[T any](buf []T, n int) []T {
+	if buf == nil || cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// Problems with at most poolMaxVertices vertices (both sides) and
+// poolMaxEdges edges are solved on a solver from solverPool, whose arrays
+// (all sized by such a problem, so under 400 KiB in all, the heap of
+// one search included) are reused from one call to the next: on the graphs
+// of a small document the two dozen allocations of a fresh solver, and the
+// garbage collection they cause, cost more than the solving. The limits
+// cover the alignments of any document of up to 1024 mentions (gocore's
+// small documents). Larger problems get a fresh solver, left to the garbage
+// collector, so that no large array is kept alive.
+const (
+	poolMaxVertices = 2048
+	poolMaxEdges    = 4096
+)
+
+var solverPool = sync.Pool{New: func() any { return new(sparseSolver) }}
+
+// acquireSolver returns a solver for a problem of nLeft + nRight vertices
+// and nEdges edges, from solverPool when the problem is small (pooled true:
+// give it back with release once its arrays are no longer used).
+func acquireSolver(nLeft, nRight, nEdges int) (s *sparseSolver, pooled bool) {
+	if nLeft+nRight > poolMaxVertices || nEdges > poolMaxEdges {
+		return new(sparseSolver), false
+	}
+	return solverPool.Get().(*sparseSolver), true
+}
+
+// release resets a pooled solver, keeping its arrays for the next problem
+// (every array is resized and zeroed by grow before use, so nothing of this
+// problem is seen by the next), and puts it back in solverPool. The
+// auction's arrays, used only when searches grow long, are not kept.
+func (s *sparseSolver) release() {
+	*s = sparseSolver{
+		rowStart: s.rowStart[:0], adjCol: s.adjCol[:0], adjW: s.adjW[:0],
+		rowCol: s.rowCol[:0], rowDead: s.rowDead[:0], matchW: s.matchW[:0], colRow: s.colRow[:0], v: s.v[:0],
+		dist: s.dist[:0], pred: s.pred[:0], predW: s.predW[:0], mark: s.mark[:0], done: s.done[:0],
+		heap: colHeap{items: s.heap.items[:0]}, final: s.final[:0],
+		fill: s.fill[:0], at: s.at[:0], rowMax: s.rowMax[:0], layer: s.layer[:0], next: s.next[:0], queue: s.queue[:0],
+	}
+	solverPool.Put(s)
 }
 
 // newSparseSolver builds the compressed rows, dropping zero-weight edges and
 // keeping the heaviest of parallel edges.
 func newSparseSolver(nLeft, nRight int, edges []Edge) *sparseSolver {
-	s := &sparseSolver{nLeft: nLeft, nRight: nRight}
-	s.rowStart = make([]int32, nLeft+1)
+	s := new(sparseSolver)
+	s.build(nLeft, nRight, edges)
+	return s
+}
+
+// build is newSparseSolver on s, a new or released solver.
+func (s *sparseSolver) build(nLeft, nRight int, edges []Edge) {
+	s.nLeft, s.nRight = nLeft, nRight
+	s.rowStart = grow(s.rowStart, nLeft+1)
 	for _, e := range edges {
 		if e.Weight > 0 {
 			s.rowStart[e.Left+1]++
@@ -62,9 +129,10 @@ func newSparseSolver(nLeft, nRight int, edges []Edge) *sparseSolver {
 		s.rowStart[l+1] += s.rowStart[l]
 	}
 	m := s.rowStart[nLeft]
-	s.adjCol = make([]int32, m)
-	s.adjW = make([]float64, m)
-	fill := make([]int32, nLeft)
+	s.adjCol = grow(s.adjCol, int(m))
+	s.adjW = grow(s.adjW, int(m))
+	s.fill = grow(s.fill, nLeft)
+	fill := s.fill
 	copy(fill, s.rowStart[:nLeft])
 	for _, e := range edges {
 		if e.Weight > 0 {
@@ -74,13 +142,13 @@ func newSparseSolver(nLeft, nRight int, edges []Edge) *sparseSolver {
 		}
 	}
 	s.dedup(fill)
-	return s
 }
 
 // dedup merges parallel edges of each row in place, keeping the heaviest and
 // the first position; fill is reused as the new row ends.
 func (s *sparseSolver) dedup(end []int32) {
-	at := make([]int32, s.nRight) // 1 + position of column in the current row, 0 = absent
+	s.at = grow(s.at, s.nRight)
+	at := s.at // 1 + position of column in the current row, 0 = absent
 	out := int32(0)
 	for l := 0; l < s.nLeft; l++ {
 		begin := s.rowStart[l]
@@ -108,11 +176,11 @@ func (s *sparseSolver) dedup(end []int32) {
 // solve computes an optimal matching. It returns false, with the matching
 // unfinished, when the stop hook asked to stop.
 func (s *sparseSolver) solve() bool {
-	s.rowCol = make([]int32, s.nLeft)
-	s.rowDead = make([]bool, s.nLeft)
-	s.matchW = make([]float64, s.nLeft)
-	s.colRow = make([]int32, s.nRight)
-	s.v = make([]float64, s.nRight)
+	s.rowCol = grow(s.rowCol, s.nLeft)
+	s.rowDead = grow(s.rowDead, s.nLeft)
+	s.matchW = grow(s.matchW, s.nLeft)
+	s.colRow = grow(s.colRow, s.nRight)
+	s.v = grow(s.v, s.nRight)
 	for j := range s.colRow {
 		s.colRow[j] = -1
 	}
@@ -139,11 +207,11 @@ func (s *sparseSolver) solve() bool {
 	}
 	s.tightMatching()
 	n := s.nRight + s.nLeft
-	s.dist = make([]float64, n)
-	s.pred = make([]int32, n)
-	s.predW = make([]float64, n)
-	s.mark = make([]uint32, n)
-	s.done = make([]uint32, n)
+	s.dist = grow(s.dist, n)
+	s.pred = grow(s.pred, n)
+	s.predW = grow(s.predW, n)
+	s.mark = grow(s.mark, n)
+	s.done = grow(s.done, n)
 	// Shortest augmenting paths, one per free left vertex. While searches
 	// stay short (real documents: a few steps each) nothing else is needed.
 	// When the tight matching leaves a quarter of the left vertices free,
@@ -205,35 +273,17 @@ func (s *sparseSolver) freeRows() int {
 // response that scatters every key cluster) this settles almost every
 // vertex in O(E √V). Cost: O(E √V).
 func (s *sparseSolver) tightMatching() {
-	rowMax := make([]float64, s.nLeft)
+	s.rowMax = grow(s.rowMax, s.nLeft)
+	rowMax := s.rowMax
 	for l := 0; l < s.nLeft; l++ {
 		for p := s.rowStart[l]; p < s.rowStart[l+1]; p++ {
 			rowMax[l] = max(rowMax[l], s.adjW[p])
 		}
 	}
-	layer := make([]int32, s.nLeft)
-	next := make([]int32, s.nLeft) // next edge to try in the depth-first search
-	queue := make([]int32, 0, s.nLeft)
-	var augment func(l int32) bool
-	augment = func(l int32) bool {
-		for ; next[l] < s.rowStart[l+1]; next[l]++ {
-			p := next[l]
-			if s.adjW[p] != rowMax[l] {
-				continue
-			}
-			c := s.adjCol[p]
-			r := s.colRow[c]
-			if r < 0 || (layer[r] == layer[l]+1 && augment(r)) {
-				s.colRow[c] = l
-				s.rowCol[l] = c
-				s.matchW[l] = s.adjW[p]
-				next[l]++
-				return true
-			}
-		}
-		layer[l] = -1 // no augmenting path through l in this phase
-		return false
-	}
+	s.layer = grow(s.layer, s.nLeft)
+	s.next = grow(s.next, s.nLeft) // next edge to try in the depth-first search
+	s.queue = grow(s.queue, s.nLeft)[:0]
+	layer, next, queue := s.layer, s.next, s.queue
 	for {
 		// Layers from the free left vertices over tight edges.
 		queue = queue[:0]
@@ -266,7 +316,7 @@ func (s *sparseSolver) tightMatching() {
 		copy(next, s.rowStart[:s.nLeft])
 		grew := false
 		for l := int32(0); l < int32(s.nLeft); l++ {
-			if s.rowCol[l] < 0 && layer[l] == 0 && augment(l) {
+			if s.rowCol[l] < 0 && layer[l] == 0 && s.tightAugment(l) {
 				grew = true
 			}
 		}
@@ -274,6 +324,31 @@ func (s *sparseSolver) tightMatching() {
 			return
 		}
 	}
+}
+
+// tightAugment looks for a vertex-disjoint augmenting path from left vertex
+// l along the layers of tightMatching's phase, over tight edges, depth
+// first, trying each left vertex's edges from next[l] on; it flips the path
+// and returns true when it finds one, else marks l dead for the phase.
+func (s *sparseSolver) tightAugment(l int32) bool {
+	layer, next := s.layer, s.next
+	for ; next[l] < s.rowStart[l+1]; next[l]++ {
+		p := next[l]
+		if s.adjW[p] != s.rowMax[l] {
+			continue
+		}
+		c := s.adjCol[p]
+		r := s.colRow[c]
+		if r < 0 || (layer[r] == layer[l]+1 && s.tightAugment(r)) {
+			s.colRow[c] = l
+			s.rowCol[l] = c
+			s.matchW[l] = s.adjW[p]
+			next[l]++
+			return true
+		}
+	}
+	layer[l] = -1 // no augmenting path through l in this phase
+	return false
 }
 
 // relax offers distance d to column c, reached from left vertex l over an
