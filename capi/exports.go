@@ -591,7 +591,7 @@ func csgo_free_documents(result C.int64_t) {
 //export csgo_spans_from_marshal
 func csgo_spans_from_marshal(data *C.uint8_t, size, nMentions C.int64_t, out *C.int64_t, outLen C.int64_t,
 	nKey *C.int64_t, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	n := int64(nMentions)
 	for _, err := range []error{
 		checkBuffer("size", data == nil, int64(size), 1),
@@ -621,7 +621,7 @@ func csgo_spans_from_marshal(data *C.uint8_t, size, nMentions C.int64_t, out *C.
 
 //export csgo_pack_spans
 func csgo_pack_spans(spans *C.int64_t, n C.int64_t, ids *C.int64_t, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp)()
+	defer guard(&status, errp, debug.SetPanicOnFault(true))
 	rows := int64(n)
 	for _, err := range []error{
 		checkBuffer("n", spans == nil, rows, 16),
