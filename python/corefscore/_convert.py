@@ -128,8 +128,9 @@ class Doc:
 
 
 class _PackedDoc(Doc):
-    """A Doc of the per-call path: ``packed`` holds both sides' span ids, then their cluster positions
-    (key first each: :func:`_lib.spans_from_lists`); ``key`` and ``response`` are sliced from it on demand."""
+    """A Doc of the per-call path: ``packed`` holds both sides' ids (packed spans, or ints), then their cluster
+    positions, key first each (:func:`_lib.spans_from_lists`, :func:`from_arrays`); ``key`` and ``response``
+    are sliced from it on demand."""
 
     __slots__ = ()
 
