@@ -36,7 +36,7 @@ In-process, the Go call alone (read both files, pair, score) is timed too.
 
 Usage::
 
-    python bench/cli_bench.py [--runs 7] [--perl-runs 1] [--perl /tmp/ref/scorer.pl] [--venv DIR]
+    python bench/cli_bench.py [--runs 7] [--perl-runs 1] [--perl PATH/scorer.pl] [--venv DIR]
 
 Prints Markdown; ``bench/cli.md`` records a run.
 """
@@ -115,16 +115,15 @@ def fixtures(tmp: Path) -> dict[str, tuple[Path, Path]]:
 
 
 def go_only(key: Path, resp: Path, runs: int) -> float:
-    from corefscore import _files, _lib
+    """Median time of the library reading and scoring the two files (one cs_score_files call and its take)."""
+    from corefscore import _engine
 
-    names = _lib.metric_names()
-    mask = sum(1 << names.index(m) for m in ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"))
-    opt = _lib.make_options(metrics=mask)
-    _files.read_and_score(key, resp, opt)
+    opts = _engine.options(metrics=["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"])
+    _engine.score_files(key, resp, opts)
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        _files.read_and_score(key, resp, opt)
+        _engine.score_files(key, resp, opts)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 
@@ -155,7 +154,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--perl-runs", type=int, default=1)
-    ap.add_argument("--perl", default="/tmp/ref/scorer.pl")
+    ap.add_argument("--perl", default=os.environ.get("COREFSCORE_REFERENCE_SCORER", ""),
+                    help="the reference scorer.pl (default: $COREFSCORE_REFERENCE_SCORER)")
     ap.add_argument(
         "--package-dir",
         default=str(REPO / "python"),
@@ -209,7 +209,7 @@ def main() -> None:
         "| Go read+score in-process (ms) | Perl wall (s) | Perl / ours |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
-    have_perl = shutil.which("perl") is not None and Path(args.perl).exists() and args.perl_runs > 0
+    have_perl = bool(shutil.which("perl") and args.perl and Path(args.perl).is_file()) and args.perl_runs > 0
     with tempfile.TemporaryDirectory() as d:
         for corpus, (key, resp) in fixtures(Path(d)).items():
             go = go_only(key, resp, args.runs)
