@@ -8,7 +8,7 @@ import (
 
 // The subset of CPython's marshal format (version 4, the default since
 // Python 3.4) that spansFromMarshal reads: the type byte of every object,
-// whose high bit (refFlag) asks the reader to remember the object, and the
+// whose high bit (marshalRefFlag) asks the reader to remember the object, and the
 // codes below. marshal writes an int, list or tuple only for those exact
 // types (bool, subclasses, NumPy scalars and tensors are written otherwise or
 // refused), so reading these codes only is the per-call path's type check.
