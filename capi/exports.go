@@ -616,7 +616,7 @@ func csgo_spans_from_marshal(data *C.uint8_t, size, nMentions C.int64_t, out *C.
 		return fail(errp, err)
 	}
 	*nKey = C.int64_t(k)
-	return C.CS_OK
+	return statusOK
 }
 
 //export csgo_pack_spans
@@ -637,5 +637,5 @@ func csgo_pack_spans(spans *C.int64_t, n C.int64_t, ids *C.int64_t, errp *C.cs_e
 	if err := packSpans(in, out); err != nil {
 		return fail(errp, err)
 	}
-	return C.CS_OK
+	return statusOK
 }
