@@ -6,6 +6,10 @@ import (
 	"strings"
 )
 
+// MaxWorkers is the largest worker count the workers option takes: more
+// goroutines than CPUs only cost memory, and a larger number is a mistake.
+const MaxWorkers = 4096
+
 // OptionKeys lists the keys ParseOptions accepts, in the order it documents
 // them.
 var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "link_weights", "da_weights",
@@ -19,7 +23,7 @@ var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "lin
 //	metrics         comma-separated metric names (MetricNames); omitted: the default set
 //	singletons      keep | exclude
 //	duplicates      warn | raise (warn keeps the first occurrence and reports the others)
-//	workers         an integer >= 1; omitted: one per CPU
+//	workers         an integer from 1 to MaxWorkers; omitted: one per CPU
 //	link_weights    four numbers w_nam,w_nom,w_pro,w_sing, finite, > 0 (scaled by the largest)
 //	da_weights      three numbers a,b,c with a + b + c = 1, a > b > c >= 0, a > b + c
 //	da_greedy       true | false
@@ -107,8 +111,8 @@ func (opt *Options) set(key, value string) *Error {
 		if err != nil {
 			return bad("must be an integer; got %q", value)
 		}
-		if n < 1 {
-			return bad("must be >= 1 (leave it out for one per CPU); got %q", value)
+		if n < 1 || n > MaxWorkers {
+			return bad("must be an integer from 1 to %d (leave it out for one per CPU); got %q", MaxWorkers, value)
 		}
 		opt.Workers = n
 	case "link_weights":

@@ -305,7 +305,11 @@ func (p *udParser) feed(data []byte) error {
 			dash, dot = dash || c == '-', dot || c == '.'
 		}
 		if dash {
-			continue // multiword token range: not a word
+			// A multiword token range "N-M" is not a word.
+			if err := checkRange(id, path, l.num, name); err != nil {
+				return err
+			}
+			continue
 		}
 		if dot {
 			if err := d.emptyLine(cols, path, l.num); err != nil {
@@ -320,6 +324,20 @@ func (p *udParser) feed(data []byte) error {
 			return err
 		}
 	}
+}
+
+// checkRange checks that a multiword token line's id is a range "N-M" with
+// N < M: anything else with a dash (e.g. "-3") is a malformed word id, not a
+// line to skip. (Entity= on a range line is ignored, as before: a range is
+// not a word.)
+func checkRange(id []byte, path string, num int, name string) error {
+	dash := bytes.IndexByte(id, '-')
+	n, okN := smallInt(id[:dash])
+	m, okM := smallInt(id[dash+1:])
+	if !okN || !okM || n < 1 || m <= n {
+		return parseErr(path, num, name, "word id %q is not a number, a multiword range N-M or an empty node N.k", id)
+	}
+	return nil
 }
 
 // end checks the state at the end of the file and returns the documents.

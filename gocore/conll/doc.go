@@ -45,6 +45,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -351,6 +352,62 @@ func (r *stopReader) Read(b []byte) (int, error) {
 	}
 }
 
+// openFile opens path for reading. A regular file (or any file when stop is
+// nil) is opened directly; anything else (a FIFO, whose open waits for a
+// writer without end, a device) is opened on a goroutine while stop is
+// polled every stopPoll, so that a cancelled read returns
+// gocore.ErrCancelled at once. The abandoned goroutine closes the file if
+// its open ever completes.
+func openFile(path string, stop func() bool) (*os.File, error) {
+	if stop == nil {
+		return os.Open(path)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().IsRegular() {
+		return os.Open(path) // the error, if any, is the open's own
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	var mu sync.Mutex // orders the goroutine's hand-over with the abandonment
+	abandoned := false
+	go func() {
+		f, err := os.Open(path)
+		mu.Lock()
+		defer mu.Unlock()
+		if abandoned {
+			if f != nil {
+				_ = f.Close()
+			}
+			return
+		}
+		done <- opened{f, err}
+	}()
+	tick := time.NewTicker(stopPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case o := <-done:
+			return o.f, o.err
+		case <-tick.C:
+			if stop() {
+				mu.Lock()
+				abandoned = true
+				select { // handed over meanwhile: close it here
+				case o := <-done:
+					if o.f != nil {
+						_ = o.f.Close()
+					}
+				default:
+				}
+				mu.Unlock()
+				return nil, gocore.ErrCancelled
+			}
+		}
+	}
+}
+
 // readWith is readPath with every choice.
 func readWith(path string, o readOpts) ([]Doc, error) {
 	format, types := o.format, o.types
@@ -359,9 +416,9 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 	}
 	if f, err := resolveFormat(nil, path, format); err == nil && (f == FormatCoNLL2012 || f == FormatCoNLLU) {
 		// Known without the content (from format or the name): read it as it comes.
-		file, err := os.Open(path)
+		file, err := openFile(path, o.stop)
 		if err != nil {
-			return nil, errors.Wrapf(err, "conll: reading %s", path)
+			return nil, openErr(err, path)
 		}
 		defer file.Close()
 		if f == FormatCoNLLU {
@@ -369,9 +426,9 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 		}
 		return readCoNLL2012Stream(newStopReader(file, o.stop), path, types)
 	}
-	file, err := os.Open(path)
+	file, err := openFile(path, o.stop)
 	if err != nil {
-		return nil, errors.Wrapf(err, "conll: reading %s", path)
+		return nil, openErr(err, path)
 	}
 	defer file.Close()
 	size := 0
@@ -385,6 +442,14 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 	return parseWith(data, path, o)
 }
 
+// openErr wraps an error of openFile, leaving a cancellation as it is.
+func openErr(err error, path string) error {
+	if errors.Is(err, gocore.ErrCancelled) {
+		return err
+	}
+	return errors.Wrapf(err, "conll: reading %s", path)
+}
+
 // readWithText is readWith for a read that also wants the documents' words
 // (o.text not nil): the file is read into memory once, parsed as readWith
 // parses it (a CoNLL-2012 file known from format or name through the same
@@ -392,9 +457,9 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 // concurrently, scanned for its words; *o.text gets one Text per document
 // (see alignTexts).
 func readWithText(path string, o readOpts) ([]Doc, error) {
-	file, err := os.Open(path)
+	file, err := openFile(path, o.stop)
 	if err != nil {
-		return nil, errors.Wrapf(err, "conll: reading %s", path)
+		return nil, openErr(err, path)
 	}
 	data, err := io.ReadAll(newStopReader(file, o.stop))
 	_ = file.Close()

@@ -56,7 +56,9 @@ func TestMalformed(t *testing.T) {
 		// jsonlines
 		{"json invalid", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": []}\n{\"doc_key\": \n", 2, "", "invalid JSON"},
 		{"json no doc_key", FormatJSONLines, "{\"clusters\": []}\n", 1, "", "doc_key"},
-		{"json bad span", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": [[[3, 1]]]}\n", 1, "a", "not inside"},
+		{"json bad span", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": [[[3, 1]]]}\n", 1, "a", "is not a span [start, end] with 0 <= start <= end"},
+		{"json span past the sentences", FormatJSONLines, "{\"doc_key\": \"a\", \"sentences\": [[\"x\"]], \"clusters\": [[[0, 1]]]}\n", 1, "a", "not inside the document's 1 tokens (its \"sentences\")"},
+		{"conllu negative word id", FormatCoNLLU, "# newdoc id = u\n-3\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1)\n", 2, "u", "is not a number, a multiword range"},
 		{"json span arity", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": [[[3]]]}\n", 1, "a", "want [start, end]"},
 		{"json span past the tokens", FormatJSONLines, "{\"doc_key\": \"a\", \"sentences\": [[\"x\", \"y\"]], \"clusters\": [[[0, 2]]]}\n", 1, "a", "2 tokens"},
 		{"json repeated doc_key", FormatJSONLines, "{\"doc_key\": \"a\", \"clusters\": []}\n\n{\"doc_key\": \"a\", \"clusters\": []}\n", 3, "a", "repeated"},

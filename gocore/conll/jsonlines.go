@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/corefscore/corefscore/gocore"
 )
 
 // jsonDoc is one line of a jsonlines file.
@@ -55,6 +57,9 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 	seen := make(map[string]int)
 	l := newLines(data)
 	for {
+		if o.stop != nil && o.stop() {
+			return nil, gocore.ErrCancelled
+		}
 		line, problem, ok := l.next()
 		if !ok {
 			break
@@ -99,8 +104,13 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 					return nil, parseErr(path, l.num, name, "cluster %d mention %d has %d numbers, want [start, end]", c, k, len(sp))
 				}
 				s, e := sp[0], sp[1]
-				if s < 0 || e < s || e > math.MaxInt32 || (doc.NumTokens >= 0 && e >= int64(doc.NumTokens)) {
-					return nil, parseErr(path, l.num, name, "cluster %d mention %d: span [%d, %d] is not inside the document's %d tokens", c, k, s, e, doc.NumTokens)
+				switch {
+				case s < 0 || e < s:
+					return nil, parseErr(path, l.num, name, "cluster %d mention %d: [%d, %d] is not a span [start, end] with 0 <= start <= end", c, k, s, e)
+				case e > math.MaxInt32:
+					return nil, parseErr(path, l.num, name, "cluster %d mention %d: span [%d, %d] ends past token 2147483647", c, k, s, e)
+				case doc.NumTokens >= 0 && e >= int64(doc.NumTokens):
+					return nil, parseErr(path, l.num, name, "cluster %d mention %d: span [%d, %d] is not inside the document's %d tokens (its \"sentences\")", c, k, s, e, doc.NumTokens)
 				}
 				doc.Mentions = append(doc.Mentions, Mention{Start: int32(s), End: int32(e), Cluster: int64(c), Line: int32(l.num)})
 			}
