@@ -378,3 +378,25 @@ def test_cli_ctrl_c_exits_130_without_a_traceback(tmp_path):
         child.kill()
     assert time.monotonic() - sent < 2.0
     assert child.returncode == 130 and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("argv", [["score"], ["all"], ["score_files"]])
+def test_ctrl_c_ends_a_read_of_a_fifo_nobody_writes(tmp_path, argv):
+    """Opening a FIFO without a writer blocks in the kernel; Ctrl-C still ends the command and score_files."""
+    fifo = tmp_path / "response.conll"
+    os.mkfifo(fifo)
+    key = REPO / "examples" / "key.conll"
+    if argv == ["score_files"]:
+        cmd = [sys.executable, "-c", "import corefscore, sys\ntry:\n    corefscore.score_files(sys.argv[1], "
+               "sys.argv[2])\nexcept KeyboardInterrupt:\n    sys.exit(130)", str(key), str(fifo)]
+    else:
+        cmd = [sys.executable, "-m", "corefscore", *argv, str(key), str(fifo), *(["none"] if argv == ["all"] else [])]
+    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+    time.sleep(1.5)  # the child is waiting in the FIFO's open by now
+    child.send_signal(signal.SIGINT)
+    try:
+        _, err = child.communicate(timeout=10)  # a bound on the test (it would hang forever), not a timing
+    finally:
+        child.kill()
+    assert child.returncode == 130 and "Traceback" not in err, err
