@@ -106,6 +106,7 @@ from __future__ import annotations
 import html as _html
 import json
 import math
+import re
 import uuid
 from typing import Any
 
@@ -153,7 +154,8 @@ def _pct(x: Any) -> str:
 
 
 def _esc(s: Any) -> str:
-    return _html.escape(str(s), quote=True)
+    """Text for HTML, lone surrogates (a str from bytes decoded with surrogateescape) shown as U+FFFD."""
+    return _html.escape(_LONE_SURROGATE.sub("\ufffd", str(s)), quote=True)
 
 
 def _validate(data: Any) -> None:
@@ -290,10 +292,18 @@ def _link_table(data: dict) -> str:
             f'<div class="cfs-links-grid">{"".join(blocks)}</div>')
 
 
+# What may not appear raw inside a <script> element, written as JSON's own \uXXXX escapes (valid JSON, so
+# the page's JSON.parse reads the same strings): "<" (so no "</script>", "<!--" or "<script" can end or change
+# the script), ">" and "&" for good measure, U+2028/2029 (line ends to some JavaScript parsers) and lone
+# surrogates (not encodable as UTF-8).
+_SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _json_for_script(obj: Any) -> str:
-    """JSON safe inside <script type="application/json">."""
+    """JSON safe inside <script type="application/json">: no input string can end the element or change the page."""
     s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
-    return s.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return _SCRIPT_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
 
 
 def _json_default(o: Any) -> Any:
