@@ -123,11 +123,7 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
         opts = _options(**options)
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
-    doc = convert(key, response, "0", mention_types)
-    scores = _engine.score_one(doc, "0", opts) if doc.packed is not None or (doc.key[2] is None and
-                                                                           doc.response[2] is None) \
-        else _engine.score_docs([doc], ["0"], opts, False)
-    return _result(scores, opts, [], 2)
+    return _result(_engine.score_docs([convert(key, response, "0", mention_types)], ["0"], opts, False), opts, [], 2)
 
 
 def _empty_like(side: Any) -> Any:
@@ -421,10 +417,7 @@ class Scorer:
         else:
             label = str(len(self._names)) if name is None else str(name)
             doc = convert(key, response, label, mention_types)
-            if doc.packed is not None or (doc.key[2] is None and doc.response[2] is None):
-                scores, warns = _engine.score_one(doc, label, self._opts), []
-            else:
-                scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
+            scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
         self._add(scores, warns + _report(scores, self._opts, 2) if scores.n_duplicates or scores.warnings else warns)
 
     def merge(self, other: Scorer) -> Scorer:
@@ -573,10 +566,11 @@ class Scorer:
 
 
 def _analysis_options(metrics: Any, options: dict) -> Options:
-    chosen = [m for m in (["kk", "ms"] if metrics is None else ([metrics] if isinstance(metrics, str) else metrics))]
+    """Options of an analysis: the analyses named by ``metrics`` (kk, ms; both by default) as the only output."""
+    chosen = ["kk", "ms"] if metrics is None else [metrics] if isinstance(metrics, str) else list(metrics)
     if not chosen or any(m not in ("kk", "ms") for m in chosen):
         raise ValueError(f"`metrics` of an analysis names 'kk' and/or 'ms'; got {metrics!r}")
-    return _options(metrics=chosen, **options)
+    return _options(outputs="analysis", analysis=chosen, **options)
 
 
 def analyze(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = None, metrics: Any = None,
@@ -594,7 +588,7 @@ def analyze(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None 
     """
     opts = _analysis_options(metrics, options)
     doc = convert(key, response, "0", mention_types)
-    return Analysis._of(_engine.analyze_docs([doc], ["0"], opts), name)
+    return Analysis._of(_engine.score_docs([doc], ["0"], opts, False), name)
 
 
 def analyze_files(key_path: Any, response_path: Any, *, format: str | None = None, clusters_field: str | None = None,
@@ -613,20 +607,19 @@ def analyze_files(key_path: Any, response_path: Any, *, format: str | None = Non
 
 
 def _report_files(key_path: Any, response_path: Any, *, format: str | None = None,
-                  clusters_field: str | None = None, name: str | None = None, analysis: dict | None = None,
-                  **options: Any) -> tuple:
+                  clusters_field: str | None = None, name: str | None = None, **options: Any) -> tuple:
     """One read of each file for a report: ``(Result, Analysis, key documents, response documents)``.
 
     The Result is :func:`score_files`'s with ``options``; the Analysis is
-    :func:`analyze_files`'s with ``analysis`` (its options; default none)
-    and the files read and paired as for scoring; the documents are the raw
-    arrays of :func:`corefscore._engine.documents_of` (the key's with words).
+    :func:`analyze_files`'s, the files read, paired and compared as for
+    scoring; the documents are the raw arrays of
+    :func:`corefscore._engine.documents_of` (the key's with words).
     """
     import os
 
-    opts = _options(format=format, clusters_field=clusters_field, **options)
-    aopts = _analysis_options(None, dict(format=format, clusters_field=clusters_field, **(analysis or {})))
-    scores, raw, key_docs, resp_docs = _engine.report_files(key_path, response_path, opts, aopts)
+    opts = _options(format=format, clusters_field=clusters_field, **options,
+                    outputs=["scores", "analysis", "key_documents", "response_documents"], analysis=["kk", "ms"])
+    scores, raw, key_docs, resp_docs = _engine.report_files(key_path, response_path, opts)
     result = _result(scores, opts, [], 2)
     result.key, result.response = str(key_path), str(response_path)
     found = Analysis._of(raw, name or os.path.basename(os.fspath(response_path)))
