@@ -394,19 +394,24 @@ class Scorer:
         """Summed counts, shape (n_columns,): what distributed workers add up."""
         return self.counts_matrix.sum(axis=0)
 
-    def _add(self, scores: Scores, warns: list[str]) -> None:
+    def _state(self) -> tuple:
+        """(rows, names, duplicates, n_duplicates, warnings, metrics): what merging Scorers adds up."""
         with self._lock:
-            self._rows.append(scores.counts)
-            self._names.extend(scores.names)
-            self._dups.extend(scores.duplicates)
-            self._n_dups += scores.n_duplicates
+            return (list(self._rows), list(self._names), list(self._dups), self._n_dups, list(self._warnings),
+                    self._metrics)
+
+    def _absorb(self, rows: list, names: list, dups: list, n_dups: int, warns: list,
+                metrics: tuple[str, ...] | None) -> None:
+        """Add documents; a metric is reported only if it applied to every batch (None: nothing scored)."""
+        with self._lock:
             self._reduced = None
+            self._rows.extend(rows)
+            self._names.extend(names)
+            self._dups.extend(dups)
+            self._n_dups += n_dups
             self._warnings.extend(warns)
-            # A metric is reported only if it applied to every batch.
-            if self._metrics is None:
-                self._metrics = scores.metrics
-            elif self._metrics is not scores.metrics:
-                self._metrics = tuple(m for m in self._metrics if m in scores.metrics)
+            if metrics is not None and self._metrics is not metrics:
+                self._metrics = metrics if self._metrics is None else tuple(m for m in self._metrics if m in metrics)
 
     def update(self, key: Any, response: Any, *, batch: bool = False, name: str | None = None,
                mention_types: Any = None) -> None:
@@ -418,7 +423,9 @@ class Scorer:
             label = str(len(self._names)) if name is None else str(name)
             doc = convert(key, response, label, mention_types)
             scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
-        self._add(scores, warns + _report(scores, self._opts, 2) if scores.n_duplicates or scores.warnings else warns)
+        if scores.n_duplicates or scores.warnings:
+            warns = warns + _report(scores, self._opts, 2)
+        self._absorb([scores.counts], scores.names, scores.duplicates, scores.n_duplicates, warns, scores.metrics)
 
     def merge(self, other: Scorer) -> Scorer:
         """Add another Scorer's documents (same options) to this one; returns self."""
@@ -426,19 +433,7 @@ class Scorer:
             raise TypeError(f"`other` must be a Scorer; got {type(other).__name__} instead.")
         if other._opts != self._opts:
             raise ValueError("`other` must have the same options as this Scorer; got different options instead.")
-        with other._lock:
-            state = (list(other._rows), list(other._names), list(other._dups), other._n_dups,
-                     list(other._warnings), other._metrics)
-        with self._lock:
-            self._reduced = None
-            self._rows.extend(state[0])
-            self._names.extend(state[1])
-            self._dups.extend(state[2])
-            self._n_dups += state[3]
-            self._warnings.extend(state[4])
-            if state[5] is not None:
-                self._metrics = state[5] if self._metrics is None else \
-                    tuple(m for m in self._metrics if m in state[5])
+        self._absorb(*other._state())
         return self
 
     def add_counts(self, counts_matrix: Any, names: Sequence[str] | None = None) -> None:
@@ -503,24 +498,15 @@ class Scorer:
         if not (dist.is_available() and dist.is_initialized()):
             raise RuntimeError("corefscore: Scorer.all_reduce needs an initialised torch.distributed process "
                                "group (torch.distributed.init_process_group); got none.")
-        with self._lock:
-            state = (list(self._rows), list(self._names), list(self._dups), self._n_dups, list(self._warnings),
-                     self._metrics)
+        state = self._state()
         columns = _lib.columns()
         world = dist.get_world_size(group)
         if rows:
             parts: list[Any] = [None] * world
             dist.all_gather_object(parts, state, group=group)
             whole = Scorer(**self._kwargs)
-            for part_rows, names, dups, n_dups, warns, metrics in parts:
-                whole._rows.extend(part_rows)
-                whole._names.extend(names)
-                whole._dups.extend(dups)
-                whole._n_dups += n_dups
-                whole._warnings.extend(warns)
-                if metrics is not None:
-                    whole._metrics = metrics if whole._metrics is None else \
-                        tuple(m for m in whole._metrics if m in metrics)
+            for part in parts:
+                whole._absorb(*part)
             reduced = whole.compute()
         else:
             all_metrics = _lib.metric_names()

@@ -107,13 +107,14 @@ def _option_value(key: str, value: Any) -> str:
 class Options:
     """Keyword options, validated by the engine into one handle per pair of input facts (see :meth:`handle`)."""
 
-    __slots__ = ("_handles", "blanc_rule", "duplicates", "pairs", "values")
+    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "pairs", "values")
 
     def __init__(self, **values: Any) -> None:
         self.values = {k: v for k, v in values.items() if v is not None}
         self.pairs = [(k, _option_value(k, v)) for k, v in self.values.items()]
         self.blanc_rule = values.get("blanc_rule") or "key"
         self.duplicates = values.get("duplicates") or "warn"
+        self.analysis = values.get("outputs") == "analysis"  # a scoring call then returns the analysis
         self._handles: dict[tuple[bool, bool], int] = {}
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
@@ -252,32 +253,33 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
     (outputs=analysis) the result is the analysis, its mention ids mapped
     back to the caller's mentions.
     """
-    spans = all(d.kind == "span" for d in docs)
-    if not spans and len(docs) > 1 and any(d.kind == "span" for d in docs):
-        docs, spans = [d.as_spans() for d in docs], True  # one packing for the batch (see _convert)
-    types_given = any(d.types is not None for d in docs)
+    if len(docs) == 1:  # the per-call path: the document's packed buffer as it is
+        d = docs[0]
+        spans, types_given, key = d.kind == "span", d.types is not None, None
+        packed, n = (d.both, d.nk, d.types), len(d.both) >> 1
+        response, offsets = None, ((0, d.nk), (0, n - d.nk))
+    else:
+        from ._convert import csr
+
+        spans = all(d.kind == "span" for d in docs)
+        if not spans and any(d.kind == "span" for d in docs):
+            docs, spans = [d.as_spans() for d in docs], True  # one packing for the batch (see _convert)
+        types_given = any(d.types is not None for d in docs)
+        key, response, packed = csr(docs, "key"), csr(docs, "response"), None
+        n, offsets = len(key[2]) + len(response[2]), (key[0], response[0])
     cnames = None
     if named:
         import numpy as np
 
         encoded = [n.encode("utf-8", "surrogateescape") for n in names]
-        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-        np.cumsum([len(b) for b in encoded], out=offsets[1:])
-        cnames = (np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), offsets)
-    analysis = opts.values.get("outputs") == "analysis"
-    if len(docs) == 1:
-        d = docs[0]
-        key = response = None
-        packed, n = (d.both, d.nk, d.types), len(d.both) >> 1
-        offsets = ((0, d.nk), (0, n - d.nk))
-    else:
-        from ._convert import csr
-
-        key, response, packed = csr(docs, "key"), csr(docs, "response"), None
-        n, offsets = len(key[2]) + len(response[2]), (key[0], response[0])
+        name_offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(b) for b in encoded], out=name_offsets[1:])
+        cnames = (np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), name_offsets)
+    analysis = opts.analysis
     try:
         counts, applied, dups, n_dups, warns, found = _lib.score(
-            len(docs), key, response, cnames, opts.handle(types_given, spans), n, not analysis, packed)
+            len(docs), key, response, cnames, opts._handles.get((types_given, spans)) or
+            opts.handle(types_given, spans), n, not analysis, packed)
     except _lib.EngineError as exc:
         labels = [f"{i} ({n!r})" for i, n in enumerate(names)] if named else names
         raise _translate(exc, names=names, labels=labels, docs=docs, offsets=offsets) from None

@@ -150,8 +150,9 @@ def _declare(cdll: ctypes.CDLL) -> None:
         "cs_columns": ([_p, _i64, _p, _i64, P(_i64), P(_i64)], _i32),
         "cs_options_new": ([_i32, P(c_str), P(c_str), P(_i64), P(CsError)], _i32),
         "cs_free": ([_i64], None),
-        "cs_score_batch": ([_i64, P(CsSide), P(CsSide), P(CsNames), _i64, P(ctypes.c_int32), _p, _i64,
-                            P(CsDuplicate), _i64, P(CsWarning), _i64, P(CsReport), P(CsError)], _i32),
+        # Pointers as void*: ctypes then passes the prebuilt c_void_p objects of the per-call path as they are
+        # (typed POINTER argtypes cost ~1.5 us a call, a third of the bare call, in checks of their own).
+        "cs_score_batch": ([_i64, _p, _p, _p, _i64, _p, _p, _i64, _p, _i64, _p, _i64, _p, _p], _i32),
         "cs_pack_spans": ([_p, _i64, _p, P(CsError)], _i32),
         "cs_spans_from_marshal": ([c_str, _i64, _i64, _p, _i64, P(_i64), P(CsError)], _i32),
         "cs_score_files": ([c_str, c_str, _i64, P(ctypes.c_int32), P(CsFilesResult), P(CsError)], _i32),
@@ -257,6 +258,7 @@ def interruptible(call: Any, args: tuple, cancel: ctypes.c_int32, big: bool) -> 
     """
     if not big:
         return call(*args)
+    cancel.value = 0
     done = allocate_lock()
     done.acquire()
     out: list = []
@@ -316,8 +318,8 @@ DUPS_KEPT = 4096  # duplicate records kept per call; all are counted
 class _Scratch(_ThreadLocal):
     """Per-thread ctypes objects reused by every scoring call (allocating 4,096 records a call would dominate it).
 
-    ``offsets`` serves a one-document call: ``[0, n_key, 0, n_response]``,
-    the two sides' offsets, which :func:`score` points the sides at.
+    ``offsets`` serves a packed document: ``[0, n_key, 0, n_response]``, the
+    offsets of ``one_key`` and ``one_response``, which point into its buffer.
     """
 
     def __init__(self) -> None:
@@ -326,24 +328,47 @@ class _Scratch(_ThreadLocal):
         self.report, self.err, self.cancel = CsReport(), CsError(), ctypes.c_int32(0)
         self.key, self.response, self.names = CsSide(), CsSide(), CsNames()
         self.offsets = (ctypes.c_int64 * 4)()
-        self.one_offsets = ctypes.addressof(self.offsets)
-        self.refs = (ctypes.byref(self.key), ctypes.byref(self.response), ctypes.byref(self.names),
-                     ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
+        self.one_key, self.one_response = CsSide(), CsSide()  # a packed document's sides: offsets [0, nk], [0, nr]
+        self.one_key.offsets = ctypes.addressof(self.offsets)
+        self.one_response.offsets = self.one_key.offsets + 16
+        self.one_refs = (_p(ctypes.addressof(self.one_key)), _p(ctypes.addressof(self.one_response)))
+        address = ctypes.addressof
+        # The call's pointers, as the c_void_p objects its argtypes take (see _declare).
+        self.refs = tuple(_p(address(x)) for x in (self.key, self.response, self.names, self.cancel, self.report,
+                                                    self.err, self.dups, self.warns))
+        self.caps = (_i64(DUPS_KEPT), _i64(len(self.warns)), _i64(1))
         self.n_key = _i64(0)
+        self.row: tuple | None = None  # (NumPy view, the call's arguments after the options): made by _row
+
+
+def _row(s: _Scratch) -> tuple:
+    """The thread's one-document counts row and the per-call path's arguments around it, made on first use."""
+    import numpy as np
+
+    ncol = len(_columns)
+    buf = (ctypes.c_double * ncol)()
+    r = s.refs
+    tail = (r[3], _p(ctypes.addressof(buf)), _i64(ncol), r[6], s.caps[0], r[7], s.caps[1], r[4], r[5])
+    s.row = (np.frombuffer(buf, dtype=np.float64).reshape(1, ncol), tail, buf)
+    return s.row
+
+
+_handles: dict[int, ctypes.c_int64] = {}  # options handles as the per-call path passes them
 
 
 _scratch = _Scratch()
+array_type: type | None = None  # array.array, once a packed document has been made (int64s)
 _PAIR: array | None = None  # array("q", (0, 0)), made on first use: array imports collections.abc
 _ERR_MENTION = ERR_KINDS.index("mention")
 
 
 def int64s(n: int) -> array:
     """A zeroed array("q") of n values (n even): a packed document, which the sides point into."""
-    global _PAIR
+    global _PAIR, array_type
     if _PAIR is None:
         from array import array
 
-        _PAIR = array("q", (0, 0))
+        _PAIR, array_type = array("q", (0, 0)), array
     return _PAIR * (n >> 1)
 
 
@@ -413,8 +438,6 @@ def score(n_docs: int, key: tuple | None, response: tuple | None, names: tuple |
     what :func:`_take_analysis` returns (or None). Raises EngineError or
     KeyboardInterrupt.
     """
-    import numpy as np
-
     cdll = _lib if _lib is not None else lib()
     s = _scratch
     if packed is None:
@@ -423,27 +446,44 @@ def score(n_docs: int, key: tuple | None, response: tuple | None, names: tuple |
     else:
         both, nk, types = packed
         n = len(both) >> 1
-        p, t = _addr(both), _addr(types)
+        p = both.buffer_info()[0] if type(both) is array_type else _addr(both)
         s.offsets[1], s.offsets[3] = nk, n - nk
-        k, r = s.key, s.response
-        k.offsets, k.mentions, k.clusters, k.types, k.length = s.one_offsets, p, p + 8 * n, t, nk
-        r.offsets, r.mentions, r.clusters, r.length = s.one_offsets + 16, p + 8 * nk, p + 8 * (n + nk), n - nk
-        r.types = None if t is None else t + nk
+        k, r = s.one_key, s.one_response
+        k.mentions, k.clusters, k.length = p, p + 8 * n, nk
+        r.mentions, r.clusters, r.length = p + 8 * nk, p + 8 * (n + nk), n - nk
+        if types is not None or k.types:
+            k.types = _addr(types)
+            r.types = None if types is None else k.types + nk
     cnames = None
     if names is not None:
         s.names.bytes, s.names.offsets = _addr(names[0]), _addr(names[1])
         cnames = s.refs[2]
-    counts = np.zeros((n_docs, len(_columns)) if scores else (0, 0))
-    s.cancel.value = 0
-    args = (n_docs, s.refs[0], s.refs[1], cnames, options, s.refs[3], _addr(counts), counts.size,
-            s.dups, DUPS_KEPT, s.warns, len(s.warns), s.refs[4], s.refs[5])
-    status = interruptible(cdll.cs_score_batch, args, s.cancel, n_mentions >= INTERRUPTIBLE_MENTIONS)
-    if status:
-        check(status, s.err)
+    if n_docs == 1 and scores and n_mentions < INTERRUPTIBLE_MENTIONS:
+        # The per-call path: prebuilt arguments, the engine writes the thread's row, the caller gets a copy.
+        handle = _handles.get(options)
+        if handle is None:
+            if len(_handles) >= 1024:  # handles of freed options are never reused: forget them now and then
+                _handles.clear()
+            handle = _handles[options] = _i64(options)
+        row = s.row or _row(s)
+        status = cdll.cs_score_batch(s.caps[2], *s.one_refs, cnames, handle, *row[1])
+        if status:
+            check(status, s.err)
+        counts = row[0].copy()
+    else:
+        import numpy as np
+
+        counts = np.zeros((n_docs, len(_columns)) if scores else (0, 0))
+        sides = s.refs[:2] if packed is None else s.one_refs
+        args = (n_docs, *sides, cnames, options, s.refs[3], _addr(counts), counts.size, s.refs[6],
+                DUPS_KEPT, s.refs[7], len(s.warns), s.refs[4], s.refs[5])
+        status = interruptible(cdll.cs_score_batch, args, s.cancel, n_mentions >= INTERRUPTIBLE_MENTIONS)
+        if status:
+            check(status, s.err)
     report = s.report
+    if not (report.n_dups or report.n_warnings or report.analysis):
+        return counts, report.applied, (), 0, (), None
     analysis = _take_analysis(cdll, _i64(report.analysis), report.analysis_sizes) if report.analysis else None
-    if not (report.n_dups or report.n_warnings):
-        return counts, report.applied, (), 0, (), analysis
     nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
     dups = [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]]
     warns = [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]]
