@@ -32,7 +32,6 @@ LIBRARY_NAME = "libcorefscore.so"
 CS_OK, CS_INVALID_INPUT, CS_BUFFER_TOO_SMALL, CS_INTERNAL, CS_IO, CS_CANCELLED = range(6)
 ERR_KINDS = ("none", "argument", "option", "mention", "duplicate", "missing_types", "parse", "not_found", "io",
              "cancelled", "internal", "missing_heads")
-WARN_KINDS = {1: "response_only", 2: "bad_item", 3: "name_pairing", 4: "types_skipped", 100: "other"}
 MESSAGE_LEN = 512
 #: Inputs at least this large run on a helper thread so that Ctrl-C is honoured at once.
 INTERRUPTIBLE_MENTIONS = 20_000
@@ -85,10 +84,6 @@ class CsAnalysisBuffers(ctypes.Structure):
                 ("mentions", _p), ("mentions_len", _i64), ("key_entities", _p), ("key_entities_len", _i64),
                 ("response_entities", _p), ("response_entities_len", _i64), ("warnings", _p),
                 ("warnings_cap", _i64)]
-
-
-class CsDocMention(ctypes.Structure):
-    _fields_ = [("start", _i64), ("end", _i64), ("cluster", _i64), ("type", _i32), ("line", _i32)]
 
 
 class CsDocumentsSizes(ctypes.Structure):
