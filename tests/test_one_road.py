@@ -107,3 +107,12 @@ def test_only_a_first_mention_that_is_a_span_reaches_the_librarys_span_packing(m
     assert calls == []  # ints, labels, nothing: no call designed to fail
     doc = _convert.from_lists(*OTHER, "0")
     assert calls == [1] and doc.kind == _convert.SPAN
+
+
+def test_a_cancel_flag_left_set_cancels_no_later_call():
+    # An interrupted long call leaves the thread's flag at 1; the next calls, per-call or batch, must run.
+    want = corefscore.score_corpus([OTHER[0]] * 2, [OTHER[1]] * 2).counts_matrix
+    _lib._scratch.cancel.value = 1
+    np.testing.assert_array_equal(corefscore.score(*OTHER).counts_matrix, want[:1])
+    _lib._scratch.cancel.value = 1
+    np.testing.assert_array_equal(corefscore.score_corpus([OTHER[0]] * 2, [OTHER[1]] * 2).counts_matrix, want)

@@ -251,9 +251,9 @@ def interruptible(call: Any, args: tuple, cancel: ctypes.c_int32, big: bool) -> 
     The engine polls ``cancel`` and stops within 100 ms; KeyboardInterrupt is
     re-raised as soon as the helper thread has returned.
     """
+    cancel.value = 0  # a flag an interrupted call left set must not cancel this one
     if not big:
         return call(*args)
-    cancel.value = 0
     done = allocate_lock()
     done.acquire()
     out: list = []
@@ -343,7 +343,9 @@ def _row(s: _Scratch) -> tuple:
     ncol = len(_columns)
     buf = (ctypes.c_double * ncol)()
     r = s.refs
-    tail = (r[3], _p(ctypes.addressof(buf)), _i64(ncol), r[6], s.caps[0], r[7], s.caps[1], r[4], r[5])
+    # No cancel flag: a per-call document is too small to interrupt (and a flag left set by an interrupted
+    # long call must not cancel it).
+    tail = (None, _p(ctypes.addressof(buf)), _i64(ncol), r[6], s.caps[0], r[7], s.caps[1], r[4], r[5])
     s.row = (np.frombuffer(buf, dtype=np.float64).reshape(1, ncol), tail, buf)
     return s.row
 
