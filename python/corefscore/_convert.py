@@ -202,18 +202,6 @@ def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
     return out
 
 
-def _first_mention(key: Any, response: Any) -> Any:
-    """The first mention of a document of lists (None when there is none, or the input is not lists)."""
-    for side in (key, response):
-        if type(side) is list or type(side) is tuple:
-            for cluster in side:
-                if (type(cluster) is list or type(cluster) is tuple) and cluster:
-                    return cluster[0]
-                if type(cluster) is not list and type(cluster) is not tuple:
-                    return None
-    return None
-
-
 def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
     """One document given as sequences of clusters on both sides.
 
@@ -221,10 +209,15 @@ def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> 
     pair of ints goes to the library's packing (:func:`_lib.spans_from_lists`),
     anything else (or a span the library refuses) to :func:`_from_lists`.
     """
-    if mention_types is None and _is_pair(_first_mention(key, response)):
-        packed = _lib.spans_from_lists(key, response)
-        if packed is not None:
-            return Doc(packed[0], packed[1], SPAN)
+    if mention_types is None:
+        try:
+            first = (key[0] if len(key) else response[0])[0]
+        except Exception:  # no first mention to look at (empty, not indexable): the general path
+            first = None
+        if type(first) is tuple and len(first) == 2 and type(first[0]) is int and type(first[1]) is int:
+            packed = _lib.spans_from_lists(key, response)
+            if packed is not None:
+                return Doc(packed[0], packed[1], SPAN)
     return _from_lists(key, response, doc, mention_types)
 
 

@@ -253,7 +253,21 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
     (outputs=analysis) the result is the analysis, its mention ids mapped
     back to the caller's mentions.
     """
-    if len(docs) == 1:  # the per-call path: the document's packed buffer as it is
+    if len(docs) == 1 and not (named or opts.analysis):
+        d = docs[0]
+        n = len(d.both) >> 1
+        if n < _lib.INTERRUPTIBLE_MENTIONS:  # the per-call path: the packed buffer as it is, prebuilt arguments
+            try:
+                counts, applied, dups, n_dups, warns, _ = _lib.score_one(
+                    d.both, d.nk, d.types, opts._handles.get(_HANDLE_KEYS[d.types is not None][d.kind == "span"])
+                    or opts.handle(d.types is not None, d.kind == "span"))
+            except _lib.EngineError as exc:
+                raise _translate(exc, names=names, labels=names, docs=docs, offsets=((0, d.nk), (0, n - d.nk))) \
+                    from None
+            if not (n_dups or warns):
+                return Scores(counts, names, _applied(applied), [], 0, [])
+            return _scores(docs, names, counts, applied, dups, n_dups, warns, ((0, d.nk), (0, n - d.nk)))
+    if len(docs) == 1:  # a long or named document, or an analysis: the packed buffer, through the batch call
         d = docs[0]
         spans, types_given, key = d.kind == "span", d.types is not None, None
         packed, n = (d.both, d.nk, d.types), len(d.both) >> 1
@@ -278,8 +292,7 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
     analysis = opts.analysis
     try:
         counts, applied, dups, n_dups, warns, found = _lib.score(
-            len(docs), key, response, cnames, opts._handles.get((types_given, spans)) or
-            opts.handle(types_given, spans), n, not analysis, packed)
+            len(docs), key, response, cnames, opts.handle(types_given, spans), n, not analysis, packed)
     except _lib.EngineError as exc:
         labels = [f"{i} ({n!r})" for i, n in enumerate(names)] if named else names
         raise _translate(exc, names=names, labels=labels, docs=docs, offsets=offsets) from None
@@ -287,8 +300,15 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
         found["names"] = names
         found["mention_of"] = lambda d, m: docs[d].mention(int(m))
         return found
-    if not (n_dups or warns):
-        return Scores(counts, names, _applied(applied), [], 0, [])
+    return _scores(docs, names, counts, applied, dups, n_dups, warns, offsets)
+
+
+_HANDLE_KEYS = (((False, False), (False, True)), ((True, False), (True, True)))  # [typed][spans]: handle keys
+
+
+def _scores(docs: list[Doc], names: list[str], counts: Any, applied: int, dups: Any, n_dups: int, warns: Any,
+            offsets: Any) -> Scores:
+    """The Scores of an engine call, repeated mentions named as the caller gave them."""
     records = []
     for d in dups:
         side = SIDES[d.side]

@@ -333,24 +333,8 @@ class _Scratch(_ThreadLocal):
                                                     self.err, self.dups, self.warns))
         self.caps = (_i64(DUPS_KEPT), _i64(len(self.warns)), _i64(1))
         self.n_key = _i64(0)
-        self.row: tuple | None = None  # (NumPy view, the call's arguments after the options): made by _row
-
-
-def _row(s: _Scratch) -> tuple:
-    """The thread's one-document counts row and the per-call path's arguments around it, made on first use."""
-    import numpy as np
-
-    ncol = len(_columns)
-    buf = (ctypes.c_double * ncol)()
-    r = s.refs
-    # No cancel flag: a per-call document is too small to interrupt (and a flag left set by an interrupted
-    # long call must not cancel it).
-    tail = (None, _p(ctypes.addressof(buf)), _i64(ncol), r[6], s.caps[0], r[7], s.caps[1], r[4], r[5])
-    s.row = (np.frombuffer(buf, dtype=np.float64).reshape(1, ncol), tail, buf)
-    return s.row
-
-
-_handles: dict[int, ctypes.c_int64] = {}  # options handles as the per-call path passes them
+        self.row: tuple | None = None  # the per-call counts row (NumPy view, ctypes buffer): see _one_args
+        self.one_args: dict[int, tuple] = {}  # score_one's arguments per options handle
 
 
 _scratch = _Scratch()
@@ -440,51 +424,84 @@ def score(n_docs: int, key: tuple | None, response: tuple | None, names: tuple |
     if packed is None:
         _fill(s.key, key)
         _fill(s.response, response)
+        sides = s.refs[:2]
     else:
-        both, nk, types = packed
-        n = len(both) >> 1
-        p = both.buffer_info()[0] if type(both) is array_type else _addr(both)
-        s.offsets[1], s.offsets[3] = nk, n - nk
-        k, r = s.one_key, s.one_response
-        k.mentions, k.clusters, k.length = p, p + 8 * n, nk
-        r.mentions, r.clusters, r.length = p + 8 * nk, p + 8 * (n + nk), n - nk
-        if types is not None or k.types:
-            k.types = _addr(types)
-            r.types = None if types is None else k.types + nk
+        _point(s, *packed)
+        sides = s.one_refs
     cnames = None
     if names is not None:
         s.names.bytes, s.names.offsets = _addr(names[0]), _addr(names[1])
         cnames = s.refs[2]
-    if n_docs == 1 and scores and n_mentions < INTERRUPTIBLE_MENTIONS:
-        # The per-call path: prebuilt arguments, the engine writes the thread's row, the caller gets a copy.
-        handle = _handles.get(options)
-        if handle is None:
-            if len(_handles) >= 1024:  # handles of freed options are never reused: forget them now and then
-                _handles.clear()
-            handle = _handles[options] = _i64(options)
-        row = s.row or _row(s)
-        status = cdll.cs_score_batch(s.caps[2], *s.one_refs, cnames, handle, *row[1])
-        if status:
-            check(status, s.err)
-        counts = row[0].copy()
-    else:
-        import numpy as np
+    import numpy as np
 
-        counts = np.zeros((n_docs, len(_columns)) if scores else (0, 0))
-        sides = s.refs[:2] if packed is None else s.one_refs
-        args = (n_docs, *sides, cnames, options, s.refs[3], _addr(counts), counts.size, s.refs[6],
-                DUPS_KEPT, s.refs[7], len(s.warns), s.refs[4], s.refs[5])
-        status = interruptible(cdll.cs_score_batch, args, s.cancel, n_mentions >= INTERRUPTIBLE_MENTIONS)
-        if status:
-            check(status, s.err)
+    counts = np.zeros((n_docs, len(_columns)) if scores else (0, 0))
+    args = (n_docs, *sides, cnames, options, s.refs[3], _addr(counts), counts.size, s.refs[6], DUPS_KEPT,
+            s.refs[7], len(s.warns), s.refs[4], s.refs[5])
+    status = interruptible(cdll.cs_score_batch, args, s.cancel, n_mentions >= INTERRUPTIBLE_MENTIONS)
+    if status:
+        check(status, s.err)
+    return counts, *_report(cdll, s)
+
+
+def score_one(both: Any, nk: int, types: Any, options: int):
+    """:func:`score` of one packed document of fewer than INTERRUPTIBLE_MENTIONS mentions: the per-call path.
+
+    The same call with arguments made once per thread and options handle;
+    the engine writes the thread's counts row and the caller gets a copy.
+    """
+    cdll = _lib if _lib is not None else lib()
+    s = _scratch
+    _point(s, both, nk, types)
+    status = cdll.cs_score_batch(*(s.one_args.get(options) or _one_args(s, options)))
+    if status:
+        check(status, s.err)
+    report = s.report
+    if not (report.n_dups or report.n_warnings):  # (no analysis: the per-call path scores)
+        return s.row[0].copy(), report.applied, (), 0, (), None
+    return s.row[0].copy(), *_report(cdll, s)
+
+
+def _point(s: _Scratch, both: Any, nk: int, types: Any) -> None:
+    """Point the thread's one-document sides into a packed document (offsets [0, nk] and [0, n - nk])."""
+    n = len(both) >> 1
+    p = both.buffer_info()[0] if type(both) is array_type else _addr(both)
+    s.offsets[1], s.offsets[3] = nk, n - nk
+    k, r = s.one_key, s.one_response
+    k.mentions, k.clusters, k.length = p, p + 8 * n, nk
+    r.mentions, r.clusters, r.length = p + 8 * nk, p + 8 * (n + nk), n - nk
+    if types is not None or k.types:
+        k.types = _addr(types)
+        r.types = None if types is None else k.types + nk
+
+
+def _one_args(s: _Scratch, options: int) -> tuple:
+    """score_one's arguments for an options handle, made once per thread (handles are never reused)."""
+    import numpy as np
+
+    if s.row is None:
+        ncol = len(_columns)
+        buf = (ctypes.c_double * ncol)()
+        s.row = (np.frombuffer(buf, dtype=np.float64).reshape(1, ncol), buf)
+    if len(s.one_args) >= 256:
+        s.one_args.clear()
+    r, buf = s.refs, s.row[1]
+    # No cancel flag: a per-call document is too small to interrupt (and a flag left set by an interrupted
+    # long call must not cancel it).
+    s.one_args[options] = (s.caps[2], *s.one_refs, None, _i64(options), None, _p(ctypes.addressof(buf)),
+                           _i64(len(buf)), r[6], s.caps[0], r[7], s.caps[1], r[4], r[5])
+    return s.one_args[options]
+
+
+def _report(cdll: Any, s: _Scratch) -> tuple:
+    """(applied, dups, n_dups, warnings, analysis) of the thread's last call (see :func:`score`)."""
     report = s.report
     if not (report.n_dups or report.n_warnings or report.analysis):
-        return counts, report.applied, (), 0, (), None
+        return report.applied, (), 0, (), None
     analysis = _take_analysis(cdll, _i64(report.analysis), report.analysis_sizes) if report.analysis else None
     nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
     dups = [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]]
     warns = [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]]
-    return counts, int(report.applied), dups, int(report.n_dups), warns, analysis
+    return int(report.applied), dups, int(report.n_dups), warns, analysis
 
 
 def score_files(key_path: bytes | None, response_path: bytes | None, options: int, as_numpy: bool = True) -> dict:
