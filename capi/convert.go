@@ -15,7 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/corefscore/corefscore/gocore"
-	"github.com/corefscore/corefscore/gocore/conll"
+	"github.com/corefscore/corefscore/gocore/files"
 )
 
 // abiVersion must equal CS_ABI_VERSION in corefscore.h.
@@ -123,7 +123,7 @@ func (h *handles[T]) take(id int64) (T, bool) {
 
 var (
 	optionHandles handles[*callOptions]
-	resultHandles handles[*conll.FileResult]
+	resultHandles handles[*files.FileResult]
 )
 
 // freeHandle frees the result of a handle of any kind (options, file
@@ -493,7 +493,7 @@ func callerMention(err error, key, resp flatSide) error {
 }
 
 // namesLen is the total length of the names of a file result.
-func namesLen(res *conll.FileResult) int64 {
+func namesLen(res *files.FileResult) int64 {
 	var n int64
 	for _, s := range res.Names {
 		n += int64(len(s))
@@ -502,7 +502,7 @@ func namesLen(res *conll.FileResult) int64 {
 }
 
 // fileDupRecords converts the duplicates of a file result.
-func fileDupRecords(res *conll.FileResult) []dupRecord {
+func fileDupRecords(res *files.FileResult) []dupRecord {
 	out := make([]dupRecord, len(res.Duplicates))
 	for i, d := range res.Duplicates {
 		out[i] = dupRecord{doc: int64(d.Doc), side: int32(d.Side), mention: -1, firstCluster: d.FirstCluster,
@@ -512,7 +512,7 @@ func fileDupRecords(res *conll.FileResult) []dupRecord {
 }
 
 // checkTake checks the caller's buffers against a file result's sizes.
-func checkTake(res *conll.FileResult, countsLen, namesCap, offsetsLen int64) error {
+func checkTake(res *files.FileResult, countsLen, namesCap, offsetsLen int64) error {
 	nDocs := int64(len(res.Names))
 	cells := nDocs * int64(gocore.NumColumns())
 	if countsLen < cells || namesCap < namesLen(res) || offsetsLen < nDocs+1 {
@@ -523,7 +523,7 @@ func checkTake(res *conll.FileResult, countsLen, namesCap, offsetsLen int64) err
 }
 
 // writeNames writes a result's names and their offsets.
-func writeNames(res *conll.FileResult, names []byte, offsets []int64) {
+func writeNames(res *files.FileResult, names []byte, offsets []int64) {
 	pos := int64(0)
 	offsets[0] = 0
 	for i, s := range res.Names {

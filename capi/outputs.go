@@ -9,6 +9,7 @@ import (
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/corefscore/corefscore/gocore/conll"
+	"github.com/corefscore/corefscore/gocore/files"
 )
 
 // output is one thing a scoring call can produce ("outputs" option).
@@ -105,7 +106,7 @@ func (co *callOptions) analysisOptions() gocore.Options {
 // result behind it per output.
 type filesOut struct {
 	scores             int64
-	score              *conll.FileResult
+	score              *files.FileResult
 	analysis           int64
 	analysisSizes      analysisSizes
 	keyDocs, respDocs  int64
@@ -145,7 +146,7 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 	}
 	switch want {
 	case outScores:
-		res, err := conll.Score(keyPath, respPath, opt)
+		res, err := files.Score(keyPath, respPath, opt)
 		if err != nil {
 			return out, err
 		}
@@ -154,14 +155,14 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 	case outAnalysis:
 		aopt := co.analysisOptions()
 		aopt.Stop = stop
-		names, recs, warnings, err := conll.AnalyzeFiles(keyPath, respPath, opt.Format, aopt)
+		names, recs, warnings, err := files.AnalyzeFiles(keyPath, respPath, opt.Format, aopt)
 		if err != nil {
 			return out, gocore.AsError(err)
 		}
 		out.analysis, out.analysisSizes = keepAnalysis(names, recs, warnings)
 		return out, checkStop(stop)
 	}
-	rep, err := conll.Report(keyPath, respPath, opt, co.analysisOptions())
+	rep, err := files.Report(keyPath, respPath, opt, co.analysisOptions())
 	if err != nil {
 		return out, gocore.AsError(err)
 	}
