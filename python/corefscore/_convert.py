@@ -77,7 +77,8 @@ def _value(m: Any, where: str) -> Any:
                   (t is list and all(_is_sequence(x) for x in m))):
             raise InputTypeError(f"{where} must be a (start, end) pair, an int or a hashable label; got a sequence "
                                  f"of spans {_describe(m)} instead: a batch of documents goes to score_corpus, "
-                                 "one document is a list of clusters, each a list of mentions.")
+                                 "one document is a list of clusters, each a list of mentions (a mention made of "
+                                 "several spans is a tuple of them).")
         v = tuple(_value(x, where) for x in m)
         if len(v) == 2 and any(isinstance(x, float) for x in v):
             bad = next(x for x in v if isinstance(x, float))
