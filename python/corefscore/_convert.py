@@ -9,8 +9,8 @@ here):
 
 - every mention a span ``(start, end)`` of ints (any tuple, named tuples
   included) with ``0 <= start <= end < 2**31``: the id is
-  ``start << 32 | end`` (packed by the library: ``_lib.pack_spans``,
-  ``_lib.spans_from_lists``; :func:`unpack_span`);
+  ``start << 32 | end``, always packed by the library (``_lib.pack_spans``,
+  ``_lib.spans_from_lists``); :func:`unpack_span` is its inverse;
 - every mention an int: the id is the int;
 - otherwise each distinct mention (any hashable) is numbered in order of
   first appearance, key first, so equal mentions on both sides share an id.
@@ -44,7 +44,17 @@ SPAN, INT, INTERN = "span", "int", "intern"
 
 
 def unpack_span(mention_id: int) -> tuple[int, int]:
+    """The ``(start, end)`` of a span id: the inverse of the library's packing (:func:`_pack`)."""
     return (mention_id >> SPAN_SHIFT, mention_id & ((1 << SPAN_SHIFT) - 1))
+
+
+def _pack(spans: list) -> array:
+    """The span ids of ``(start, end)`` pairs, packed by the library: the packing rule lives there alone."""
+    rows = np.array(spans, dtype=np.int64).reshape(-1, 2)
+    out = _lib.int64s(2 * len(rows))[:len(rows)]
+    if len(rows):
+        _lib.pack_spans(rows.ctypes.data, len(rows), out.buffer_info()[0])
+    return out
 
 
 def _describe(x: Any) -> str:
@@ -172,7 +182,7 @@ class Doc:
         ids = self.both[:n].tolist() if hasattr(self.both, "tolist") else list(self.both[:n])
         table = self.table if self.kind == INTERN else list(dict.fromkeys(ids))
         number = range(len(table)) if self.kind == INTERN else {m: i for i, m in enumerate(table)}
-        both = array("q", [number[m] << SPAN_SHIFT | number[m] for m in ids]) + array("q", self.both[n:])
+        both = _pack([(number[m], number[m]) for m in ids]) + array("q", self.both[n:])
         return _Points(both, self.nk, INTERN, self.types, table)
 
 
@@ -182,7 +192,7 @@ class _Points(Doc):
     __slots__ = ()
 
     def mention(self, mention_id: int) -> Any:
-        return self.table[mention_id & ((1 << SPAN_SHIFT) - 1)]
+        return self.table[unpack_span(mention_id)[1]]
 
 
 def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
@@ -246,7 +256,7 @@ def _from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) ->
             side = "key" if bad in kms else "response"
             raise ValueError(f"`{side}` of document {doc} must have spans (start, end) with "
                              f"0 <= start <= end < 2**31; got {bad!r} instead.")
-        return Doc(array("q", [s << SPAN_SHIFT | e for s, e in ms] + kcs + rcs), nk, SPAN, types)
+        return Doc(_pack(ms) + array("q", kcs + rcs), nk, SPAN, types)
     if all(type(m) is int and -(1 << 63) <= m < 1 << 63 for m in ms):
         return Doc(array("q", ms + kcs + rcs), nk, INT, types)
     index: dict = {}

@@ -327,7 +327,9 @@ def _file_scores(out: tuple, paths: list[str]) -> Scores:
 
 
 def _file_analysis(analysis: dict, paths: list[str]) -> dict:
-    analysis["mention_of"] = lambda d, m: (int(m) >> 32, int(m) & 0xFFFFFFFF)
+    from ._convert import unpack_span  # here: _convert imports NumPy, which the command line does without
+
+    analysis["mention_of"] = lambda d, m: unpack_span(int(m))
     analysis["warnings"] = _warnings(analysis["warnings"], paths)
     return analysis
 
