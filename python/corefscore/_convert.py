@@ -1,4 +1,4 @@
-"""The conversion layer: user inputs (clusters, arrays, labels, tensors) to the engine's CSR arrays.
+"""The conversion layer: user inputs (clusters, arrays, labels, tensors) to one packed document form.
 
 Every input becomes one form, :class:`Doc`: one int64 buffer holding both
 sides' mention ids (key first), then both sides' cluster positions, with the
