@@ -197,7 +197,7 @@ def _load() -> None:
                           "(`pip install .`) or build it with `make build`")
     try:
         cdll = ctypes.CDLL(path)
-        cdll.cs_abi_version.restype = _i32
+        cdll.cs_abi_version.argtypes, cdll.cs_abi_version.restype = [], _i32
         found = int(cdll.cs_abi_version())
     except (OSError, AttributeError) as exc:
         raise ImportError(f"corefscore: cannot load the shared library {path}: {exc}") from exc
