@@ -78,9 +78,11 @@ def bare_call(key, response):
     dups, warns = (_lib.CsDuplicate * 64)(), (_lib.CsWarning * 8)()
     report, err = _lib.CsReport(), _lib.CsError()
     handle = _engine.options().handle(False, True)
-    args = (ctypes.c_int64(1), ctypes.byref(sides[0]), ctypes.byref(sides[1]), None, ctypes.c_int64(handle), None,
-            ctypes.c_void_p(counts.ctypes.data), ctypes.c_int64(ncol), dups, ctypes.c_int64(len(dups)), warns,
-            ctypes.c_int64(len(warns)), ctypes.byref(report), ctypes.byref(err))
+    # Pointers as the c_void_p objects cs_score_batch's argtypes take, as the package passes them (_lib._declare).
+    ptr = [ctypes.c_void_p(ctypes.addressof(x)) for x in (sides[0], sides[1], dups, warns, report, err)]
+    args = (ctypes.c_int64(1), ptr[0], ptr[1], None, ctypes.c_int64(handle), None,
+            ctypes.c_void_p(counts.ctypes.data), ctypes.c_int64(ncol), ptr[2], ctypes.c_int64(len(dups)), ptr[3],
+            ctypes.c_int64(len(warns)), ptr[4], ptr[5])
     fn = cdll.cs_score_batch
     status = fn(*args)
     if status != _lib.CS_OK:

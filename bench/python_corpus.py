@@ -75,7 +75,7 @@ def main() -> None:
     key_csr, resp_csr = _convert.csr(docs, "key"), _convert.csr(docs, "response")
     n_mentions = len(key_csr[2]) + len(resp_csr[2])
     best, med = best_and_median(
-        lambda: _lib.score_batch(len(docs), key_csr, resp_csr, None, handle, n_mentions), args.repeat
+        lambda: _lib.score(len(docs), key_csr, resp_csr, None, handle, n_mentions), args.repeat
     )
     rows.append(("engine call alone on converted arrays", best, med, None))
     best, med = best_and_median(

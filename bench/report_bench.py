@@ -8,9 +8,10 @@ Timed (median and best of ``--runs`` after one warm-up):
 
 - in-process: ``corefscore.analyze_files(key, response)`` (read, pair and
   analyse both files in Go, records copied into Python objects), and the
-  Go-side parts alone (``_lib.analyze_files``; ``_lib.read_documents`` of
-  the key; ``_lib.report_files``, the one call ``corefscore report`` makes
-  per response: scores, analysis and documents from one read of each file);
+  Go-side parts alone (``cs_score_files`` with outputs=analysis; with
+  outputs=key_documents for the key; with every output, the one call
+  ``corefscore report`` makes per response: scores, analysis and documents
+  from one read of each file);
 - whole processes: ``python -m corefscore report KEY RESPONSE -o FILE`` and
   with a second response (seed 2), and the size of the HTML file written.
 
@@ -86,18 +87,20 @@ def main() -> None:
         key, a, b = litbank(tmp)
         analysis = corefscore.analyze_files(key, a)
         n_docs, n_err = len(analysis.documents), len(analysis.errors)
-        opts = _engine.options()
-        h = opts.handle(False, True)
+        def files_call(key_path, response_path, outputs):
+            opts = _engine.options(outputs=outputs)
+            return lambda: _lib.score_files(key_path and os.fsencode(key_path),
+                                            response_path and os.fsencode(response_path), opts.handle(False))
+
         rows = [
             ("`analyze_files(key, response)` (in process)",
              best_and_median(lambda: corefscore.analyze_files(key, a), args.runs)),
-            ("Go analysis alone (`_lib.analyze_files`)",
-             best_and_median(lambda: _lib.analyze_files(os.fsencode(key), os.fsencode(a), h), args.runs)),
-            ("Go documents and words of the key (`_lib.read_documents`)",
-             best_and_median(lambda: _lib.read_documents(os.fsencode(key), 0, h), args.runs)),
-            ("Go scores, analysis and documents, one read of each file (`_lib.report_files`)",
-             best_and_median(lambda: _lib.report_files(os.fsencode(key), os.fsencode(a), opts.handle(False), h),
-                             args.runs)),
+            ("Go analysis alone (`cs_score_files`, outputs=analysis)",
+             best_and_median(files_call(key, a, "analysis"), args.runs)),
+            ("Go documents and words of the key (`cs_score_files`, outputs=key_documents)",
+             best_and_median(files_call(key, None, "key_documents"), args.runs)),
+            ("Go scores, analysis and documents, one read of each file (`cs_score_files`, every output)",
+             best_and_median(files_call(key, a, "scores,analysis,key_documents,response_documents"), args.runs)),
         ]
         out1, out2 = tmp / "one.html", tmp / "two.html"
         cmd1 = [sys.executable, "-m", "corefscore", "report", str(key), str(a), "-o", str(out1)]

@@ -54,54 +54,19 @@ func totalLen(ss []string) int64 {
 	return n
 }
 
-// analyzeBatch analyses a batch of caller documents and keeps the result.
-func analyzeBatch(key, resp flatSide, names []string, optHandle int64, stop func() bool) (int64, analysisSizes, error) {
-	opt, err := optionsOf(optHandle)
-	if err != nil {
-		return 0, analysisSizes{}, err
-	}
-	opt.Stop = stop
-	docs, err := buildDocs(key, resp, names)
-	if err != nil {
-		return 0, analysisSizes{}, err
-	}
-	if err := checkSpans(key, resp, &opt); err != nil {
-		return 0, analysisSizes{}, err
-	}
+// analyzeBatch analyses a batch of documents and keeps the result.
+func analyzeBatch(docs []gocore.Document, names []string, opt gocore.Options) (int64, analysisSizes, error) {
 	recs, err := gocore.AnalyzeBatch(docs, opt)
 	if err != nil {
 		return 0, analysisSizes{}, gocore.AsError(err)
 	}
-	if stop != nil && stop() {
-		return 0, analysisSizes{}, gocore.NewError(gocore.KindCancelled, "cancelled")
+	if err := checkStop(opt.Stop); err != nil {
+		return 0, analysisSizes{}, err
 	}
 	res := &analysisResult{names: names, flat: gocore.Flatten(recs)}
 	if res.names == nil {
 		res.names = make([]string, len(docs))
 	}
-	return analysisHandles.put(res), res.sizes(), nil
-}
-
-// analyzeFiles analyses a key file against a response file and keeps the
-// result (mention ids are packed spans, start<<32 | end).
-func analyzeFiles(keyPath, respPath string, optHandle int64, stop func() bool) (int64, analysisSizes, error) {
-	opt, err := optionsOf(optHandle)
-	if err != nil {
-		return 0, analysisSizes{}, err
-	}
-	opt.Stop = stop
-	names, recs, warnings, err := conll.AnalyzeFiles(keyPath, respPath, opt.Format, opt)
-	if err != nil {
-		return 0, analysisSizes{}, gocore.AsError(err)
-	}
-	if stop != nil && stop() {
-		return 0, analysisSizes{}, gocore.NewError(gocore.KindCancelled, "cancelled")
-	}
-	ws := make([]gocore.Warning, len(warnings))
-	for i, w := range warnings {
-		ws[i] = gocore.Warning{Kind: gocore.WarnOther, Side: -1, Doc: -1, Msg: w}
-	}
-	res := &analysisResult{names: names, flat: gocore.Flatten(recs), warnings: warnRecords(ws)}
 	return analysisHandles.put(res), res.sizes(), nil
 }
 
@@ -159,24 +124,6 @@ func (r *analysisResult) write(o analysisOut) {
 	copy(o.mentions, f.Mentions)
 	copy(o.keyEntities, f.KeyEntities)
 	copy(o.respEnts, f.RespEntities)
-}
-
-// readDocuments reads one file's documents and words and keeps them.
-func readDocuments(path string, side int, optHandle int64, stop func() bool) (int64, documentsSizes, error) {
-	if side != 0 && side != 1 {
-		return 0, documentsSizes{}, argErr("side must be 0 (key) or 1 (response), got %d", side)
-	}
-	opt, err := optionsOf(optHandle)
-	if err != nil {
-		return 0, documentsSizes{}, err
-	}
-	opt.Stop = stop
-	docs, texts, err := conll.Documents(path, side, opt)
-	if err != nil {
-		return 0, documentsSizes{}, gocore.AsError(err)
-	}
-	res := &documentsResult{docs: docs, texts: texts}
-	return documentsHandles.put(res), res.sizes(), nil
 }
 
 func (r *documentsResult) sizes() documentsSizes {
@@ -247,46 +194,4 @@ func (r *documentsResult) write(o documentsOut) {
 		}
 		o.mentionOffsets[i+1], o.wordDocs[i+1], o.sentDocs[i+1] = m, w, s
 	}
-}
-
-// reportHandles are the results of reportFiles, each kept behind its handle.
-type reportHandles struct {
-	scores, analysis, keyDocs, respDocs int64
-	score                               *conll.FileResult
-	analysisSizes                       analysisSizes
-	keySizes, respSizes                 documentsSizes
-}
-
-// reportFiles reads a key file and a response file once each and keeps the
-// scores, the analysis and both files' documents (the key's with words).
-func reportFiles(keyPath, respPath string, scoreHandle, analysisHandle int64, stop func() bool) (reportHandles, error) {
-	opt, err := optionsOf(scoreHandle)
-	if err != nil {
-		return reportHandles{}, err
-	}
-	aopt, err := optionsOf(analysisHandle)
-	if err != nil {
-		return reportHandles{}, err
-	}
-	opt.Stop = stop
-	rep, err := conll.Report(keyPath, respPath, opt, aopt)
-	if err != nil {
-		return reportHandles{}, gocore.AsError(err)
-	}
-	if stop != nil && stop() {
-		return reportHandles{}, gocore.NewError(gocore.KindCancelled, "cancelled")
-	}
-	ws := make([]gocore.Warning, len(rep.AnalysisWarnings))
-	for i, w := range rep.AnalysisWarnings {
-		ws[i] = gocore.Warning{Kind: gocore.WarnOther, Side: -1, Doc: -1, Msg: w}
-	}
-	an := &analysisResult{names: rep.Names, flat: gocore.Flatten(rep.Records), warnings: warnRecords(ws)}
-	keyDocs := &documentsResult{docs: rep.Key, texts: rep.KeyText}
-	respDocs := &documentsResult{docs: rep.Response, texts: make([]conll.Text, len(rep.Response))}
-	return reportHandles{
-		scores: resultHandles.put(rep.Score), score: rep.Score,
-		analysis: analysisHandles.put(an), analysisSizes: an.sizes(),
-		keyDocs: documentsHandles.put(keyDocs), keySizes: keyDocs.sizes(),
-		respDocs: documentsHandles.put(respDocs), respSizes: respDocs.sizes(),
-	}, nil
 }

@@ -11,14 +11,15 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/corefscore/corefscore/gocore"
-	"github.com/corefscore/corefscore/gocore/conll"
+	"github.com/corefscore/corefscore/gocore/files"
 )
 
 // abiVersion must equal CS_ABI_VERSION in corefscore.h.
-const abiVersion = 3
+const abiVersion = 4
 
 // Status codes, as in corefscore.h.
 const (
@@ -85,10 +86,13 @@ func checkOffsets(what string, offsets []int64, length int64) error {
 
 // handles maps integer handles (> 0, never reused) to values.
 type handles[T any] struct {
-	mu   sync.Mutex
-	next int64
-	m    map[int64]T
+	mu sync.Mutex
+	m  map[int64]T
 }
+
+// nextHandle numbers the handles of every kind from one sequence, so that
+// a handle names one result whatever its kind and cs_free needs no kind.
+var nextHandle atomic.Int64
 
 func (h *handles[T]) put(v T) int64 {
 	h.mu.Lock()
@@ -96,9 +100,9 @@ func (h *handles[T]) put(v T) int64 {
 	if h.m == nil {
 		h.m = make(map[int64]T)
 	}
-	h.next++
-	h.m[h.next] = v
-	return h.next
+	id := nextHandle.Add(1)
+	h.m[id] = v
+	return id
 }
 
 func (h *handles[T]) get(id int64) (T, bool) {
@@ -118,33 +122,64 @@ func (h *handles[T]) take(id int64) (T, bool) {
 }
 
 var (
-	optionHandles handles[*gocore.Options]
-	resultHandles handles[*conll.FileResult]
+	optionHandles handles[*callOptions]
+	resultHandles handles[*files.FileResult]
 )
+
+// freeHandle frees the result of a handle of any kind (options, file
+// scores, analysis, documents); an unknown handle is ignored.
+func freeHandle(h int64) {
+	optionHandles.take(h)
+	resultHandles.take(h)
+	analysisHandles.take(h)
+	documentsHandles.take(h)
+}
+
+// columnNames writes the counts columns' names, each NUL-terminated, back
+// to back into names, and their metric indices into metrics, when both are
+// large enough; it returns the number of columns and the bytes the names
+// need.
+func columnNames(names []byte, metrics []int32) (n, need int64, ok bool) {
+	cols := gocore.Columns()
+	for _, c := range cols {
+		need += int64(len(c)) + 1
+	}
+	if int64(len(names)) < need || len(metrics) < len(cols) {
+		return int64(len(cols)), need, false
+	}
+	pos := 0
+	for i, c := range cols {
+		pos += copy(names[pos:], c)
+		names[pos] = 0
+		pos++
+		metrics[i] = int32(gocore.ColumnMetric(i))
+	}
+	return int64(len(cols)), need, true
+}
 
 // defaultOptions are the options of handle 0, parsed once.
 // (ParseOptions fails only on lists of different lengths.)
-var defaultOptions, _ = gocore.ParseOptions(nil, nil)
+var defaultOptions, _ = parseCallOptions(nil, nil)
 
 // newOptions validates the options into a handle.
 func newOptions(keys, values []string) (int64, error) {
-	opt, err := gocore.ParseOptions(keys, values)
+	co, err := parseCallOptions(keys, values)
 	if err != nil {
 		return 0, err
 	}
-	return optionHandles.put(&opt), nil
+	return optionHandles.put(&co), nil
 }
 
-// optionsOf returns the options of a handle, 0 meaning the defaults.
-func optionsOf(h int64) (gocore.Options, error) {
+// callOptionsOf returns the options of a handle, 0 meaning the defaults.
+func callOptionsOf(h int64) (callOptions, error) {
 	if h == 0 {
 		return defaultOptions, nil
 	}
-	opt, ok := optionHandles.get(h)
+	co, ok := optionHandles.get(h)
 	if !ok {
-		return gocore.Options{}, argErr("options handle %d is not valid (never made, or freed)", h)
+		return callOptions{}, argErr("options handle %d is not valid (never made, or freed)", h)
 	}
-	return *opt, nil
+	return *co, nil
 }
 
 // errRecord is a cs_error as Go values.
@@ -384,21 +419,25 @@ func warnRecords(ws []gocore.Warning) []warnRecord {
 
 // batchOut is what scoreBatch produced besides the counts.
 type batchOut struct {
-	applied  uint64
-	nDups    int64
-	dups     []dupRecord
-	warnings []warnRecord
+	applied       uint64
+	nDups         int64
+	dups          []dupRecord
+	warnings      []warnRecord
+	analysis      int64 // outputs=analysis: its handle
+	analysisSizes analysisSizes
 }
 
 // scoreBatch scores a batch: opt from its handle, the documents from the
-// flat sides, at most dupsCap duplicate records. An error naming a mention
-// names it by its index in the side's arrays (the caller's).
+// flat sides, at most dupsCap duplicate records; and analyses it when the
+// outputs ask for it. An error naming a mention names it by its index in
+// the side's arrays (the caller's).
 func scoreBatch(key, resp flatSide, names []string, optHandle int64, stop func() bool,
-	counts []float64, dupsCap int64) (batchOut, error) {
-	opt, err := optionsOf(optHandle)
+	counts []float64, dupsCap int64) (out batchOut, err error) {
+	co, err := callOptionsOf(optHandle)
 	if err != nil {
-		return batchOut{}, err
+		return out, err
 	}
+	opt := co.engine
 	opt.Stop = stop
 	opt.MaxDuplicates = int(min(dupsCap, math.MaxInt32))
 	if dupsCap == 0 {
@@ -406,24 +445,27 @@ func scoreBatch(key, resp flatSide, names []string, optHandle int64, stop func()
 	}
 	docs, err := buildDocs(key, resp, names)
 	if err != nil {
-		return batchOut{}, err
+		return out, err
 	}
 	if err := checkSpans(key, resp, &opt); err != nil {
-		return batchOut{}, err
+		return out, err
+	}
+	if co.outputs&outAnalysis != 0 {
+		aopt := co.analysisOptions()
+		aopt.Stop = stop
+		if out.analysis, out.analysisSizes, err = analyzeBatch(docs, names, aopt); err != nil {
+			return out, callerMention(err, key, resp)
+		}
+	}
+	if co.outputs&outScores == 0 {
+		return out, nil
 	}
 	rep, err := gocore.Score(docs, opt, counts)
 	if err != nil {
-		e := gocore.AsError(err)
-		if e.Mention >= 0 && e.Doc >= 0 && e.Side >= 0 {
-			side := key
-			if e.Side == 1 {
-				side = resp
-			}
-			e.Mention += int(side.offsets[e.Doc])
-		}
-		return batchOut{}, e
+		freeHandle(out.analysis)
+		return batchOut{}, callerMention(err, key, resp)
 	}
-	out := batchOut{applied: uint64(rep.Applied), nDups: rep.NumDuplicates, warnings: warnRecords(rep.Warnings)}
+	out.applied, out.nDups, out.warnings = uint64(rep.Applied), rep.NumDuplicates, warnRecords(rep.Warnings)
 	for _, d := range rep.Duplicates {
 		side := key
 		if d.Side == gocore.ResponseSide {
@@ -436,22 +478,22 @@ func scoreBatch(key, resp flatSide, names []string, optHandle int64, stop func()
 	return out, nil
 }
 
-// scoreFiles reads and scores two files into a result handle.
-func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (int64, *conll.FileResult, error) {
-	opt, err := optionsOf(optHandle)
-	if err != nil {
-		return 0, nil, err
+// callerMention is err with the mention it names (an index within its
+// document) turned into the index in the side's arrays (the caller's).
+func callerMention(err error, key, resp flatSide) error {
+	e := gocore.AsError(err)
+	if e.Mention >= 0 && e.Doc >= 0 && e.Side >= 0 {
+		side := key
+		if e.Side == 1 {
+			side = resp
+		}
+		e.Mention += int(side.offsets[e.Doc])
 	}
-	opt.Stop = stop
-	res, err := conll.Score(keyPath, respPath, opt)
-	if err != nil {
-		return 0, nil, err
-	}
-	return resultHandles.put(res), res, nil
+	return e
 }
 
 // namesLen is the total length of the names of a file result.
-func namesLen(res *conll.FileResult) int64 {
+func namesLen(res *files.FileResult) int64 {
 	var n int64
 	for _, s := range res.Names {
 		n += int64(len(s))
@@ -460,7 +502,7 @@ func namesLen(res *conll.FileResult) int64 {
 }
 
 // fileDupRecords converts the duplicates of a file result.
-func fileDupRecords(res *conll.FileResult) []dupRecord {
+func fileDupRecords(res *files.FileResult) []dupRecord {
 	out := make([]dupRecord, len(res.Duplicates))
 	for i, d := range res.Duplicates {
 		out[i] = dupRecord{doc: int64(d.Doc), side: int32(d.Side), mention: -1, firstCluster: d.FirstCluster,
@@ -470,7 +512,7 @@ func fileDupRecords(res *conll.FileResult) []dupRecord {
 }
 
 // checkTake checks the caller's buffers against a file result's sizes.
-func checkTake(res *conll.FileResult, countsLen, namesCap, offsetsLen int64) error {
+func checkTake(res *files.FileResult, countsLen, namesCap, offsetsLen int64) error {
 	nDocs := int64(len(res.Names))
 	cells := nDocs * int64(gocore.NumColumns())
 	if countsLen < cells || namesCap < namesLen(res) || offsetsLen < nDocs+1 {
@@ -481,7 +523,7 @@ func checkTake(res *conll.FileResult, countsLen, namesCap, offsetsLen int64) err
 }
 
 // writeNames writes a result's names and their offsets.
-func writeNames(res *conll.FileResult, names []byte, offsets []int64) {
+func writeNames(res *files.FileResult, names []byte, offsets []int64) {
 	pos := int64(0)
 	offsets[0] = 0
 	for i, s := range res.Names {

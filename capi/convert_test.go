@@ -124,8 +124,45 @@ func TestOptionsHandles(t *testing.T) {
 	require.NoError(t, err)
 	defer optionHandles.take(b)
 	assert.Greater(t, b, a)
-	_, err = optionsOf(a)
+	_, err = callOptionsOf(a)
 	assert.Error(t, err, "a freed handle")
+
+	_, err = newOptions([]string{"workers", "outputs"}, []string{"2", "scores,nothing"})
+	assert.Equal(t, int32(1), recordOf(err).option, "a call option's index")
+	_, err = newOptions([]string{"outputs", "workers"}, []string{"analysis", "x"})
+	assert.Equal(t, int32(1), recordOf(err).option, "an engine option's index among call options")
+	_, err = newOptions([]string{"analysis"}, []string{"muc"})
+	assert.Equal(t, int32(gocore.KindOption), recordOf(err).kind, "analysis names kk or ms only")
+}
+
+// TestFreeHandle: one free for every kind of handle; handles of different
+// kinds never share a number.
+func TestFreeHandle(t *testing.T) {
+	o, err := newOptions(nil, nil)
+	require.NoError(t, err)
+	key := filepath.Join("..", "examples", "key.conll")
+	resp := filepath.Join("..", "examples", "response.conll")
+	ah, err := newOptions([]string{"outputs"}, []string{"scores,analysis,key_documents,response_documents"})
+	require.NoError(t, err)
+	out, err := scoreFiles(key, resp, ah, nil)
+	require.NoError(t, err)
+	hs := []int64{o, ah, out.scores, out.analysis, out.keyDocs, out.respDocs}
+	seen := map[int64]bool{}
+	for _, h := range hs {
+		require.Positive(t, h)
+		require.False(t, seen[h], "handle %d given twice", h)
+		seen[h] = true
+		freeHandle(h)
+	}
+	_, ok := resultHandles.get(out.scores)
+	assert.False(t, ok)
+	_, ok = analysisHandles.get(out.analysis)
+	assert.False(t, ok)
+	_, ok = documentsHandles.get(out.keyDocs)
+	assert.False(t, ok)
+	_, err = callOptionsOf(o)
+	assert.Error(t, err)
+	freeHandle(12345678) // unknown: ignored
 }
 
 // TestWarnRecords: a repeated warning is kept once with its count.
@@ -157,8 +194,10 @@ func TestMessageBytes(t *testing.T) {
 func TestFileResult(t *testing.T) {
 	key := filepath.Join("..", "examples", "key.conll")
 	resp := filepath.Join("..", "examples", "response.conll")
-	h, res, err := scoreFiles(key, resp, 0, nil)
+	out, err := scoreFiles(key, resp, 0, nil)
 	require.NoError(t, err)
+	h, res := out.scores, out.score
+	assert.Zero(t, out.analysis+out.keyDocs+out.respDocs, "only the scores by default")
 	nDocs := int64(len(res.Names))
 	require.Positive(t, nDocs)
 	cells := nDocs * int64(gocore.NumColumns())
@@ -175,7 +214,7 @@ func TestFileResult(t *testing.T) {
 	_, ok = resultHandles.get(h)
 	assert.False(t, ok)
 
-	_, _, err = scoreFiles(filepath.Join(t.TempDir(), "absent.conll"), resp, 0, nil)
+	_, err = scoreFiles(filepath.Join(t.TempDir(), "absent.conll"), resp, 0, nil)
 	rec := recordOf(err)
 	assert.Equal(t, int32(statusIO), rec.status)
 	assert.Equal(t, int32(gocore.KindNotFound), rec.kind)
@@ -205,8 +244,12 @@ func TestCheckSpans(t *testing.T) {
 	h, err := newOptions([]string{"span_mentions"}, []string{"true"})
 	require.NoError(t, err)
 	defer optionHandles.take(h)
-	opt, err := optionsOf(h)
+	ah, err := newOptions([]string{"span_mentions", "outputs"}, []string{"true", "analysis"})
 	require.NoError(t, err)
+	defer optionHandles.take(ah)
+	co, err := callOptionsOf(h)
+	require.NoError(t, err)
+	opt := co.engine
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			key := flatSide{offsets: []int64{0, 3, 3}, mentions: good, clusters: []int64{0, 0, 1}}
@@ -215,10 +258,8 @@ func TestCheckSpans(t *testing.T) {
 			err := checkSpans(key, resp, &opt)
 			counts := make([]float64, 2*gocore.NumColumns())
 			_, batchErr := scoreBatch(key, resp, nil, h, nil, counts, 0)
-			result, _, analysisErr := analyzeBatch(key, resp, nil, h, nil)
-			if result > 0 {
-				analysisHandles.take(result)
-			}
+			analysis, analysisErr := scoreBatch(key, resp, nil, ah, nil, nil, 0)
+			freeHandle(analysis.analysis)
 			if !tt.wantError {
 				require.NoError(t, err)
 				require.NoError(t, batchErr)

@@ -1,5 +1,5 @@
 /*
- * corefscore.h: the C ABI of the corefscore scoring engine (version 3).
+ * corefscore.h: the C ABI of the corefscore scoring engine (version 4).
  *
  * This hand-written header is the contract; the library (capi/) follows it
  * and its entry points (capi/entry.c) are compiled against it. Rules that
@@ -15,8 +15,11 @@
  *     CS_INTERNAL, not a crash. Every length and capacity is checked.
  *   - Calls may run concurrently from several threads. The library does not
  *     survive fork(): in a process forked after it was loaded, every call
- *     returns at once (CS_INTERNAL; cs_num_columns and cs_column_metric -1),
- *     its message naming the spawn and forkserver start methods.
+ *     returns at once (CS_INTERNAL), its message naming the spawn and
+ *     forkserver start methods.
+ *   - A new need is an option (cs_options_new), not a new function: the
+ *     scoring calls' outputs (scores, an error analysis, a file's documents)
+ *     are chosen by the "outputs" option.
  */
 #ifndef COREFSCORE_H
 #define COREFSCORE_H
@@ -27,7 +30,7 @@
 extern "C" {
 #endif
 
-#define CS_ABI_VERSION 3
+#define CS_ABI_VERSION 4
 
 /* Status codes. */
 #define CS_OK 0
@@ -120,12 +123,6 @@ typedef struct {
     char message[CS_MESSAGE_LEN];
 } cs_warning;
 
-/* What a scoring call produced besides the counts matrix. */
-typedef struct {
-    uint64_t applied;  /* bit i = metric i (cs_column_metric) was computed for every document */
-    int64_t n_dups;    /* repeated mentions found (all of them; only the first dups_cap are written) */
-    int64_t n_warnings;
-} cs_report;
 
 /* Error categories (cs_error_record.category): the seven of Kummerfeld &
  * Klein (2013), then the link errors of Martschat & Strube (2014). */
@@ -165,6 +162,15 @@ typedef struct {
     int64_t n_warnings;
 } cs_analysis_sizes;
 
+/* What a scoring call produced besides the counts matrix. */
+typedef struct {
+    uint64_t applied;  /* bit i = metric i (cs_columns) was computed for every document */
+    int64_t n_dups;    /* repeated mentions found (all of them; only the first dups_cap are written) */
+    int64_t n_warnings;
+    int64_t analysis;  /* outputs=analysis: the error analysis's handle (> 0; cs_take_analysis), else 0 */
+    cs_analysis_sizes analysis_sizes;
+} cs_report;
+
 /* The caller's buffers for cs_take_analysis. Each *_len is the capacity of
  * its array in elements; the offsets arrays have one entry more than their
  * capacity says (name_offsets docs_len + 1, the record offsets records_len
@@ -189,7 +195,7 @@ typedef struct {
     int64_t warnings_cap;
 } cs_analysis_buffers;
 
-/* One mention of a document read by cs_read_documents. */
+/* One mention of a document read by cs_score_files (outputs=key_documents or response_documents). */
 typedef struct {
     int64_t start;   /* first token (0-based, counted across the document) */
     int64_t end;     /* last token, inclusive */
@@ -233,20 +239,20 @@ typedef struct {
     int64_t sentences_len;
 } cs_documents_buffers;
 
-/* What cs_report_files returns: four results, each behind a handle (> 0)
- * that the call of its kind takes or frees, with the sizes that call needs. */
+/* What cs_score_files returns: each output the "outputs" option asks for
+ * behind a handle (> 0) that cs_take_result, cs_take_analysis (through
+ * report.analysis) or cs_take_documents takes, or cs_free frees, with the
+ * sizes that call needs; 0 for an output not asked for. */
 typedef struct {
-    int64_t scores;                     /* cs_take_result / cs_free_result */
-    int64_t n_docs;                     /* the scores' sizes, as cs_score_files reports them */
+    int64_t scores;                     /* cs_take_result */
+    int64_t n_docs;                     /* the scores' sizes */
     int64_t names_len;
-    cs_report report;
-    int64_t analysis;                   /* cs_take_analysis / cs_free_analysis */
-    cs_analysis_sizes analysis_sizes;
-    int64_t key_documents;              /* cs_take_documents / cs_free_documents; with words */
+    cs_report report;                   /* the scores' report, and the analysis */
+    int64_t key_documents;              /* cs_take_documents; with words */
     cs_documents_sizes key_sizes;
     int64_t response_documents;         /* without words (n_words 0) */
     cs_documents_sizes response_sizes;
-} cs_report_result;
+} cs_files_result;
 
 /* The Go side includes this header for the types only (cgo's generated
  * prototypes drop const), so it defines CS_TYPES_ONLY. */
@@ -255,13 +261,14 @@ typedef struct {
 /* The ABI version the library implements (CS_ABI_VERSION). */
 int32_t cs_abi_version(void);
 
-/* Counts columns: cs_num_columns() of them, named "metric.count" (e.g.
- * "muc.recall_num"). cs_column_name writes column i's name, NUL-terminated,
- * into buf; cs_column_metric returns the metric index of column i (the bit
- * of cs_report.applied and of the "metrics" option's order). */
-int32_t cs_num_columns(void);
-int32_t cs_column_name(int32_t i, char *buf, int64_t buf_len);
-int32_t cs_column_metric(int32_t i);
+/* Counts columns, named "metric.count" (e.g. "muc.recall_num"). Writes
+ * their number to *n and the bytes their names need to *names_needed; when
+ * names_len and metrics_len suffice, writes the names, each NUL-terminated,
+ * back to back into names, and each column's metric index (the bit of
+ * cs_report.applied and of the "metrics" option's order) into metrics.
+ * Too small: CS_BUFFER_TOO_SMALL (the sizes are still written). */
+int32_t cs_columns(char *names, int64_t names_len, int32_t *metrics, int64_t metrics_len, int64_t *n,
+                   int64_t *names_needed);
 
 /* Options: n (key, value) pairs of NUL-terminated strings, validated once
  * into an options handle (> 0) that later calls take; 0 means the defaults.
@@ -273,17 +280,26 @@ int32_t cs_column_metric(int32_t i);
  *   metrics out)  format=conll2012|conllu|jsonlines  clusters_field=NAME
  *   span_mentions=true (mention ids are packed spans start << 32 | end: the
  *   batch calls refuse any other id with CS_ERR_MENTION naming it)
+ *   outputs=scores,analysis,key_documents,response_documents (what a
+ *   scoring call produces; default scores. key_documents and
+ *   response_documents: cs_score_files only, the key's with its words)
+ *   analysis=kk,ms (the analyses outputs=analysis runs; default both)
  * A bad key or value: CS_INVALID_INPUT, kind CS_ERR_OPTION, option = its
- * index. Handles are freed by cs_options_free and may be shared by threads. */
+ * index. Handles are freed by cs_free and may be shared by threads. */
 int32_t cs_options_new(int32_t n, const char *const *keys, const char *const *values,
                        int64_t *handle, cs_error *err);
-void cs_options_free(int64_t handle);
+
+/* Frees a handle of any kind (options, or a result not taken); an unknown
+ * handle, or 0, is ignored. */
+void cs_free(int64_t handle);
 
 /* Scores n_docs documents into counts, a row-major float64 matrix of n_docs
- * rows and cs_num_columns() columns (counts_len = its number of cells).
- * names may be NULL. dups has room for dups_cap records; warnings for
- * warnings_cap. cancel may be NULL; while *cancel is non-zero the call stops
- * within 100 ms with CS_CANCELLED. */
+ * rows and n columns (cs_columns; counts_len = its number of cells, 0 when
+ * the outputs leave scores out). names may be NULL. dups has room for
+ * dups_cap records; warnings for warnings_cap. With outputs=analysis the
+ * analysis (Kummerfeld & Klein 2013; Martschat & Strube 2014; mention ids
+ * the caller's) stays behind report->analysis. cancel may be NULL; while
+ * *cancel is non-zero the call stops within 100 ms with CS_CANCELLED. */
 int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *response,
                        const cs_names *names, int64_t options, const volatile int32_t *cancel,
                        double *counts, int64_t counts_len,
@@ -294,7 +310,8 @@ int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *respon
 /* Packs n spans (start, end), row-major in spans (2n values), into mention
  * ids: ids[i] = start << 32 | end, as span_mentions expects. A row outside
  * 0 <= start <= end < 2^31: CS_INVALID_INPUT, kind CS_ERR_MENTION, mention =
- * the row, start and end its bounds (ids then partly written). */
+ * the row, start and end its bounds (ids then partly written). A separate
+ * call because NumPy callers pack arrays they then slice and keep. */
 int32_t cs_pack_spans(const int64_t *spans, int64_t n, int64_t *ids, cs_error *err);
 
 /* For Python callers: one document given as the bytes of CPython's
@@ -305,17 +322,24 @@ int32_t cs_pack_spans(const int64_t *spans, int64_t n, int64_t *ids, cs_error *e
  * (start << 32 | end), key first, then their clusters' positions in their
  * side into out (out_len = 2 * n_mentions), and the key's mention count into
  * *n_key. Other data, or another number of mentions: CS_INVALID_INPUT, kind
- * CS_ERR_MENTION (the caller then converts the document itself). */
+ * CS_ERR_MENTION (the caller then converts the document itself). A separate
+ * call because it is the Python callers' one packing of span lists, which
+ * the per-call path then scores without a copy. */
 int32_t cs_spans_from_marshal(const uint8_t *data, int64_t size, int64_t n_mentions, int64_t *out,
                               int64_t out_len, int64_t *n_key, cs_error *err);
 
-/* Reads a key file and a response file (each parsed once), pairs documents by
- * name and scores them; the results stay in the library behind *result (a
- * handle > 0) and their sizes are written to *n_docs and *names_len. */
+/* Reads a key file and a response file (each parsed once; the two read
+ * concurrently) and produces what the "outputs" option asks for: the
+ * documents paired by name and scored; their error analysis (the files
+ * read and paired as for scoring, mention ids packed spans start << 32 |
+ * end); the key's documents with their words; the response's documents
+ * without words. Scoring and analysis run concurrently. key_path or
+ * response_path may be NULL when only the other file's documents are asked
+ * for (a file read alone, as a key or as a response). On success every
+ * handle of *out asked for is > 0 and must be taken or freed; on failure
+ * all are 0. cancel as for cs_score_batch. */
 int32_t cs_score_files(const char *key_path, const char *response_path, int64_t options,
-                       const volatile int32_t *cancel,
-                       int64_t *result, int64_t *n_docs, int64_t *names_len,
-                       cs_report *report, cs_error *err);
+                       const volatile int32_t *cancel, cs_files_result *out, cs_error *err);
 
 /* Copies a file result into caller buffers and frees it: counts (n_docs
  * rows), names (names_len bytes, no NUL) with name_offsets (n_docs + 1), the
@@ -327,23 +351,6 @@ int32_t cs_take_result(int64_t result, double *counts, int64_t counts_len,
                        cs_duplicate *dups, int64_t dups_cap,
                        cs_warning *warnings, int64_t warnings_cap, cs_error *err);
 
-/* Frees a file result that will not be taken. */
-void cs_free_result(int64_t result);
-
-/* Error analysis (Kummerfeld & Klein 2013; Martschat & Strube 2014): the
- * errors of n_docs documents given as for cs_score_batch, or of a key file
- * against a response file (read and paired as by cs_score_files; mention ids
- * are then packed spans). Options as for scoring ("metrics" naming kk or ms
- * selects one analysis; otherwise both). The result stays in the library
- * behind *result (> 0) until cs_take_analysis or cs_free_analysis; its sizes
- * are written to *sizes. cancel as for cs_score_batch. */
-int32_t cs_analyze_batch(int64_t n_docs, const cs_side *key, const cs_side *response,
-                         const cs_names *names, int64_t options, const volatile int32_t *cancel,
-                         int64_t *result, cs_analysis_sizes *sizes, cs_error *err);
-int32_t cs_analyze_files(const char *key_path, const char *response_path, int64_t options,
-                         const volatile int32_t *cancel, int64_t *result, cs_analysis_sizes *sizes,
-                         cs_error *err);
-
 /* Copies an analysis into the caller's buffers and frees it. Records come
  * in document order, within a document the kk categories in code order,
  * then recall and precision errors. CS_BUFFER_TOO_SMALL (the result is
@@ -351,38 +358,9 @@ int32_t cs_analyze_files(const char *key_path, const char *response_path, int64_
  * dropped. */
 int32_t cs_take_analysis(int64_t result, const cs_analysis_buffers *buffers, cs_error *err);
 
-/* Frees an analysis that will not be taken. */
-void cs_free_analysis(int64_t result);
-
-/* Reads one coreference file for display: side 0 reads it as a key, 1 as a
- * response (a jsonlines response's clusters may sit in another field);
- * options give format and clusters_field. Its documents (names, mentions)
- * and their words (CoNLL-2012 word column, CoNLL-U FORM, jsonlines
- * "sentences") stay behind *result until cs_take_documents or
- * cs_free_documents. */
-int32_t cs_read_documents(const char *path, int32_t side, int64_t options,
-                          const volatile int32_t *cancel, int64_t *result,
-                          cs_documents_sizes *sizes, cs_error *err);
-
 /* Copies documents into the caller's buffers and frees them;
  * CS_BUFFER_TOO_SMALL (the result is kept) when a capacity is too small. */
 int32_t cs_take_documents(int64_t result, const cs_documents_buffers *buffers, cs_error *err);
-
-/* Frees documents that will not be taken. */
-void cs_free_documents(int64_t result);
-
-/* Everything a report of a key file against a response file draws, from one
- * read of each file (the two read concurrently, the key with its words):
- * the scores, as cs_score_files gives them with score_options; the error
- * analysis, as cs_analyze_files gives it with analysis_options (its metrics
- * choose the analyses; the files are read and paired with score_options);
- * the key's documents with their words and the response's documents without
- * words, as cs_read_documents gives them. Scoring and analysis run
- * concurrently. On success every handle of *out is > 0 and must be taken or
- * freed; on failure all are 0. cancel as for cs_score_batch. */
-int32_t cs_report_files(const char *key_path, const char *response_path, int64_t score_options,
-                        int64_t analysis_options, const volatile int32_t *cancel, cs_report_result *out,
-                        cs_error *err);
 
 #endif /* CS_TYPES_ONLY */
 

@@ -4,37 +4,19 @@
 // not survive fork(): in a child process, entering Go can wait forever on a
 // lock held by a thread that the child does not have. So a child's call
 // returns at once instead: CS_INTERNAL with a cs_error that says why and
-// names the spawn and forkserver start methods; cs_num_columns and
-// cs_column_metric return -1; the free calls do nothing.
+// names the spawn and forkserver start methods; cs_free does nothing.
+//
+// The header is included with its prototypes, so the compiler checks every
+// definition below against the contract, and then cgo's _cgo_export.h, so
+// it checks every call of a Go implementation against the declaration cgo
+// generated from exports.go: no declaration is written twice.
 
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "corefscore.h"
-
-// The Go implementations (their cgo prototypes drop const and volatile).
-extern int32_t csgo_abi_version(void);
-extern int32_t csgo_num_columns(void);
-extern int32_t csgo_column_name(int32_t i, char *buf, int64_t buf_len);
-extern int32_t csgo_column_metric(int32_t i);
-extern int32_t csgo_options_new(int32_t n, char **keys, char **values, int64_t *handle, cs_error *err);
-extern void csgo_options_free(int64_t handle);
-extern int32_t csgo_score_batch(int64_t n_docs, cs_side *key, cs_side *response, cs_names *names,
-                                int64_t options, int32_t *cancel, double *counts, int64_t counts_len,
-                                cs_duplicate *dups, int64_t dups_cap, cs_warning *warnings,
-                                int64_t warnings_cap, cs_report *report, cs_error *err);
-extern int32_t csgo_score_files(char *key_path, char *response_path, int64_t options, int32_t *cancel,
-                                int64_t *result, int64_t *n_docs, int64_t *names_len, cs_report *report,
-                                cs_error *err);
-extern int32_t csgo_take_result(int64_t result, double *counts, int64_t counts_len, char *names,
-                                int64_t names_len, int64_t *name_offsets, int64_t offsets_len,
-                                cs_duplicate *dups, int64_t dups_cap, cs_warning *warnings,
-                                int64_t warnings_cap, cs_error *err);
-extern void csgo_free_result(int64_t result);
-extern int32_t csgo_pack_spans(int64_t *spans, int64_t n, int64_t *ids, cs_error *err);
-extern int32_t csgo_spans_from_marshal(uint8_t *data, int64_t size, int64_t n_mentions, int64_t *out,
-                                       int64_t out_len, int64_t *n_key, cs_error *err);
+#include "_cgo_export.h"
 
 static pid_t loaded_pid;
 
@@ -66,13 +48,10 @@ static int forked(cs_error *err) {
 
 int32_t cs_abi_version(void) { return forked(NULL) ? CS_ABI_VERSION : csgo_abi_version(); }
 
-int32_t cs_num_columns(void) { return forked(NULL) ? -1 : csgo_num_columns(); }
-
-int32_t cs_column_name(int32_t i, char *buf, int64_t buf_len) {
-    return forked(NULL) ? CS_INTERNAL : csgo_column_name(i, buf, buf_len);
+int32_t cs_columns(char *names, int64_t names_len, int32_t *metrics, int64_t metrics_len, int64_t *n,
+                   int64_t *names_needed) {
+    return forked(NULL) ? CS_INTERNAL : csgo_columns(names, names_len, metrics, metrics_len, n, names_needed);
 }
-
-int32_t cs_column_metric(int32_t i) { return forked(NULL) ? -1 : csgo_column_metric(i); }
 
 int32_t cs_options_new(int32_t n, const char *const *keys, const char *const *values, int64_t *handle,
                        cs_error *err) {
@@ -82,9 +61,9 @@ int32_t cs_options_new(int32_t n, const char *const *keys, const char *const *va
     return csgo_options_new(n, (char **)keys, (char **)values, handle, err);
 }
 
-void cs_options_free(int64_t handle) {
+void cs_free(int64_t handle) {
     if (!forked(NULL)) {
-        csgo_options_free(handle);
+        csgo_free(handle);
     }
 }
 
@@ -116,13 +95,11 @@ int32_t cs_spans_from_marshal(const uint8_t *data, int64_t size, int64_t n_menti
 }
 
 int32_t cs_score_files(const char *key_path, const char *response_path, int64_t options,
-                       const volatile int32_t *cancel, int64_t *result, int64_t *n_docs, int64_t *names_len,
-                       cs_report *report, cs_error *err) {
+                       const volatile int32_t *cancel, cs_files_result *out, cs_error *err) {
     if (forked(err)) {
         return CS_INTERNAL;
     }
-    return csgo_score_files((char *)key_path, (char *)response_path, options, (int32_t *)cancel, result,
-                            n_docs, names_len, report, err);
+    return csgo_score_files((char *)key_path, (char *)response_path, options, (int32_t *)cancel, out, err);
 }
 
 int32_t cs_take_result(int64_t result, double *counts, int64_t counts_len, char *names, int64_t names_len,
@@ -135,47 +112,6 @@ int32_t cs_take_result(int64_t result, double *counts, int64_t counts_len, char 
                             dups_cap, warnings, warnings_cap, err);
 }
 
-void cs_free_result(int64_t result) {
-    if (!forked(NULL)) {
-        csgo_free_result(result);
-    }
-}
-
-extern int32_t csgo_analyze_batch(int64_t n_docs, cs_side *key, cs_side *response, cs_names *names,
-                                  int64_t options, int32_t *cancel, int64_t *result, cs_analysis_sizes *sizes,
-                                  cs_error *err);
-extern int32_t csgo_analyze_files(char *key_path, char *response_path, int64_t options, int32_t *cancel,
-                                  int64_t *result, cs_analysis_sizes *sizes, cs_error *err);
-extern int32_t csgo_take_analysis(int64_t result, cs_analysis_buffers *buffers, cs_error *err);
-extern void csgo_free_analysis(int64_t result);
-extern int32_t csgo_read_documents(char *path, int32_t side, int64_t options, int32_t *cancel, int64_t *result,
-                                   cs_documents_sizes *sizes, cs_error *err);
-extern int32_t csgo_take_documents(int64_t result, cs_documents_buffers *buffers, cs_error *err);
-extern void csgo_free_documents(int64_t result);
-extern int32_t csgo_report_files(char *key_path, char *response_path, int64_t score_options,
-                                 int64_t analysis_options, int32_t *cancel, cs_report_result *out,
-                                 cs_error *err);
-
-int32_t cs_analyze_batch(int64_t n_docs, const cs_side *key, const cs_side *response, const cs_names *names,
-                         int64_t options, const volatile int32_t *cancel, int64_t *result,
-                         cs_analysis_sizes *sizes, cs_error *err) {
-    if (forked(err)) {
-        return CS_INTERNAL;
-    }
-    return csgo_analyze_batch(n_docs, (cs_side *)key, (cs_side *)response, (cs_names *)names, options,
-                              (int32_t *)cancel, result, sizes, err);
-}
-
-int32_t cs_analyze_files(const char *key_path, const char *response_path, int64_t options,
-                         const volatile int32_t *cancel, int64_t *result, cs_analysis_sizes *sizes,
-                         cs_error *err) {
-    if (forked(err)) {
-        return CS_INTERNAL;
-    }
-    return csgo_analyze_files((char *)key_path, (char *)response_path, options, (int32_t *)cancel, result,
-                              sizes, err);
-}
-
 int32_t cs_take_analysis(int64_t result, const cs_analysis_buffers *buffers, cs_error *err) {
     if (forked(err)) {
         return CS_INTERNAL;
@@ -183,39 +119,9 @@ int32_t cs_take_analysis(int64_t result, const cs_analysis_buffers *buffers, cs_
     return csgo_take_analysis(result, (cs_analysis_buffers *)buffers, err);
 }
 
-void cs_free_analysis(int64_t result) {
-    if (!forked(NULL)) {
-        csgo_free_analysis(result);
-    }
-}
-
-int32_t cs_read_documents(const char *path, int32_t side, int64_t options, const volatile int32_t *cancel,
-                          int64_t *result, cs_documents_sizes *sizes, cs_error *err) {
-    if (forked(err)) {
-        return CS_INTERNAL;
-    }
-    return csgo_read_documents((char *)path, side, options, (int32_t *)cancel, result, sizes, err);
-}
-
 int32_t cs_take_documents(int64_t result, const cs_documents_buffers *buffers, cs_error *err) {
     if (forked(err)) {
         return CS_INTERNAL;
     }
     return csgo_take_documents(result, (cs_documents_buffers *)buffers, err);
-}
-
-void cs_free_documents(int64_t result) {
-    if (!forked(NULL)) {
-        csgo_free_documents(result);
-    }
-}
-
-int32_t cs_report_files(const char *key_path, const char *response_path, int64_t score_options,
-                        int64_t analysis_options, const volatile int32_t *cancel, cs_report_result *out,
-                        cs_error *err) {
-    if (forked(err)) {
-        return CS_INTERNAL;
-    }
-    return csgo_report_files((char *)key_path, (char *)response_path, score_options, analysis_options,
-                             (int32_t *)cancel, out, err);
 }

@@ -23,6 +23,86 @@ import (
 
 func main() {}
 
+// The header is the one source of truth: each line below fails to compile
+// (an array of negative length) when a Go constant differs from the
+// header's macro, so a version bump in one place alone fails the build.
+var (
+	_ [abiVersion - C.CS_ABI_VERSION]struct{}
+	_ [C.CS_ABI_VERSION - abiVersion]struct{}
+	_ [messageLen - C.CS_MESSAGE_LEN]struct{}
+	_ [C.CS_MESSAGE_LEN - messageLen]struct{}
+	_ [statusOK - C.CS_OK]struct{}
+	_ [C.CS_OK - statusOK]struct{}
+	_ [statusInvalidInput - C.CS_INVALID_INPUT]struct{}
+	_ [C.CS_INVALID_INPUT - statusInvalidInput]struct{}
+	_ [statusBufferTooSmall - C.CS_BUFFER_TOO_SMALL]struct{}
+	_ [C.CS_BUFFER_TOO_SMALL - statusBufferTooSmall]struct{}
+	_ [statusInternal - C.CS_INTERNAL]struct{}
+	_ [C.CS_INTERNAL - statusInternal]struct{}
+	_ [statusIO - C.CS_IO]struct{}
+	_ [C.CS_IO - statusIO]struct{}
+	_ [statusCancelled - C.CS_CANCELLED]struct{}
+	_ [C.CS_CANCELLED - statusCancelled]struct{}
+	_ [gocore.KindArgument - C.CS_ERR_ARGUMENT]struct{}
+	_ [C.CS_ERR_ARGUMENT - gocore.KindArgument]struct{}
+	_ [gocore.KindOption - C.CS_ERR_OPTION]struct{}
+	_ [C.CS_ERR_OPTION - gocore.KindOption]struct{}
+	_ [gocore.KindMention - C.CS_ERR_MENTION]struct{}
+	_ [C.CS_ERR_MENTION - gocore.KindMention]struct{}
+	_ [gocore.KindDuplicate - C.CS_ERR_DUPLICATE]struct{}
+	_ [C.CS_ERR_DUPLICATE - gocore.KindDuplicate]struct{}
+	_ [gocore.KindMissingTypes - C.CS_ERR_MISSING_TYPES]struct{}
+	_ [C.CS_ERR_MISSING_TYPES - gocore.KindMissingTypes]struct{}
+	_ [gocore.KindParse - C.CS_ERR_PARSE]struct{}
+	_ [C.CS_ERR_PARSE - gocore.KindParse]struct{}
+	_ [gocore.KindNotFound - C.CS_ERR_NOT_FOUND]struct{}
+	_ [C.CS_ERR_NOT_FOUND - gocore.KindNotFound]struct{}
+	_ [gocore.KindIO - C.CS_ERR_IO]struct{}
+	_ [C.CS_ERR_IO - gocore.KindIO]struct{}
+	_ [gocore.KindCancelled - C.CS_ERR_CANCELLED]struct{}
+	_ [C.CS_ERR_CANCELLED - gocore.KindCancelled]struct{}
+	_ [gocore.KindInternal - C.CS_ERR_INTERNAL]struct{}
+	_ [C.CS_ERR_INTERNAL - gocore.KindInternal]struct{}
+	_ [gocore.KindMissingHeads - C.CS_ERR_MISSING_HEADS]struct{}
+	_ [C.CS_ERR_MISSING_HEADS - gocore.KindMissingHeads]struct{}
+	_ [gocore.WarnResponseOnly - C.CS_WARN_RESPONSE_ONLY]struct{}
+	_ [C.CS_WARN_RESPONSE_ONLY - gocore.WarnResponseOnly]struct{}
+	_ [gocore.WarnBadItem - C.CS_WARN_BAD_ITEM]struct{}
+	_ [C.CS_WARN_BAD_ITEM - gocore.WarnBadItem]struct{}
+	_ [gocore.WarnNamePairing - C.CS_WARN_NAME_PAIRING]struct{}
+	_ [C.CS_WARN_NAME_PAIRING - gocore.WarnNamePairing]struct{}
+	_ [gocore.WarnTypesSkipped - C.CS_WARN_TYPES_SKIPPED]struct{}
+	_ [C.CS_WARN_TYPES_SKIPPED - gocore.WarnTypesSkipped]struct{}
+	_ [gocore.WarnOther - C.CS_WARN_OTHER]struct{}
+	_ [C.CS_WARN_OTHER - gocore.WarnOther]struct{}
+	_ [gocore.TypeUnknown - C.CS_TYPE_UNKNOWN]struct{}
+	_ [C.CS_TYPE_UNKNOWN - gocore.TypeUnknown]struct{}
+	_ [gocore.TypeName - C.CS_TYPE_NAME]struct{}
+	_ [C.CS_TYPE_NAME - gocore.TypeName]struct{}
+	_ [gocore.TypeNominal - C.CS_TYPE_NOMINAL]struct{}
+	_ [C.CS_TYPE_NOMINAL - gocore.TypeNominal]struct{}
+	_ [gocore.TypePronoun - C.CS_TYPE_PRONOUN]struct{}
+	_ [C.CS_TYPE_PRONOUN - gocore.TypePronoun]struct{}
+	_ [gocore.SpanError - C.CS_CAT_SPAN_ERROR]struct{}
+	_ [C.CS_CAT_SPAN_ERROR - gocore.SpanError]struct{}
+	_ [gocore.ConflatedEntities - C.CS_CAT_CONFLATED_ENTITIES]struct{}
+	_ [C.CS_CAT_CONFLATED_ENTITIES - gocore.ConflatedEntities]struct{}
+	_ [gocore.ExtraMention - C.CS_CAT_EXTRA_MENTION]struct{}
+	_ [C.CS_CAT_EXTRA_MENTION - gocore.ExtraMention]struct{}
+	_ [gocore.ExtraEntity - C.CS_CAT_EXTRA_ENTITY]struct{}
+	_ [C.CS_CAT_EXTRA_ENTITY - gocore.ExtraEntity]struct{}
+	_ [gocore.DividedEntity - C.CS_CAT_DIVIDED_ENTITY]struct{}
+	_ [C.CS_CAT_DIVIDED_ENTITY - gocore.DividedEntity]struct{}
+	_ [gocore.MissingMention - C.CS_CAT_MISSING_MENTION]struct{}
+	_ [C.CS_CAT_MISSING_MENTION - gocore.MissingMention]struct{}
+	_ [gocore.MissingEntity - C.CS_CAT_MISSING_ENTITY]struct{}
+	_ [C.CS_CAT_MISSING_ENTITY - gocore.MissingEntity]struct{}
+	_ [gocore.RecallError - C.CS_CAT_RECALL_ERROR]struct{}
+	_ [C.CS_CAT_RECALL_ERROR - gocore.RecallError]struct{}
+	_ [gocore.PrecisionError - C.CS_CAT_PRECISION_ERROR]struct{}
+	_ [C.CS_CAT_PRECISION_ERROR - gocore.PrecisionError]struct{}
+)
+
 // guard is deferred by every export that returns a status: it turns a panic
 // (a bug, or a fault on a bad caller pointer: faults panic while the export
 // runs) into CS_INTERNAL, and restores the goroutine's fault setting,
@@ -91,30 +171,20 @@ func stopFunc(cancel *C.int32_t) func() bool {
 //export csgo_abi_version
 func csgo_abi_version() C.int32_t { return abiVersion }
 
-//export csgo_num_columns
-func csgo_num_columns() C.int32_t { return C.int32_t(gocore.NumColumns()) }
-
-//export csgo_column_name
-func csgo_column_name(i C.int32_t, buf *C.char, bufLen C.int64_t) (status C.int32_t) {
+//export csgo_columns
+func csgo_columns(names *C.char, namesLen C.int64_t, metrics *C.int32_t, metricsLen C.int64_t,
+	n, namesNeeded *C.int64_t) (status C.int32_t) {
 	defer guard(&status, nil, debug.SetPanicOnFault(true))
-	cols := gocore.Columns()
-	if i < 0 || int(i) >= len(cols) || bufLen < 0 || (buf == nil && bufLen > 0) {
+	if checkBuffer("names_len", names == nil, int64(namesLen), 1) != nil ||
+		checkBuffer("metrics_len", metrics == nil, int64(metricsLen), 4) != nil || n == nil || namesNeeded == nil {
 		return statusInvalidInput
 	}
-	name := cols[i]
-	if int64(bufLen) < int64(len(name))+1 {
+	count, need, ok := columnNames(view[byte](names, int64(namesLen)), view[int32](metrics, int64(metricsLen)))
+	*n, *namesNeeded = C.int64_t(count), C.int64_t(need)
+	if !ok {
 		return statusBufferTooSmall
 	}
-	out := view[byte](buf, int64(bufLen))
-	n := copy(out, name)
-	out[n] = 0
 	return statusOK
-}
-
-//export csgo_column_metric
-func csgo_column_metric(i C.int32_t) C.int32_t {
-	m := gocore.ColumnMetric(int(i))
-	return C.int32_t(m)
 }
 
 //export csgo_options_new
@@ -141,10 +211,10 @@ func csgo_options_new(n C.int32_t, keys, values **C.char, handle *C.int64_t, err
 	return statusOK
 }
 
-//export csgo_options_free
-func csgo_options_free(handle C.int64_t) {
+//export csgo_free
+func csgo_free(handle C.int64_t) {
 	defer func() { _ = recover() }()
-	optionHandles.take(int64(handle))
+	freeHandle(int64(handle))
 }
 
 // goSide views a C side of nDocs documents as Go slices, checking pointers
@@ -198,8 +268,8 @@ func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_nam
 	if key == nil || response == nil {
 		return fail(errp, argErr("key and response must not be NULL"))
 	}
-	if int64(countsLen) != nd*ncol {
-		return fail(errp, argErr("counts_len is %d, want n_docs x columns = %d x %d", countsLen, nd, ncol))
+	if countsLen != 0 && int64(countsLen) != nd*ncol {
+		return fail(errp, argErr("counts_len is %d, want n_docs x columns = %d x %d (or 0 without scores)", countsLen, nd, ncol))
 	}
 	stop := stopFunc(cancel)
 	if stop != nil && stop() {
@@ -240,10 +310,16 @@ func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_nam
 	}
 	writeDups(view[C.cs_duplicate](dups, int64(dupsCap)), res.dups)
 	writeWarnings(view[C.cs_warning](warnings, int64(warningsCap)), res.warnings)
-	if report != nil {
-		report.applied = C.uint64_t(res.applied)
-		report.n_dups = C.int64_t(res.nDups)
-		report.n_warnings = C.int64_t(len(res.warnings))
+	if report == nil {
+		freeHandle(res.analysis) // nowhere to hand it out
+		return statusOK
+	}
+	report.applied = C.uint64_t(res.applied)
+	report.n_dups = C.int64_t(res.nDups)
+	report.n_warnings = C.int64_t(len(res.warnings))
+	report.analysis = C.int64_t(res.analysis)
+	if res.analysis != 0 {
+		sizesOut(&report.analysis_sizes, res.analysisSizes)
 	}
 	return statusOK
 }
@@ -272,28 +348,40 @@ func writeWarnings(out []C.cs_warning, recs []warnRecord) {
 }
 
 //export csgo_score_files
-func csgo_score_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
-	result, nDocs, namesLenOut *C.int64_t, report *C.cs_report, errp *C.cs_error) (status C.int32_t) {
+func csgo_score_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t, out *C.cs_files_result,
+	errp *C.cs_error) (status C.int32_t) {
 	defer guard(&status, errp, debug.SetPanicOnFault(true))
-	if keyPath == nil || respPath == nil || result == nil || nDocs == nil || namesLenOut == nil {
-		return fail(errp, argErr("paths, result, n_docs and names_len must not be NULL"))
+	if (keyPath == nil && respPath == nil) || out == nil {
+		return fail(errp, argErr("a path and out must not be NULL"))
 	}
+	*out = C.cs_files_result{}
 	stop := stopFunc(cancel)
 	if stop != nil && stop() {
 		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
 	}
-	h, res, err := scoreFiles(C.GoString(keyPath), C.GoString(respPath), int64(options), stop)
+	var key, resp string
+	if keyPath != nil {
+		key = C.GoString(keyPath)
+	}
+	if respPath != nil {
+		resp = C.GoString(respPath)
+	}
+	res, err := scoreFiles(key, resp, int64(options), stop)
 	if err != nil {
+		freeFiles(res)
 		return fail(errp, err)
 	}
-	*result = C.int64_t(h)
-	*nDocs = C.int64_t(len(res.Names))
-	*namesLenOut = C.int64_t(namesLen(res))
-	if report != nil {
-		report.applied = C.uint64_t(res.Applied)
-		report.n_dups = C.int64_t(res.NumDuplicates)
-		report.n_warnings = C.int64_t(len(warnRecords(res.Warnings)))
+	if res.score != nil {
+		out.scores, out.n_docs, out.names_len = C.int64_t(res.scores), C.int64_t(len(res.score.Names)), C.int64_t(namesLen(res.score))
+		out.report.applied = C.uint64_t(res.score.Applied)
+		out.report.n_dups = C.int64_t(res.score.NumDuplicates)
+		out.report.n_warnings = C.int64_t(len(warnRecords(res.score.Warnings)))
 	}
+	out.report.analysis = C.int64_t(res.analysis)
+	sizesOut(&out.report.analysis_sizes, res.analysisSizes)
+	out.key_documents, out.response_documents = C.int64_t(res.keyDocs), C.int64_t(res.respDocs)
+	documentsSizesOut(&out.key_sizes, res.keySizes)
+	documentsSizesOut(&out.response_sizes, res.respSize)
 	return statusOK
 }
 
@@ -329,95 +417,11 @@ func csgo_take_result(result C.int64_t, counts *C.double, countsLen C.int64_t,
 	return statusOK
 }
 
-//export csgo_free_result
-func csgo_free_result(result C.int64_t) {
-	defer func() { _ = recover() }()
-	resultHandles.take(int64(result))
-}
-
 // sizesOut writes analysis sizes to the caller's struct.
 func sizesOut(s *C.cs_analysis_sizes, v analysisSizes) {
 	s.n_docs, s.names_len, s.n_records = C.int64_t(v.nDocs), C.int64_t(v.namesLen), C.int64_t(v.nRecords)
 	s.n_mentions, s.n_key_entities = C.int64_t(v.nMentions), C.int64_t(v.nKey)
 	s.n_response_entities, s.n_warnings = C.int64_t(v.nResp), C.int64_t(v.nWarnings)
-}
-
-//export csgo_analyze_batch
-func csgo_analyze_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_names, options C.int64_t,
-	cancel *C.int32_t, result *C.int64_t, sizes *C.cs_analysis_sizes, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp, debug.SetPanicOnFault(true))
-	nd := int64(nDocs)
-	if err := checkLen("n_docs", nd, 8); err != nil {
-		return fail(errp, err)
-	}
-	if key == nil || response == nil || result == nil || sizes == nil {
-		return fail(errp, argErr("key, response, result and sizes must not be NULL"))
-	}
-	stop := stopFunc(cancel)
-	if stop != nil && stop() {
-		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
-	}
-	keySide, err := goSide(nd, key, gocore.KeySide)
-	if err != nil {
-		return fail(errp, err)
-	}
-	respSide, err := goSide(nd, response, gocore.ResponseSide)
-	if err != nil {
-		return fail(errp, err)
-	}
-	nameList, err := goNames(nd, names)
-	if err != nil {
-		return fail(errp, err)
-	}
-	h, s, err := analyzeBatch(keySide, respSide, nameList, int64(options), stop)
-	if err != nil {
-		return fail(errp, err)
-	}
-	*result = C.int64_t(h)
-	sizesOut(sizes, s)
-	return statusOK
-}
-
-// goNames views the caller's names (NULL: none) as Go strings.
-func goNames(nd int64, names *C.cs_names) ([]string, error) {
-	if names == nil {
-		return nil, nil
-	}
-	if names.offsets == nil {
-		return nil, argErr("names.offsets is NULL")
-	}
-	offsets := view[int64](names.offsets, nd+1)
-	touch(offsets, 8)
-	total := offsets[nd]
-	if err := checkLen("names length", total, 1); err != nil {
-		return nil, err
-	}
-	if names.bytes == nil && total > 0 {
-		return nil, argErr("names.bytes is NULL")
-	}
-	bytes := view[byte](names.bytes, total)
-	touch(bytes, 1)
-	return namesOf(bytes, offsets)
-}
-
-//export csgo_analyze_files
-func csgo_analyze_files(keyPath, respPath *C.char, options C.int64_t, cancel *C.int32_t,
-	result *C.int64_t, sizes *C.cs_analysis_sizes, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp, debug.SetPanicOnFault(true))
-	if keyPath == nil || respPath == nil || result == nil || sizes == nil {
-		return fail(errp, argErr("paths, result and sizes must not be NULL"))
-	}
-	stop := stopFunc(cancel)
-	if stop != nil && stop() {
-		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
-	}
-	h, s, err := analyzeFiles(C.GoString(keyPath), C.GoString(respPath), int64(options), stop)
-	if err != nil {
-		return fail(errp, err)
-	}
-	*result = C.int64_t(h)
-	sizesOut(sizes, s)
-	return statusOK
 }
 
 //export csgo_take_analysis
@@ -473,64 +477,10 @@ func csgo_take_analysis(result C.int64_t, b *C.cs_analysis_buffers, errp *C.cs_e
 	return statusOK
 }
 
-//export csgo_free_analysis
-func csgo_free_analysis(result C.int64_t) {
-	defer func() { _ = recover() }()
-	analysisHandles.take(int64(result))
-}
-
-//export csgo_read_documents
-func csgo_read_documents(path *C.char, side C.int32_t, options C.int64_t, cancel *C.int32_t,
-	result *C.int64_t, sizes *C.cs_documents_sizes, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp, debug.SetPanicOnFault(true))
-	if path == nil || result == nil || sizes == nil {
-		return fail(errp, argErr("path, result and sizes must not be NULL"))
-	}
-	stop := stopFunc(cancel)
-	if stop != nil && stop() {
-		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
-	}
-	h, s, err := readDocuments(C.GoString(path), int(side), int64(options), stop)
-	if err != nil {
-		return fail(errp, err)
-	}
-	*result = C.int64_t(h)
-	documentsSizesOut(sizes, s)
-	return statusOK
-}
-
 // documentsSizesOut writes documents sizes to the caller's struct.
 func documentsSizesOut(sizes *C.cs_documents_sizes, s documentsSizes) {
 	sizes.n_docs, sizes.names_len, sizes.n_mentions = C.int64_t(s.nDocs), C.int64_t(s.namesLen), C.int64_t(s.nMentions)
 	sizes.n_words, sizes.words_len, sizes.n_sentences = C.int64_t(s.nWords), C.int64_t(s.wordsLen), C.int64_t(s.nSentences)
-}
-
-//export csgo_report_files
-func csgo_report_files(keyPath, respPath *C.char, scoreOptions, analysisOptions C.int64_t, cancel *C.int32_t,
-	out *C.cs_report_result, errp *C.cs_error) (status C.int32_t) {
-	defer guard(&status, errp, debug.SetPanicOnFault(true))
-	if keyPath == nil || respPath == nil || out == nil {
-		return fail(errp, argErr("paths and out must not be NULL"))
-	}
-	*out = C.cs_report_result{}
-	stop := stopFunc(cancel)
-	if stop != nil && stop() {
-		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
-	}
-	h, err := reportFiles(C.GoString(keyPath), C.GoString(respPath), int64(scoreOptions), int64(analysisOptions), stop)
-	if err != nil {
-		return fail(errp, err)
-	}
-	out.scores, out.n_docs, out.names_len = C.int64_t(h.scores), C.int64_t(len(h.score.Names)), C.int64_t(namesLen(h.score))
-	out.report.applied = C.uint64_t(h.score.Applied)
-	out.report.n_dups = C.int64_t(h.score.NumDuplicates)
-	out.report.n_warnings = C.int64_t(len(warnRecords(h.score.Warnings)))
-	out.analysis = C.int64_t(h.analysis)
-	sizesOut(&out.analysis_sizes, h.analysisSizes)
-	out.key_documents, out.response_documents = C.int64_t(h.keyDocs), C.int64_t(h.respDocs)
-	documentsSizesOut(&out.key_sizes, h.keySizes)
-	documentsSizesOut(&out.response_sizes, h.respSizes)
-	return statusOK
 }
 
 //export csgo_take_documents
@@ -580,12 +530,6 @@ func csgo_take_documents(result C.int64_t, b *C.cs_documents_buffers, errp *C.cs
 	}
 	documentsHandles.take(int64(result))
 	return statusOK
-}
-
-//export csgo_free_documents
-func csgo_free_documents(result C.int64_t) {
-	defer func() { _ = recover() }()
-	documentsHandles.take(int64(result))
 }
 
 //export csgo_spans_from_marshal

@@ -134,3 +134,31 @@ func TestScoreDocumentWorkersBitIdentical(t *testing.T) {
 		})
 	}
 }
+
+// TestUntypedEmptyKeyLeavesDAOut checks the one decision every road reads:
+// an untyped document whose key is empty is an untyped document, so DA is
+// left out of the default set (Applied bit clear, columns zero) whether it
+// is scored alone or in a batch with an untyped document that has key
+// mentions, and is computed when asked for by name.
+func TestUntypedEmptyKeyLeavesDAOut(t *testing.T) {
+	emptyKey := Document{Response: Side{Mentions: []int64{11<<32 | 12, 11<<32 | 14}, Clusters: []int64{0, 0}}}
+	da := metricIndex("da")
+	daCols := columnStart[da+1] - columnStart[da]
+	row := func(docs []Document, opt Options, d int) ([]float64, Report) {
+		counts := make([]float64, len(docs)*NumColumns())
+		rep, err := Score(docs, opt, counts)
+		require.NoError(t, err)
+		return counts[d*NumColumns()+columnStart[da] : d*NumColumns()+columnStart[da+1]], rep
+	}
+	alone, rep := row([]Document{emptyKey}, Options{}, 0)
+	assert.Zero(t, rep.Applied&(1<<uint(da)), "DA applied to an untyped document scored alone")
+	assert.Equal(t, make([]float64, daCols), alone)
+	inBatch, _ := row([]Document{smallDoc(), emptyKey}, Options{}, 1)
+	assert.Equal(t, alone, inBatch, "the document's DA row depends on its batch")
+
+	named, err := ParseMetrics([]string{"da"})
+	require.NoError(t, err)
+	asked, rep := row([]Document{emptyKey}, Options{Metrics: named}, 0)
+	assert.NotZero(t, rep.Applied&(1<<uint(da)))
+	assert.NotEqual(t, make([]float64, daCols), asked, "DA asked for by name counts the spurious mentions")
+}

@@ -104,7 +104,15 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 		if t.NumKey > 0 {
 			return missing(0, "a type is needed for every key mention; no mention types were given")
 		}
-		return daUntyped, nil // no key mention: nothing can correspond
+		// No key mention and no type anywhere: an untyped document like any
+		// other, so DA is left out of the default set here as it is for an
+		// untyped document with key mentions. Deciding by the key's size
+		// made a batch's rows depend on its other documents (the batch
+		// leaves DA out when one document skips it).
+		if skipped {
+			return daSkip, errSkipped
+		}
+		return daUntyped, nil // asked for by name: nothing can correspond
 	}
 	for m := 0; m < t.NumKey; m++ {
 		if t.Types[m] == TypeUnknown {
@@ -118,6 +126,9 @@ func daModeOf(t *Table, opt *Options) (daMode, error) {
 		} else {
 			typed = m
 		}
+	}
+	if t.NumKey == 0 && typed < 0 && skipped {
+		return daSkip, errSkipped // as above: types were given, but to no mention of this document
 	}
 	if typed >= 0 && untyped >= 0 {
 		return missing(untyped, "a type is needed for every response mention without a key twin, or for none; this one has none, response mention %d has one", t.IDs[typed])

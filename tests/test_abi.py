@@ -1,4 +1,4 @@
-"""The C ABI v2 through ctypes: lazy loading, the version check, and bad calls that must not crash.
+"""The C ABI v4 through ctypes: lazy loading, the version check, and bad calls that must not crash.
 
 A C caller can pass lengths that do not match its buffers; the library checks
 every length it can see and turns a bad pointer within declared lengths into
@@ -224,27 +224,49 @@ def test_an_option_error_names_the_option():
 def test_file_results_are_freed_and_not_reused():
     key = str(REPO / "examples" / "key.conll")
     opts = _lib.options_new([])
-    handle, n, nl = ctypes.c_int64(0), ctypes.c_int64(0), ctypes.c_int64(0)
-    report, err = _lib.CsReport(), _lib.CsError()
+    out, err = _lib.CsFilesResult(), _lib.CsError()
     cdll = _lib.lib()
-    assert (
-        cdll.cs_score_files(
-            key.encode(),
-            key.encode(),
-            opts,
-            None,
-            ctypes.byref(handle),
-            ctypes.byref(n),
-            ctypes.byref(nl),
-            ctypes.byref(report),
-            ctypes.byref(err),
-        )
-        == _lib.CS_OK
-    )
-    assert handle.value > 0 and n.value > 0
+    status = cdll.cs_score_files(key.encode(), key.encode(), opts, None, ctypes.byref(out), ctypes.byref(err))
+    assert status == _lib.CS_OK
+    handle = ctypes.c_int64(out.scores)
+    assert handle.value > 0 and out.n_docs > 0
+    assert out.report.analysis == out.key_documents == out.response_documents == 0  # outputs: scores by default
     small = np.zeros(1)
     status = cdll.cs_take_result(handle, small.ctypes.data, 0, None, 0, None, 0, None, 0, None, 0, ctypes.byref(err))
     assert status == _lib.CS_BUFFER_TOO_SMALL  # the result is kept
-    cdll.cs_free_result(handle)
+    cdll.cs_free(handle)
     status = cdll.cs_take_result(handle, None, 0, None, 0, None, 0, None, 0, None, 0, ctypes.byref(err))
     assert status != _lib.CS_OK  # freed: the handle is no longer valid
+
+
+def _header_functions() -> list[str]:
+    import re
+
+    text = (REPO / "capi" / "corefscore.h").read_text()
+    return re.findall(r"^(?:int32_t|void) (cs_\w+)\(", text, flags=re.M)
+
+
+def test_the_header_is_small_and_every_function_is_declared_to_ctypes():
+    import re
+
+    names = _header_functions()
+    assert len(names) < 20, names  # ABI v3 had 20: a new need is an option, not a function
+    cdll = _lib.lib()
+    for name in names:
+        assert getattr(cdll, name).argtypes is not None, f"{name} has no ctypes argtypes"
+    version = re.search(r"#define CS_ABI_VERSION (\d+)", (REPO / "capi" / "corefscore.h").read_text())
+    assert int(version.group(1)) == _lib.ABI_VERSION
+
+
+def test_one_free_for_every_kind_of_handle():
+    key = str(REPO / "examples" / "key.conll").encode()
+    opts = _lib.options_new([("outputs", "scores,analysis,key_documents,response_documents")])
+    out, err = _lib.CsFilesResult(), _lib.CsError()
+    cdll = _lib.lib()
+    assert cdll.cs_score_files(key, key, opts, None, ctypes.byref(out), ctypes.byref(err)) == _lib.CS_OK
+    handles = [opts, out.scores, out.report.analysis, out.key_documents, out.response_documents]
+    assert min(handles) > 0 and len(set(handles)) == len(handles)
+    for h in handles:
+        _lib.free(h)
+    buffers = _lib.CsAnalysisBuffers()
+    assert cdll.cs_take_analysis(out.report.analysis, ctypes.byref(buffers), ctypes.byref(err)) != _lib.CS_OK

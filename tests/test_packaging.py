@@ -50,3 +50,43 @@ def test_metadata():
     assert "include python/scripts/corefscore" in (REPO / "MANIFEST.in").read_text()
     assert {"test", "notebook"} <= set(meta["optional-dependencies"])
     assert {"pandas", "matplotlib"} <= set(meta["optional-dependencies"]["notebook"])
+
+
+def _is_elf(data: bytes) -> bool:
+    return data[:4] == b"\x7fELF"
+
+
+def test_no_elf_file_is_tracked():
+    """Build outputs (the shared library, a stray `go build ./capi` binary) stay out of git."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+    elves = []
+    for name in listed.decode().split("\0"):
+        path = REPO / name
+        if name and path.is_file():
+            with open(path, "rb") as f:
+                if _is_elf(f.read(4)):
+                    elves.append(name)
+    assert elves == []
+
+
+def test_no_elf_file_in_the_sdist(tmp_path):
+    """The sdist carries the Go sources, never a build output, whatever lies in the work tree."""
+    import tarfile
+
+    stray = REPO / "capi" / "capi"  # what `go build ./capi` leaves behind
+    made = not stray.exists()
+    if made:
+        stray.write_bytes(b"\x7fELF stray build output")
+    try:
+        out = subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(tmp_path)], cwd=REPO,
+                             capture_output=True, text=True, timeout=300)
+    finally:
+        if made:
+            stray.unlink()
+    assert out.returncode == 0, out.stderr[-2000:]
+    (sdist,) = tmp_path.glob("*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        members = [m for m in tar.getmembers() if m.isfile()]
+        assert any(m.name.endswith("capi/exports.go") for m in members)
+        elves = [m.name for m in members if _is_elf(tar.extractfile(m).read(4))]
+    assert elves == []

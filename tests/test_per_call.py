@@ -110,7 +110,7 @@ def test_a_document_too_large_for_the_per_call_buffer_takes_the_batch_path_with_
     key = [[(i, i) for i in range(j, n, 7)] for j in range(7)]
     response = [[(i, i) for i in range(j, n, 5)] for j in range(5)]
     doc = _convert.from_lists(key, response, "0")
-    assert doc.packed is not None and len(doc.packed[0]) >= _lib.INTERRUPTIBLE_MENTIONS
+    assert doc.kind == _convert.SPAN and len(doc.both) >= _lib.INTERRUPTIBLE_MENTIONS
     spans = [np.array([m for c in side for m in c]) for side in (key, response)]
     ids = [np.array([i for i, c in enumerate(side) for _ in c]) for side in (key, response)]
     want = corefscore.score(ArraySide(spans[0], ids[0]), ArraySide(spans[1], ids[1])).counts_matrix
@@ -220,7 +220,7 @@ def test_marshal_path_agrees_with_the_general_path_on_random_and_odd_inputs():
         taken += 1
         assert general is not None, (key, response)
         assert general.kind == _convert.SPAN or not len(fast[0]), (key, response)  # no mention: no kind to agree on
-        doc = _convert._PackedDoc(fast)
+        doc = _convert.Doc(fast[0], fast[1], _convert.SPAN)
         for side in ("key", "response"):
             assert [list(x) for x in getattr(doc, side)[:2]] == [list(x) for x in getattr(general, side)[:2]]
     assert taken > 1000 and left > 500
@@ -258,7 +258,7 @@ def test_array_sides_take_the_per_call_path_with_the_lists_counts():
     for dtype, strided in ((np.int64, False), (np.int32, False), (np.int64, True)):
         key_side, response_side = side(GOOD, dtype, strided), side(response, np.int64, strided)
         doc = _convert.convert(key_side, response_side, "0")
-        assert doc.packed is not None and doc.kind == _convert.SPAN
+        assert doc.kind == _convert.SPAN and doc.types is None
         np.testing.assert_array_equal(corefscore.score(key_side, response_side).counts_matrix, want)
     ids = ArraySide(np.arange(10), np.arange(10) % 3), ArraySide(np.arange(2, 12), np.arange(10) % 4)
     assert _convert.convert(*ids, "0").kind == _convert.INT
@@ -266,6 +266,6 @@ def test_array_sides_take_the_per_call_path_with_the_lists_counts():
     np.testing.assert_array_equal(corefscore.score(*ids).counts_matrix,
                                   corefscore.score(*[[c for c in s if c] for s in as_lists]).counts_matrix)
     typed = ArraySide(side(GOOD).mentions, side(GOOD).clusters, np.ones(50, dtype=np.int8))
-    assert _convert.convert(typed, typed, "0").packed is None
+    assert _convert.convert(typed, typed, "0").types.tolist() == [1] * 100  # both sides' types, key first
     with pytest.raises(ValueError, match=r"`response` of document 0 mentions must be spans .* got \(9, 2\) at row 1"):
         corefscore.score(side(GOOD), ArraySide(np.array([[0, 1], [9, 2]]), np.array([0, 0])))

@@ -26,12 +26,20 @@ static void check(const char *name, int cond, const cs_error *err) {
 int main(int argc, char **argv) {
     cs_error err;
     cs_report rep;
-    int32_t ncol = cs_num_columns();
     check("abi version", cs_abi_version() == CS_ABI_VERSION, NULL);
-    char name[64];
-    check("column name", cs_column_name(1, name, sizeof name) == CS_OK && strcmp(name, "mentions.recall_den") == 0, NULL);
-    check("column name small buffer", cs_column_name(1, name, 3) == CS_BUFFER_TOO_SMALL, NULL);
-    check("column metric", cs_column_metric(0) == 0 && cs_column_metric(ncol - 1) >= 1 && cs_column_metric(ncol) == -1, NULL);
+    int64_t n_col = 0, names_needed = 0;
+    check("columns: sizes", cs_columns(NULL, 0, NULL, 0, &n_col, &names_needed) == CS_BUFFER_TOO_SMALL &&
+          n_col > 10 && names_needed > n_col, NULL);
+    int32_t ncol = (int32_t)n_col;
+    char *colnames = malloc(names_needed);
+    int32_t *metric_of = calloc(n_col, sizeof(int32_t));
+    check("columns: small buffer", cs_columns(colnames, names_needed - 1, metric_of, n_col, &n_col, &names_needed) ==
+          CS_BUFFER_TOO_SMALL, NULL);
+    check("columns", cs_columns(colnames, names_needed, metric_of, n_col, &n_col, &names_needed) == CS_OK &&
+          strcmp(colnames + strlen(colnames) + 1, "mentions.recall_den") == 0 && metric_of[0] == 0 &&
+          metric_of[ncol - 1] >= 1 && colnames[names_needed - 1] == 0, NULL);
+    check("columns: NULL with capacity", cs_columns(NULL, 5, metric_of, n_col, &n_col, &names_needed) ==
+          CS_INVALID_INPUT, NULL);
 
     /* Options. */
     const char *keys[] = {"metrics", "singletons"};
@@ -124,10 +132,14 @@ int main(int argc, char **argv) {
 
     /* Error analysis of the batch: per document, {3} conflated into the
      * response entity, and one precision link (3 -> 2) cut by the key. */
-    int64_t ares = 0;
-    cs_analysis_sizes asz;
-    memset(&asz, 0, sizeof asz);
-    st = cs_analyze_batch(2, &key, &resp, &names, 0, NULL, &ares, &asz, &err);
+    const char *ok_[] = {"outputs"};
+    const char *ov[] = {"analysis"};
+    int64_t opta = 0;
+    check("options outputs", cs_options_new(1, ok_, ov, &opta, &err) == CS_OK, &err);
+    memset(&rep, 0, sizeof rep);
+    st = cs_score_batch(2, &key, &resp, &names, opta, NULL, NULL, 0, NULL, 0, NULL, 0, &rep, &err);
+    int64_t ares = rep.analysis;
+    cs_analysis_sizes asz = rep.analysis_sizes;
     check("analyze batch", st == CS_OK && ares > 0 && asz.n_docs == 2 && asz.n_records == 4 &&
           asz.n_mentions == 6 && asz.names_len == 5, &err);
     cs_error_record recs[4];
@@ -149,19 +161,20 @@ int main(int argc, char **argv) {
     st = cs_take_analysis(ares, &ab, &err);
     check("take analysis twice", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
     cancel = 1;
-    st = cs_analyze_batch(2, &key, &resp, NULL, 0, &cancel, &ares, &asz, &err);
+    st = cs_score_batch(2, &key, &resp, NULL, opta, &cancel, NULL, 0, NULL, 0, NULL, 0, &rep, &err);
     check("analyze cancelled", st == CS_CANCELLED && err.kind == CS_ERR_CANCELLED, &err);
-    st = cs_analyze_batch(2, &wild, &resp, NULL, 0, NULL, &ares, &asz, &err);
+    st = cs_score_batch(2, &wild, &resp, NULL, opta, NULL, NULL, 0, NULL, 0, NULL, 0, &rep, &err);
     check("analyze bad pointer is internal", st == CS_INTERNAL, &err);
-    st = cs_analyze_batch(-1, &key, &resp, NULL, 0, NULL, &ares, &asz, &err);
+    st = cs_score_batch(-1, &key, &resp, NULL, opta, NULL, NULL, 0, NULL, 0, NULL, 0, &rep, &err);
     check("analyze negative n_docs", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
-    cs_free_analysis(12345);
+    cs_free(12345);
 
-    /* Files. */
+    /* Files: one call, its outputs chosen by options. */
     if (argc >= 3) {
-        int64_t res = 0, nd = 0, nl = 0;
-        st = cs_score_files(argv[1], argv[2], 0, NULL, &res, &nd, &nl, &rep, &err);
-        check("files ok", st == CS_OK && res > 0 && nd > 0, &err);
+        cs_files_result fr;
+        st = cs_score_files(argv[1], argv[2], 0, NULL, &fr, &err);
+        int64_t res = fr.scores, nd = fr.n_docs, nl = fr.names_len;
+        check("files ok", st == CS_OK && res > 0 && nd > 0 && fr.report.analysis == 0 && fr.key_documents == 0, &err);
         double *fc = calloc(nd * ncol, sizeof(double));
         char *nm = malloc(nl + 1);
         int64_t *no = calloc(nd + 1, sizeof(int64_t));
@@ -172,17 +185,24 @@ int main(int argc, char **argv) {
         st = cs_take_result(res, fc, nd * ncol, nm, nl, no, nd + 1, NULL, 0, NULL, 0, &err);
         check("take twice", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
         /* Analysis of the files and their documents with words. */
-        st = cs_analyze_files(argv[1], argv[2], 0, NULL, &ares, &asz, &err);
-        check("analyze files", st == CS_OK && asz.n_docs == nd && asz.n_records > 0, &err);
-        cs_free_analysis(ares);
+        st = cs_score_files(argv[1], argv[2], opta, NULL, &fr, &err);
+        ares = fr.report.analysis;
+        asz = fr.report.analysis_sizes;
+        check("analyze files", st == CS_OK && fr.scores == 0 && asz.n_docs == nd && asz.n_records > 0, &err);
+        cs_free(ares);
         st = cs_take_analysis(ares, &ab, &err);
         check("freed analysis", st == CS_INVALID_INPUT, &err);
-        st = cs_analyze_files("/nonexistent/key.conll", argv[2], 0, NULL, &ares, &asz, &err);
+        st = cs_score_files("/nonexistent/key.conll", argv[2], opta, NULL, &fr, &err);
         check("analyze missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 0, &err);
-        int64_t dres = 0;
-        cs_documents_sizes dsz;
-        st = cs_read_documents(argv[1], 0, 0, NULL, &dres, &dsz, &err);
-        check("read documents", st == CS_OK && dsz.n_docs == nd && dsz.n_words > 0 && dsz.n_sentences > 0, &err);
+        const char *kd[] = {"outputs"};
+        const char *kdv[] = {"key_documents"};
+        int64_t optd = 0;
+        cs_options_new(1, kd, kdv, &optd, &err);
+        st = cs_score_files(argv[1], NULL, optd, NULL, &fr, &err);
+        int64_t dres = fr.key_documents;
+        cs_documents_sizes dsz = fr.key_sizes;
+        check("read documents", st == CS_OK && dres > 0 && dsz.n_docs == nd && dsz.n_words > 0 && dsz.n_sentences > 0,
+              &err);
         char *dn = malloc(dsz.names_len + 1), *dw = malloc(dsz.words_len + 1);
         int64_t *dno = calloc(nd + 1, 8), *dmo = calloc(nd + 1, 8), *dwd = calloc(nd + 1, 8), *dsd = calloc(nd + 1, 8);
         int64_t *dwo = calloc(dsz.n_words + 1, 8), *dse = calloc(dsz.n_sentences + 1, 8);
@@ -196,26 +216,30 @@ int main(int argc, char **argv) {
         check("take documents", st == CS_OK && dwo[1] == 4 && memcmp(dw, "JohnSmith", 9) == 0 && dm[0].start == 0 &&
               dm[0].end == 1 && dwd[nd] == dsz.n_words && dse[0] > 0, &err);
         /* One read of each file for a report: four handles, freed here. */
-        cs_report_result rr;
-        st = cs_report_files(argv[1], argv[2], 0, 0, NULL, &rr, &err);
-        check("report files", st == CS_OK && rr.scores > 0 && rr.analysis > 0 && rr.key_documents > 0 &&
-              rr.response_documents > 0 && rr.n_docs == nd && rr.analysis_sizes.n_records == asz.n_records &&
-              rr.key_sizes.n_words == dsz.n_words && rr.response_sizes.n_words == 0 &&
-              rr.response_sizes.n_docs == nd, &err);
-        cs_free_result(rr.scores);
-        cs_free_analysis(rr.analysis);
-        cs_free_documents(rr.key_documents);
-        cs_free_documents(rr.response_documents);
-        st = cs_take_analysis(rr.analysis, &ab, &err);
+        const char *rv[] = {"scores,analysis,key_documents,response_documents"};
+        int64_t optrep = 0;
+        cs_options_new(1, kd, rv, &optrep, &err);
+        st = cs_score_files(argv[1], argv[2], optrep, NULL, &fr, &err);
+        check("report files", st == CS_OK && fr.scores > 0 && fr.report.analysis > 0 && fr.key_documents > 0 &&
+              fr.response_documents > 0 && fr.n_docs == nd && fr.report.analysis_sizes.n_records == asz.n_records &&
+              fr.key_sizes.n_words == dsz.n_words && fr.response_sizes.n_words == 0 &&
+              fr.response_sizes.n_docs == nd, &err);
+        cs_free(fr.scores);
+        cs_free(fr.report.analysis);
+        cs_free(fr.key_documents);
+        cs_free(fr.response_documents);
+        st = cs_take_analysis(fr.report.analysis, &ab, &err);
         check("freed report analysis", st == CS_INVALID_INPUT, &err);
-        st = cs_report_files(argv[1], "/nonexistent/response.conll", 0, 0, NULL, &rr, &err);
-        check("report missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 1 && rr.scores == 0 &&
-              rr.analysis == 0 && rr.key_documents == 0 && rr.response_documents == 0, &err);
-        st = cs_read_documents(argv[1], 2, 0, NULL, &dres, &dsz, &err);
-        check("read documents bad side", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
-        st = cs_score_files("/nonexistent/key.conll", argv[2], 0, NULL, &res, &nd, &nl, &rep, &err);
+        st = cs_score_files(argv[1], "/nonexistent/response.conll", optrep, NULL, &fr, &err);
+        check("report missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 1 && fr.scores == 0 &&
+              fr.report.analysis == 0 && fr.key_documents == 0 && fr.response_documents == 0, &err);
+        st = cs_score_files(argv[1], NULL, 0, NULL, &fr, &err);
+        check("one path for scores", st == CS_INVALID_INPUT && err.kind == CS_ERR_ARGUMENT, &err);
+        st = cs_score_files("/nonexistent/key.conll", argv[2], 0, NULL, &fr, &err);
         check("missing file", st == CS_IO && err.kind == CS_ERR_NOT_FOUND && err.side == 0 &&
               strcmp(err.message, "no such file") == 0, &err);
+        cs_free(optd);
+        cs_free(optrep);
     }
     /* After the parent scored, a forked child's call fails fast, naming the
      * spawn and forkserver start methods (alarm: a hang kills the child). */
@@ -225,7 +249,8 @@ int main(int argc, char **argv) {
         alarm(10);
         st = cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err);
         int ok = st == CS_INTERNAL && err.kind == CS_ERR_INTERNAL && strstr(err.message, "spawn") != NULL &&
-                 strstr(err.message, "forkserver") != NULL && cs_num_columns() == -1;
+                 strstr(err.message, "forkserver") != NULL &&
+                 cs_columns(NULL, 0, NULL, 0, &n_col, &names_needed) == CS_INTERNAL;
         _exit(ok ? 0 : 1);
     }
     int wstatus = 0;
@@ -234,8 +259,9 @@ int main(int argc, char **argv) {
     check("parent still scores",
           cs_score_batch(2, &key, &resp, NULL, 0, NULL, counts, 2 * ncol, NULL, 0, NULL, 0, &rep, &err) == CS_OK, &err);
 
-    cs_options_free(opt);
-    cs_options_free(optr);
+    cs_free(opt);
+    cs_free(optr);
+    cs_free(opta);
     printf("%d failures\n", failures);
     return failures != 0;
 }

@@ -14,8 +14,9 @@
 //	id = Start<<32 | End
 //
 // and interning a discontinuous mention to an id with bit 62 set, shared by
-// the key and the response of the pair. ScoreFiles does it all: read, pair,
-// score.
+// the key and the response of the pair. ReadPair reads two files and pairs
+// them. The readers only read: package files (gocore/files) reads, pairs and
+// scores a pair of files, composing this package with the engine.
 //
 // The order of the mentions within a Doc is meaningful: the engine keeps the
 // first occurrence of a repeated mention (DuplicatesKeepFirst), so the CoNLL

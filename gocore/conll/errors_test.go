@@ -2,8 +2,6 @@ package conll
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,38 +82,6 @@ func TestMalformed(t *testing.T) {
 			assert.True(t, strings.HasPrefix(err.Error(), prefix), "%q should start with %q", err.Error(), prefix)
 		})
 	}
-}
-
-// TestPairErrors checks Pair: different token counts are an error naming
-// the document; missing and extra documents are warnings.
-func TestPairErrors(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-		return p
-	}
-	key := write("key.conll", "#begin document a\nw\t(1)\nw\t-\n#end document\n#begin document b\nw\t(1)\n#end document\n")
-	short := write("short.conll", "#begin document a\nw\t(1)\n#end document\n")
-	_, _, _, _, err := ScoreFiles(key, short, "", gocore.Options{})
-	require.Error(t, err)
-	assert.ErrorIs(t, err, gocore.ErrInvalidInput)
-	assert.Contains(t, err.Error(), `document "a" has 2 tokens in the key`)
-
-	other := write("other.conll", "#begin document a\nw\t(1)\nw\t(1)\n#end document\n#begin document c\nw\t(1)\n#end document\n")
-	names, counts, _, warnings, err := ScoreFiles(key, other, "", gocore.Options{})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"a", "b"}, names)
-	require.Len(t, warnings, 2)
-	assert.Contains(t, warnings[0], `document "b" of the key`)
-	assert.Contains(t, warnings[1], `document "c" of the response`)
-	sum := sumRows(counts)
-	assert.Equal(t, 2.0, sum["mentions.recall_den"], "b's key mention is scored against nothing")
-	assert.Equal(t, 1.0, sum["mentions.recall_num"])
-	assert.Equal(t, 2.0, sum["mentions.precision_den"])
-
-	_, _, _, _, err = ScoreFiles(filepath.Join(dir, "absent.conll"), key, "", gocore.Options{})
-	assert.ErrorContains(t, err, "absent.conll")
 }
 
 // TestCanonicalPairing checks the fallback pairing by undecorated name.

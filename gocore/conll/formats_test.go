@@ -202,20 +202,26 @@ func TestFormatsAgree(t *testing.T) {
 	var ref []float64
 	for _, kf := range formats {
 		for _, rf := range formats {
-			res, err := Score(keyPaths[kf], respPaths[rf], gocore.Options{})
+			// What the readers give, paired and scored by the engine (package
+			// files composes the same for users; the readers only read).
+			docs, pairWarnings, err := Pair(readFile(t, keyPaths[kf], ""), readFile(t, respPaths[rf], ""))
 			require.NoError(t, err, "%s vs %s", kf, rf)
-			names, counts, dups := res.Names, res.Counts, res.Duplicates
+			assert.Empty(t, pairWarnings)
+			counts := make([]float64, len(docs)*gocore.NumColumns())
+			rep, err := gocore.Score(docs, gocore.Options{SpanMentions: true}, counts)
+			require.NoError(t, err, "%s vs %s", kf, rf)
+			names := []string{docs[0].Name, docs[1].Name}
 			// A typed file against a jsonlines one (no types) leaves the
 			// typed metrics out, and says so; nothing else is worth a word.
 			mixed := (kf == FormatJSONLines) != (rf == FormatJSONLines)
-			for _, w := range res.Warnings {
+			for _, w := range rep.Warnings {
 				assert.Equal(t, gocore.WarnTypesSkipped, w.Kind, w.Msg)
 				assert.True(t, mixed, "%s vs %s: %s", kf, rf, w.Msg)
 			}
 			if mixed {
-				assert.Len(t, res.Warnings, 1, "%s vs %s", kf, rf)
+				assert.Len(t, rep.Warnings, 1, "%s vs %s", kf, rf)
 			}
-			assert.Empty(t, dups)
+			assert.Empty(t, rep.Duplicates)
 			assert.Equal(t, []string{"(d1); part 000", "(d2); part 000"}, names)
 			if ref == nil {
 				ref = counts

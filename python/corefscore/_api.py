@@ -123,11 +123,7 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
         opts = _options(**options)
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
-    doc = convert(key, response, "0", mention_types)
-    scores = _engine.score_one(doc, "0", opts) if doc.packed is not None or (doc.key[2] is None and
-                                                                           doc.response[2] is None) \
-        else _engine.score_docs([doc], ["0"], opts, False)
-    return _result(scores, opts, [], 2)
+    return _result(_engine.score_docs([convert(key, response, "0", mention_types)], ["0"], opts, False), opts, [], 2)
 
 
 def _empty_like(side: Any) -> Any:
@@ -398,19 +394,24 @@ class Scorer:
         """Summed counts, shape (n_columns,): what distributed workers add up."""
         return self.counts_matrix.sum(axis=0)
 
-    def _add(self, scores: Scores, warns: list[str]) -> None:
+    def _state(self) -> tuple:
+        """(rows, names, duplicates, n_duplicates, warnings, metrics): what merging Scorers adds up."""
         with self._lock:
-            self._rows.append(scores.counts)
-            self._names.extend(scores.names)
-            self._dups.extend(scores.duplicates)
-            self._n_dups += scores.n_duplicates
+            return (list(self._rows), list(self._names), list(self._dups), self._n_dups, list(self._warnings),
+                    self._metrics)
+
+    def _absorb(self, rows: list, names: list, dups: list, n_dups: int, warns: list,
+                metrics: tuple[str, ...] | None) -> None:
+        """Add documents; a metric is reported only if it applied to every batch (None: nothing scored)."""
+        with self._lock:
             self._reduced = None
+            self._rows.extend(rows)
+            self._names.extend(names)
+            self._dups.extend(dups)
+            self._n_dups += n_dups
             self._warnings.extend(warns)
-            # A metric is reported only if it applied to every batch.
-            if self._metrics is None:
-                self._metrics = scores.metrics
-            elif self._metrics is not scores.metrics:
-                self._metrics = tuple(m for m in self._metrics if m in scores.metrics)
+            if metrics is not None and self._metrics is not metrics:
+                self._metrics = metrics if self._metrics is None else tuple(m for m in self._metrics if m in metrics)
 
     def update(self, key: Any, response: Any, *, batch: bool = False, name: str | None = None,
                mention_types: Any = None) -> None:
@@ -421,11 +422,10 @@ class Scorer:
         else:
             label = str(len(self._names)) if name is None else str(name)
             doc = convert(key, response, label, mention_types)
-            if doc.packed is not None or (doc.key[2] is None and doc.response[2] is None):
-                scores, warns = _engine.score_one(doc, label, self._opts), []
-            else:
-                scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
-        self._add(scores, warns + _report(scores, self._opts, 2) if scores.n_duplicates or scores.warnings else warns)
+            scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
+        if scores.n_duplicates or scores.warnings:
+            warns = warns + _report(scores, self._opts, 2)
+        self._absorb([scores.counts], scores.names, scores.duplicates, scores.n_duplicates, warns, scores.metrics)
 
     def merge(self, other: Scorer) -> Scorer:
         """Add another Scorer's documents (same options) to this one; returns self."""
@@ -433,19 +433,7 @@ class Scorer:
             raise TypeError(f"`other` must be a Scorer; got {type(other).__name__} instead.")
         if other._opts != self._opts:
             raise ValueError("`other` must have the same options as this Scorer; got different options instead.")
-        with other._lock:
-            state = (list(other._rows), list(other._names), list(other._dups), other._n_dups,
-                     list(other._warnings), other._metrics)
-        with self._lock:
-            self._reduced = None
-            self._rows.extend(state[0])
-            self._names.extend(state[1])
-            self._dups.extend(state[2])
-            self._n_dups += state[3]
-            self._warnings.extend(state[4])
-            if state[5] is not None:
-                self._metrics = state[5] if self._metrics is None else \
-                    tuple(m for m in self._metrics if m in state[5])
+        self._absorb(*other._state())
         return self
 
     def add_counts(self, counts_matrix: Any, names: Sequence[str] | None = None) -> None:
@@ -510,24 +498,15 @@ class Scorer:
         if not (dist.is_available() and dist.is_initialized()):
             raise RuntimeError("corefscore: Scorer.all_reduce needs an initialised torch.distributed process "
                                "group (torch.distributed.init_process_group); got none.")
-        with self._lock:
-            state = (list(self._rows), list(self._names), list(self._dups), self._n_dups, list(self._warnings),
-                     self._metrics)
+        state = self._state()
         columns = _lib.columns()
         world = dist.get_world_size(group)
         if rows:
             parts: list[Any] = [None] * world
             dist.all_gather_object(parts, state, group=group)
             whole = Scorer(**self._kwargs)
-            for part_rows, names, dups, n_dups, warns, metrics in parts:
-                whole._rows.extend(part_rows)
-                whole._names.extend(names)
-                whole._dups.extend(dups)
-                whole._n_dups += n_dups
-                whole._warnings.extend(warns)
-                if metrics is not None:
-                    whole._metrics = metrics if whole._metrics is None else \
-                        tuple(m for m in whole._metrics if m in metrics)
+            for part in parts:
+                whole._absorb(*part)
             reduced = whole.compute()
         else:
             all_metrics = _lib.metric_names()
@@ -573,10 +552,11 @@ class Scorer:
 
 
 def _analysis_options(metrics: Any, options: dict) -> Options:
-    chosen = [m for m in (["kk", "ms"] if metrics is None else ([metrics] if isinstance(metrics, str) else metrics))]
+    """Options of an analysis: the analyses named by ``metrics`` (kk, ms; both by default) as the only output."""
+    chosen = ["kk", "ms"] if metrics is None else [metrics] if isinstance(metrics, str) else list(metrics)
     if not chosen or any(m not in ("kk", "ms") for m in chosen):
         raise ValueError(f"`metrics` of an analysis names 'kk' and/or 'ms'; got {metrics!r}")
-    return _options(metrics=chosen, **options)
+    return _options(outputs="analysis", analysis=chosen, **options)
 
 
 def analyze(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = None, metrics: Any = None,
@@ -594,7 +574,7 @@ def analyze(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None 
     """
     opts = _analysis_options(metrics, options)
     doc = convert(key, response, "0", mention_types)
-    return Analysis._of(_engine.analyze_docs([doc], ["0"], opts), name)
+    return Analysis._of(_engine.score_docs([doc], ["0"], opts, False), name)
 
 
 def analyze_files(key_path: Any, response_path: Any, *, format: str | None = None, clusters_field: str | None = None,
@@ -613,20 +593,19 @@ def analyze_files(key_path: Any, response_path: Any, *, format: str | None = Non
 
 
 def _report_files(key_path: Any, response_path: Any, *, format: str | None = None,
-                  clusters_field: str | None = None, name: str | None = None, analysis: dict | None = None,
-                  **options: Any) -> tuple:
+                  clusters_field: str | None = None, name: str | None = None, **options: Any) -> tuple:
     """One read of each file for a report: ``(Result, Analysis, key documents, response documents)``.
 
     The Result is :func:`score_files`'s with ``options``; the Analysis is
-    :func:`analyze_files`'s with ``analysis`` (its options; default none)
-    and the files read and paired as for scoring; the documents are the raw
-    arrays of :func:`corefscore._engine.documents_of` (the key's with words).
+    :func:`analyze_files`'s, the files read, paired and compared as for
+    scoring; the documents are the raw arrays of
+    :func:`corefscore._engine.documents_of` (the key's with words).
     """
     import os
 
-    opts = _options(format=format, clusters_field=clusters_field, **options)
-    aopts = _analysis_options(None, dict(format=format, clusters_field=clusters_field, **(analysis or {})))
-    scores, raw, key_docs, resp_docs = _engine.report_files(key_path, response_path, opts, aopts)
+    opts = _options(format=format, clusters_field=clusters_field, **options,
+                    outputs=["scores", "analysis", "key_documents", "response_documents"], analysis=["kk", "ms"])
+    scores, raw, key_docs, resp_docs = _engine.report_files(key_path, response_path, opts)
     result = _result(scores, opts, [], 2)
     result.key, result.response = str(key_path), str(response_path)
     found = Analysis._of(raw, name or os.path.basename(os.fspath(response_path)))

@@ -1,13 +1,24 @@
-"""The conversion layer: user inputs (clusters, arrays, labels, tensors) to the engine's CSR arrays.
+"""The conversion layer: user inputs (clusters, arrays, labels, tensors) to one packed document form.
 
-Mentions compare by value. Per document, one of three encodings is chosen:
+Every input becomes one form, :class:`Doc`: one int64 buffer holding both
+sides' mention ids (key first), then both sides' cluster positions, with the
+key's mention count and optional int8 types. Mentions compare by value. Per
+document, one of three encodings is chosen, by an O(1) look at the first
+mention (a span goes to the library's packing, anything else is converted
+here):
 
-- every mention a span ``(start, end)`` of ints with ``0 <= start <= end < 2**31``:
-  the id is ``start << 32 | end`` (packed by the library: ``_lib.pack_spans``,
-  ``_lib.spans_from_lists``; :func:`unpack_span`);
+- every mention a span ``(start, end)`` of ints (any tuple, named tuples
+  included) with ``0 <= start <= end < 2**31``: the id is
+  ``start << 32 | end``, always packed by the library (``_lib.pack_spans``,
+  ``_lib.spans_from_lists``); :func:`unpack_span` is its inverse;
 - every mention an int: the id is the int;
 - otherwise each distinct mention (any hashable) is numbered in order of
   first appearance, key first, so equal mentions on both sides share an id.
+
+In a batch that mixes span documents with others, the others are packed as
+one-token spans ``(i, i)`` of their numbered mentions, so that the engine
+reads every document of the batch as spans (an error analysis then sees the
+span documents' spans) and no two distinct mentions overlap.
 
 NumPy scalars, PyTorch tensors and 0-d/1-d arrays inside nested lists are
 converted to ints and tuples first, never hashed by identity (a tensor's hash
@@ -33,7 +44,17 @@ SPAN, INT, INTERN = "span", "int", "intern"
 
 
 def unpack_span(mention_id: int) -> tuple[int, int]:
+    """The ``(start, end)`` of a span id: the inverse of the library's packing (:func:`_pack`)."""
     return (mention_id >> SPAN_SHIFT, mention_id & ((1 << SPAN_SHIFT) - 1))
+
+
+def _pack(spans: list) -> array:
+    """The span ids of ``(start, end)`` pairs, packed by the library: the packing rule lives there alone."""
+    rows = np.array(spans, dtype=np.int64).reshape(-1, 2)
+    out = _lib.int64s(2 * len(rows))[:len(rows)]
+    if len(rows):
+        _lib.pack_spans(rows.ctypes.data, len(rows), out.buffer_info()[0])
+    return out
 
 
 def _describe(x: Any) -> str:
@@ -52,12 +73,22 @@ class InputTypeError(TypeError):
     """A mention or container of the wrong type, located by side, document and position."""
 
 
+def _is_sequence(x: Any) -> bool:
+    return type(x) is list or type(x) is tuple
+
+
 def _value(m: Any, where: str) -> Any:
     """A mention as a plain value: ints, str and tuples as they are; tensors and arrays through tolist()."""
     t = type(m)
     if t is int or t is str:
         return m
-    if t is tuple or t is list:
+    if isinstance(m, (tuple, list)):  # named tuples too: a span is a span however it is spelled
+        if m and (all(_is_sequence(x) and len(x) and _is_sequence(x[0]) for x in m) or
+                  (t is list and all(_is_sequence(x) for x in m))):
+            raise InputTypeError(f"{where} must be a (start, end) pair, an int or a hashable label; got a sequence "
+                                 f"of spans {_describe(m)} instead: a batch of documents goes to score_corpus, "
+                                 "one document is a list of clusters, each a list of mentions (a mention made of "
+                                 "several spans is a tuple of them).")
         v = tuple(_value(x, where) for x in m)
         if len(v) == 2 and any(isinstance(x, float) for x in v):
             bad = next(x for x in v if isinstance(x, float))
@@ -109,45 +140,59 @@ def _is_span(m: Any) -> bool:
         0 <= m[0] <= m[1] < _SPAN_LIMIT
 
 
-class Doc:
-    """One converted document: per side (ids, clusters, types) and how ids map back to mentions.
+def _is_pair(c: Any) -> bool:
+    return type(c) is tuple and len(c) == 2 and type(c[0]) is int and type(c[1]) is int
 
-    ``packed`` is ``(ids_then_clusters, n_key)`` when the per-call path made
-    the document (:class:`_PackedDoc`), else None.
+
+class Doc:
+    """One converted document: the packed form every road hands to the engine.
+
+    ``both`` is one int64 buffer (array("q") or ndarray) of 2n values: both
+    sides' mention ids, key first, then both sides' cluster positions, key
+    first; ``nk`` is the key's mention count; ``types`` is None or an int8
+    array of n type codes, key first. ``kind`` says how ids map back to the
+    caller's mentions (``table`` holds the numbered ones).
     """
 
-    __slots__ = ("key", "kind", "packed", "response", "table")
+    __slots__ = ("both", "kind", "nk", "table", "types")
 
-    def __init__(self, key: tuple, response: tuple, kind: str, table: list | None = None) -> None:
-        self.key, self.response, self.kind, self.table, self.packed = key, response, kind, table, None
+    def __init__(self, both: Any, nk: int, kind: str, types: Any = None, table: list | None = None) -> None:
+        self.both, self.nk, self.kind, self.types, self.table = both, nk, kind, types, table
+
+    def side(self, which: str) -> tuple:
+        """(ids, clusters, types) of ``"key"`` or ``"response"``, as slices of the packed buffer."""
+        n, nk, t = len(self.both) >> 1, self.nk, self.types
+        if which == "key":
+            return self.both[:nk], self.both[n:n + nk], None if t is None else t[:nk]
+        return self.both[nk:n], self.both[n + nk:], None if t is None else t[nk:]
+
+    key = property(lambda self: self.side("key"))
+    response = property(lambda self: self.side("response"))
 
     def mention(self, mention_id: int) -> Any:
         if self.kind == SPAN:
             return unpack_span(mention_id)
         return self.table[mention_id] if self.kind == INTERN else mention_id
 
+    def as_spans(self) -> Doc:
+        """This document with every mention packed as a one-token span (i, i) of its number (see the module)."""
+        if self.kind == SPAN:
+            return self
+        n = len(self.both) >> 1
+        ids = self.both[:n].tolist() if hasattr(self.both, "tolist") else list(self.both[:n])
+        table = self.table if self.kind == INTERN else list(dict.fromkeys(ids))
+        number = range(len(table)) if self.kind == INTERN else {m: i for i, m in enumerate(table)}
+        both = _pack([(number[m], number[m]) for m in ids]) + array("q", self.both[n:])
+        return _Points(both, self.nk, INTERN, self.types, table)
 
-class _PackedDoc(Doc):
-    """A Doc of the per-call path: ``packed`` holds both sides' ids (packed spans, or ints), then their cluster
-    positions, key first each (:func:`_lib.spans_from_lists`, :func:`from_arrays`); ``key`` and ``response``
-    are sliced from it on demand."""
+
+class _Points(Doc):
+    """A document packed as one-token spans (i, i): mention i of ``table``."""
 
     __slots__ = ()
 
-    def __init__(self, packed: tuple[array, int], kind: str = SPAN) -> None:
-        self.packed, self.kind, self.table = packed, kind, None
-
-    @property  # type: ignore[override]
-    def key(self) -> tuple:
-        both, nk = self.packed
-        n = len(both) >> 1
-        return both[:nk], both[n:n + nk], None
-
-    @property  # type: ignore[override]
-    def response(self) -> tuple:
-        both, nk = self.packed
-        n = len(both) >> 1
-        return both[nk:n], both[n + nk:], None
+    def mention(self, mention_id: int) -> Any:
+        return self.table[unpack_span(mention_id)[1]]
 
 
 def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
@@ -169,36 +214,55 @@ def _type_codes(mentions: list, mention_types: Any, doc: str) -> np.ndarray:
 
 
 def from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
-    """One document given as sequences of clusters on both sides."""
+    """One document given as sequences of clusters on both sides.
+
+    An O(1) look at the first mention chooses the road: a ``(start, end)``
+    pair of ints goes to the library's packing (:func:`_lib.spans_from_lists`),
+    anything else (or a span the library refuses) to :func:`_from_lists`.
+    """
     if mention_types is None:
-        packed = _lib.spans_from_lists(key, response)
-        if packed is not None:
-            return _PackedDoc(packed)
+        try:
+            first = (key[0] if len(key) else response[0])[0]
+        except Exception:  # no first mention to look at (empty, not indexable): the general path
+            first = None
+        if type(first) is tuple and len(first) == 2 and type(first[0]) is int and type(first[1]) is int:
+            packed = _lib.spans_from_lists(key, response)
+            if packed is not None:
+                return Doc(packed[0], packed[1], SPAN)
     return _from_lists(key, response, doc, mention_types)
+
+
+def _refuse_bare_cluster(side: Any, name: str, doc: str) -> None:
+    """A side whose "clusters" are all (int, int) pairs is one cluster of spans given unwrapped."""
+    if isinstance(side, (list, tuple)) and side and all(_is_pair(c) for c in side):
+        raise InputTypeError(f"`{name}` of document {doc} must be a sequence of clusters, each a sequence of "
+                             f"mentions; got {_describe(side)}, a sequence of (int, int) pairs: if it is one "
+                             f"cluster of spans, wrap it in a list ([{side!r}]).")
 
 
 def _from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
     """The general path of :func:`from_lists`: every mention checked and converted on its own."""
+    _refuse_bare_cluster(key, "key", doc)
+    _refuse_bare_cluster(response, "response", doc)
     kms, kcs = _flatten(key, "key", doc)
     rms, rcs = _flatten(response, "response", doc)
-    kty = rty = None
+    types = None
     if mention_types is not None:
-        kty, rty = _type_codes(kms, mention_types, doc), _type_codes(rms, mention_types, doc)
-    pairs = [m for m in kms + rms if type(m) is tuple and len(m) == 2 and type(m[0]) is int and type(m[1]) is int]
-    if pairs and len(pairs) == len(kms) + len(rms):
-        bad = next((m for m in pairs if not _is_span(m)), None)
+        types = np.concatenate([_type_codes(kms, mention_types, doc), _type_codes(rms, mention_types, doc)])
+    ms, nk = kms + rms, len(kms)
+    if ms and all(_is_pair(m) for m in ms):
+        bad = next((m for m in ms if not _is_span(m)), None)
         if bad is not None:
             side = "key" if bad in kms else "response"
             raise ValueError(f"`{side}` of document {doc} must have spans (start, end) with "
                              f"0 <= start <= end < 2**31; got {bad!r} instead.")
-        return Doc(([s << SPAN_SHIFT | e for s, e in kms], kcs, kty), ([s << SPAN_SHIFT | e for s, e in rms], rcs, rty),
-                   SPAN)
-    if all(type(m) is int and -(1 << 63) <= m < 1 << 63 for m in kms + rms):
-        return Doc((kms, kcs, kty), (rms, rcs, rty), INT)
+        return Doc(_pack(ms) + array("q", kcs + rcs), nk, SPAN, types)
+    if all(type(m) is int and -(1 << 63) <= m < 1 << 63 for m in ms):
+        return Doc(array("q", ms + kcs + rcs), nk, INT, types)
     index: dict = {}
-    for m in kms + rms:
+    for m in ms:
         index.setdefault(m, len(index))
-    return Doc(([index[m] for m in kms], kcs, kty), ([index[m] for m in rms], rcs, rty), INTERN, list(index))
+    return Doc(array("q", [index[m] for m in ms] + kcs + rcs), nk, INTERN, types, list(index))
 
 
 def _int_array(x: Any, what: str, ndims: tuple[int, ...]) -> np.ndarray:
@@ -277,7 +341,7 @@ class ArraySide:
 
 
 def from_arrays(key: ArraySide, response: ArraySide, doc: str) -> Doc:
-    """One document of two ArraySides: spans packed by the library; untyped documents made per-call (packed)."""
+    """One document of two ArraySides: spans packed by the library into the document's one buffer."""
     if not (isinstance(key, ArraySide) and isinstance(response, ArraySide)):
         raise InputTypeError(f"document {doc}: both sides must be ArraySide when one is; got "
                              f"{type(key).__name__} and {type(response).__name__}.")
@@ -303,10 +367,15 @@ def from_arrays(key: ArraySide, response: ArraySide, doc: str) -> Doc:
     else:
         view[:nk], view[nk:n] = kms, rms
     view[n:n + nk], view[n + nk:] = kcl, rcl
-    kind = SPAN if kspan else INT
-    if kty is None and rty is None:
-        return _PackedDoc((both, nk), kind)
-    return Doc((view[:nk], view[n:n + nk], kty), (view[nk:n], view[n + nk:], rty), kind)
+    types = None
+    if kty is not None or rty is not None:
+        types = np.zeros(n, np.int8)
+        for t, at, end in ((kty, 0, nk), (rty, nk, n)):
+            if t is not None:
+                if t.size and (int(t.min()) < -128 or int(t.max()) > 127):
+                    raise ValueError(f"types of document {doc} must be codes 0..3; got {int(t.max())}.")
+                types[at:end] = t
+    return Doc(both, nk, SPAN if kspan else INT, types)
 
 
 def convert(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
@@ -320,27 +389,18 @@ def convert(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc
 
 
 def csr(docs: list[Doc], side: str) -> tuple:
-    """(offsets, ids, clusters, types) of one side of a batch, as int64/int8 buffers."""
-    parts = [getattr(d, side) for d in docs]
-    if len(parts) == 1 and type(parts[0][0]) in (list, array) and parts[0][2] is None:  # one document of list input
-        ids, cls, _ = parts[0]
-        return array("q", (0, len(cls))), array("q", ids), array("q", cls), None
-    lengths = [len(p[1]) for p in parts]
+    """(offsets, ids, clusters, types) of one side of a batch, as int64/int8 arrays."""
+    parts = [d.side(side) for d in docs]
     offsets = np.zeros(len(parts) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    if all(type(p[0]) is list for p in parts):
-        ids: Any = array("q", [x for p in parts for x in p[0]])
-        cls: Any = array("q", [x for p in parts for x in p[1]])
-    else:
-        ids = np.concatenate([np.asarray(p[0], dtype=np.int64) for p in parts]) if parts else np.zeros(0, np.int64)
-        cls = np.concatenate([np.asarray(p[1], dtype=np.int64) for p in parts]) if parts else np.zeros(0, np.int64)
+    np.cumsum([len(p[1]) for p in parts], out=offsets[1:])
+    ids = np.concatenate([np.frombuffer(p[0], np.int64) if type(p[0]) is array else p[0] for p in parts]) \
+        if parts else np.zeros(0, np.int64)
+    cls = np.concatenate([np.frombuffer(p[1], np.int64) if type(p[1]) is array else p[1] for p in parts]) \
+        if parts else np.zeros(0, np.int64)
     types = None
     if any(p[2] is not None for p in parts):
         types = np.zeros(int(offsets[-1]), dtype=np.int8)
         for d, p in enumerate(parts):
             if p[2] is not None:
-                t = np.asarray(p[2])
-                if t.size and (int(t.min()) < -128 or int(t.max()) > 127):
-                    raise ValueError(f"`{side}` types of document {d} must be codes 0..3; got {int(t.max())}.")
-                types[offsets[d]:offsets[d + 1]] = t
+                types[offsets[d]:offsets[d + 1]] = p[2]
     return offsets, ids, cls, types

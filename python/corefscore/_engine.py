@@ -92,6 +92,8 @@ def _option_value(key: str, value: Any) -> str:
         if not all(isinstance(n, str) for n in names):
             raise TypeError(f"`metrics` must contain metric names (str); got {value!r}.")
         return ",".join(names)
+    if key in ("outputs", "analysis") and not isinstance(value, str):
+        return ",".join(value)
     if key in ("link_weights", "da_weights"):
         try:
             return ",".join(repr(float(x)) for x in value)
@@ -103,15 +105,16 @@ def _option_value(key: str, value: Any) -> str:
 
 
 class Options:
-    """Keyword options, validated by the engine into one handle per value of ``types_given``."""
+    """Keyword options, validated by the engine into one handle per pair of input facts (see :meth:`handle`)."""
 
-    __slots__ = ("_handles", "blanc_rule", "duplicates", "pairs", "values")
+    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "pairs", "values")
 
     def __init__(self, **values: Any) -> None:
         self.values = {k: v for k, v in values.items() if v is not None}
         self.pairs = [(k, _option_value(k, v)) for k, v in self.values.items()]
         self.blanc_rule = values.get("blanc_rule") or "key"
         self.duplicates = values.get("duplicates") or "warn"
+        self.analysis = values.get("outputs") == "analysis"  # a scoring call then returns the analysis
         self._handles: dict[tuple[bool, bool], int] = {}
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
@@ -129,7 +132,7 @@ class Options:
         return h
 
     def __del__(self) -> None:
-        free = getattr(_lib, "options_free", None)  # None once the interpreter is shutting down
+        free = getattr(_lib, "free", None)  # None once the interpreter is shutting down
         if free is None:
             return
         for h in getattr(self, "_handles", {}).values():
@@ -189,7 +192,7 @@ def _translate(exc: _lib.EngineError, *, names: Sequence[str] = (), labels: Sequ
     if exc.start >= 0:
         info["mention"] = (exc.start, exc.end)
     elif exc.mention >= 0 and side and 0 <= exc.doc < len(docs):
-        ids = getattr(docs[exc.doc], side)[0]
+        ids = docs[exc.doc].side(side)[0]
         local = exc.mention - int(offsets[exc.side][exc.doc])  # the engine gives the index in the whole side
         if 0 <= local < len(ids):
             info["mention"] = docs[exc.doc].mention(int(ids[local]))
@@ -242,128 +245,128 @@ def _warnings(records: list, paths: Sequence[str] = ()) -> list[str]:
     return out
 
 
-_csr = None
+def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) -> Scores | dict:
+    """Score converted documents in one engine call: the one road of every in-memory input.
 
+    One document is scored from its packed buffer as it is; a batch is laid
+    out side by side first (:func:`_convert.csr`). With analysis options
+    (outputs=analysis) the result is the analysis, its mention ids mapped
+    back to the caller's mentions.
+    """
+    if len(docs) == 1 and not (named or opts.analysis):
+        d = docs[0]
+        n = len(d.both) >> 1
+        if n < _lib.INTERRUPTIBLE_MENTIONS:  # the per-call path: the packed buffer as it is, prebuilt arguments
+            try:
+                counts, applied, dups, n_dups, warns, _ = _lib.score_one(
+                    d.both, d.nk, d.types, opts._handles.get(_HANDLE_KEYS[d.types is not None][d.kind == "span"])
+                    or opts.handle(d.types is not None, d.kind == "span"))
+            except _lib.EngineError as exc:
+                raise _translate(exc, names=names, labels=names, docs=docs, offsets=((0, d.nk), (0, n - d.nk))) \
+                    from None
+            if not (n_dups or warns):
+                return Scores(counts, names, _applied(applied), [], 0, [])
+            return _scores(docs, names, counts, applied, dups, n_dups, warns, ((0, d.nk), (0, n - d.nk)))
+    if len(docs) == 1:  # a long or named document, or an analysis: the packed buffer, through the batch call
+        d = docs[0]
+        spans, types_given, key = d.kind == "span", d.types is not None, None
+        packed, n = (d.both, d.nk, d.types), len(d.both) >> 1
+        response, offsets = None, ((0, d.nk), (0, n - d.nk))
+    else:
+        from ._convert import csr
 
-_UNTYPED = ((False, False), (False, True))  # Options.handle's keys for untyped documents: (types given, spans)
-
-
-def score_one(doc: Doc, name: str, opts: Options) -> Scores:
-    """One document of list input with span or int ids and no types: the per-call path of score and Scorer.update."""
-    packed = doc.packed
-    if packed is None:
-        (kids, kcl, _), (rids, rcl, _) = doc.key, doc.response
-        if type(kids) is not list or type(rids) is not list or \
-                len(kids) + len(rids) >= _lib.INTERRUPTIBLE_MENTIONS:
-            return score_docs([doc], [name], opts, False)
-        from array import array  # here: array imports collections.abc, which the command line does without
-
-        packed = (array("q", kids + rids + kcl + rcl), len(kids))
-    elif len(packed[0]) >= 2 * _lib.INTERRUPTIBLE_MENTIONS:  # on a helper thread, so that Ctrl-C is honoured
-        return score_docs([doc], [name], opts, False)
-    both, nk = packed
-    n = len(both) >> 1
-    spans = doc.kind == "span"
-    handle = opts._handles.get(_UNTYPED[spans]) or opts.handle(False, spans)
-    try:
-        counts, applied, dups, n_dups, warns = _lib.score_one(both, nk, handle)
-    except _lib.EngineError as exc:
-        raise _translate(exc, names=[name], labels=[name], docs=[doc], offsets=((0, nk), (0, n - nk))) from None
-    if not (n_dups or warns):
-        return Scores(counts, [name], _applied(applied), [], 0, [])
-    records = [Duplicate(name, SIDES[d.side], doc.mention(int(both[d.mention + (nk if d.side else 0)])),
-                         d.first_cluster, d.cluster) for d in dups]
-    return Scores(counts, [name], _applied(applied), records, n_dups, _warnings(warns))
-
-
-def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) -> Scores:
-    """Score converted documents in one engine call."""
-    global _csr
-    if _csr is None:  # imported on first use: this module is on the command line's NumPy-free path
-        from ._convert import csr as _csr
-    key, response = _csr(docs, "key"), _csr(docs, "response")
+        spans = all(d.kind == "span" for d in docs)
+        if not spans and any(d.kind == "span" for d in docs):
+            docs, spans = [d.as_spans() for d in docs], True  # one packing for the batch (see _convert)
+        types_given = any(d.types is not None for d in docs)
+        key, response, packed = csr(docs, "key"), csr(docs, "response"), None
+        n, offsets = len(key[2]) + len(response[2]), (key[0], response[0])
     cnames = None
     if named:
         import numpy as np
 
         encoded = [n.encode("utf-8", "surrogateescape") for n in names]
-        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-        np.cumsum([len(b) for b in encoded], out=offsets[1:])
-        cnames = (np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), offsets)
-    types_given = key[3] is not None or response[3] is not None
-    spans = docs[0].kind == "span" if len(docs) == 1 else all(d.kind == "span" for d in docs)
+        name_offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(b) for b in encoded], out=name_offsets[1:])
+        cnames = (np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8), name_offsets)
+    analysis = opts.analysis
     try:
-        counts, applied, dups, n_dups, warns = _lib.score_batch(
-            len(docs), key, response, cnames, opts.handle(types_given, spans), len(key[2]) + len(response[2]))
+        counts, applied, dups, n_dups, warns, found = _lib.score(
+            len(docs), key, response, cnames, opts.handle(types_given, spans), n, not analysis, packed)
     except _lib.EngineError as exc:
         labels = [f"{i} ({n!r})" for i, n in enumerate(names)] if named else names
-        raise _translate(exc, names=names, labels=labels, docs=docs, offsets=(key[0], response[0])) from None
+        raise _translate(exc, names=names, labels=labels, docs=docs, offsets=offsets) from None
+    if analysis:
+        found["names"] = names
+        found["mention_of"] = lambda d, m: docs[d].mention(int(m))
+        return found
+    return _scores(docs, names, counts, applied, dups, n_dups, warns, offsets)
+
+
+_HANDLE_KEYS = (((False, False), (False, True)), ((True, False), (True, True)))  # [typed][spans]: handle keys
+
+
+def _scores(docs: list[Doc], names: list[str], counts: Any, applied: int, dups: Any, n_dups: int, warns: Any,
+            offsets: Any) -> Scores:
+    """The Scores of an engine call, repeated mentions named as the caller gave them."""
     records = []
     for d in dups:
         side = SIDES[d.side]
-        ids = getattr(docs[d.doc], side)[0]
-        local = d.mention - int((key if d.side == 0 else response)[0][d.doc])
-        records.append(Duplicate(names[d.doc], side, docs[d.doc].mention(int(ids[local])), d.first_cluster, d.cluster))
+        local = d.mention - int(offsets[d.side][d.doc])
+        doc = docs[d.doc]
+        records.append(Duplicate(names[d.doc], side, doc.mention(int(doc.side(side)[0][local])), d.first_cluster,
+                                 d.cluster))
     return Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns) if warns else [])
 
 
-def score_files(key_path: Any, response_path: Any, opts: Options, as_numpy: bool = True) -> Scores:
-    """Read and score two files (parsed once, in Go); counts as a flat row-major ctypes array unless ``as_numpy``."""
-    paths = [os.fsdecode(os.fspath(p)) for p in (key_path, response_path)]
-    try:
-        counts, names, applied, dups, n_dups, warns = _lib.score_files(
-            os.fsencode(paths[0]), os.fsencode(paths[1]), opts.handle(False), as_numpy)
-    except _lib.EngineError as exc:
-        raise _translate(exc, paths=paths) from None
+def _file_scores(out: tuple, paths: list[str]) -> Scores:
+    counts, names, applied, dups, n_dups, warns = out
     records = [Duplicate(names[d.doc] if 0 <= d.doc < len(names) else str(d.doc), SIDES[d.side], (d.start, d.end),
                          d.first_cluster, d.cluster, d.line) for d in dups]
     return Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns, paths))
 
 
-def analyze_docs(docs: list[Doc], names: list[str], opts: Options) -> dict:
-    """Analyse converted documents; mention ids in the records are mapped back to the caller's mentions."""
-    from ._convert import csr
+def _file_analysis(analysis: dict, paths: list[str]) -> dict:
+    from ._convert import unpack_span  # here: _convert imports NumPy, which the command line does without
 
-    key, response = csr(docs, "key"), csr(docs, "response")
-    types_given = key[3] is not None or response[3] is not None
-    spans = all(d.kind == "span" for d in docs)
+    analysis["mention_of"] = lambda d, m: unpack_span(int(m))
+    analysis["warnings"] = _warnings(analysis["warnings"], paths)
+    return analysis
+
+
+def _files(key_path: Any, response_path: Any, opts: Options, as_numpy: bool = True) -> tuple[dict, list[str]]:
+    """The file call (``cs_score_files``) with ``opts``' outputs; errors name the files."""
+    paths = [os.fsdecode(os.fspath(p)) if p is not None else "" for p in (key_path, response_path)]
     try:
-        out = _lib.analyze_batch(len(docs), key, response, None, opts.handle(types_given, spans))
+        out = _lib.score_files(*(os.fsencode(p) if p else None for p in paths), opts.handle(False), as_numpy)
     except _lib.EngineError as exc:
-        raise _translate(exc, names=names, labels=names, docs=docs, offsets=(key[0], response[0])) from None
-    out["names"] = names
-    out["mention_of"] = lambda d, m: docs[d].mention(int(m))
-    return out
+        raise _translate(exc, paths=[p or paths[1 - i] for i, p in enumerate(paths)]) from None
+    return out, paths
 
 
-def _span(m: int) -> tuple[int, int]:
-    return (int(m) >> 32, int(m) & 0xFFFFFFFF)
+def score_files(key_path: Any, response_path: Any, opts: Options, as_numpy: bool = True) -> Scores:
+    """Read and score two files (parsed once, in Go); counts as a flat row-major ctypes array unless ``as_numpy``."""
+    out, paths = _files(key_path, response_path, opts, as_numpy)
+    return _file_scores(out["scores"], paths)
 
 
 def analyze_files(key_path: Any, response_path: Any, opts: Options) -> dict:
-    """Read, pair and analyse two files; mentions are (start, end) token spans."""
-    paths = [os.fsdecode(os.fspath(p)) for p in (key_path, response_path)]
-    try:
-        out = _lib.analyze_files(os.fsencode(paths[0]), os.fsencode(paths[1]), opts.handle(False, True))
-    except _lib.EngineError as exc:
-        raise _translate(exc, paths=paths) from None
-    out["mention_of"] = lambda d, m: _span(m)
-    out["warnings"] = _warnings(out["warnings"], paths)
-    return out
+    """Read, pair and analyse two files (``opts`` with outputs=analysis); mentions are (start, end) token spans."""
+    out, paths = _files(key_path, response_path, opts)
+    return _file_analysis(out["analysis"], paths)
 
 
 def read_documents(path: Any, side: int, opts: Options, words: bool = True) -> list[dict]:
     """One file's documents for display: name, words, sentence ends, entities (lists of (start, end) spans).
 
-    Without ``words`` the documents' words are left empty (they are not decoded).
+    ``side`` 0 reads the file as a key, 1 as a response; ``opts`` are scoring
+    options (their outputs are set here). Without ``words`` the documents'
+    words are left empty (they are not decoded).
     """
-    p = os.fsdecode(os.fspath(path))
-    try:
-        raw = _lib.read_documents(os.fsencode(p), side, opts.handle(False))
-    except _lib.EngineError as exc:
-        paths = [p, p]
-        raise _translate(exc, paths=paths) from None
-    return documents_of(raw, words)
+    which = ("key", "response")[side]
+    out, _ = _files(*((path, None) if side == 0 else (None, path)),
+                    options(**{**opts.values, "outputs": which + "_documents"}))
+    return documents_of(out[which], words)
 
 
 def documents_of(raw: dict, words: bool = True) -> list[dict]:
@@ -417,29 +420,18 @@ def documents_of(raw: dict, words: bool = True) -> list[dict]:
     return docs
 
 
-def report_files(key_path: Any, response_path: Any, opts: Options, analysis_opts: Options) -> tuple:
+def report_files(key_path: Any, response_path: Any, opts: Options) -> tuple:
     """One read of each file for a report: ``(scores, analysis, key documents, response documents)``.
 
-    ``scores`` is what :func:`score_files` returns (with ``opts``),
-    ``analysis`` what :func:`analyze_files` returns (with ``analysis_opts``;
-    the files are read and paired with ``opts``), the documents are the raw
-    arrays of :func:`_lib.read_documents` (the key's with words; see
+    ``opts`` asks for every output (outputs=scores,analysis,key_documents,
+    response_documents; ``analysis`` names the analyses). ``scores`` is what
+    :func:`score_files` returns, ``analysis`` what :func:`analyze_files`
+    returns (the files read, paired and compared as for scoring), the
+    documents are the raw arrays of the file call (the key's with words; see
     :func:`documents_of`).
     """
-    paths = [os.fsdecode(os.fspath(p)) for p in (key_path, response_path)]
-    try:
-        out = _lib.report_files(os.fsencode(paths[0]), os.fsencode(paths[1]), opts.handle(False),
-                                analysis_opts.handle(False, True))
-    except _lib.EngineError as exc:
-        raise _translate(exc, paths=paths) from None
-    counts, names, applied, dups, n_dups, warns = out["scores"]
-    records = [Duplicate(names[d.doc] if 0 <= d.doc < len(names) else str(d.doc), SIDES[d.side], (d.start, d.end),
-                         d.first_cluster, d.cluster, d.line) for d in dups]
-    scores = Scores(counts, names, _applied(applied), records, n_dups, _warnings(warns, paths))
-    analysis = out["analysis"]
-    analysis["mention_of"] = lambda d, m: _span(m)
-    analysis["warnings"] = _warnings(analysis["warnings"], paths)
-    return scores, analysis, out["key"], out["response"]
+    out, paths = _files(key_path, response_path, opts)
+    return _file_scores(out["scores"], paths), _file_analysis(out["analysis"], paths), out["key"], out["response"]
 
 
 def _all_words(raw: bytes, offsets: Any) -> list[str] | None:

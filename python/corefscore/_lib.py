@@ -1,4 +1,4 @@
-"""The ABI layer: the one module that knows ctypes and ``capi/corefscore.h`` (ABI v3).
+"""The ABI layer: the one module that knows ctypes and ``capi/corefscore.h`` (ABI v4).
 
 Nothing runs at import time: the library, and with it the Go runtime, is
 loaded on first use, so importing corefscore before ``os.fork()`` is safe.
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from array import array
     from typing import Any
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 LIBRARY_ENV = "COREFSCORE_LIBRARY"
 LIBRARY_NAME = "libcorefscore.so"
 
@@ -32,7 +32,6 @@ LIBRARY_NAME = "libcorefscore.so"
 CS_OK, CS_INVALID_INPUT, CS_BUFFER_TOO_SMALL, CS_INTERNAL, CS_IO, CS_CANCELLED = range(6)
 ERR_KINDS = ("none", "argument", "option", "mention", "duplicate", "missing_types", "parse", "not_found", "io",
              "cancelled", "internal", "missing_heads")
-WARN_KINDS = {1: "response_only", 2: "bad_item", 3: "name_pairing", 4: "types_skipped", 100: "other"}
 MESSAGE_LEN = 512
 #: Inputs at least this large run on a helper thread so that Ctrl-C is honoured at once.
 INTERRUPTIBLE_MENTIONS = 20_000
@@ -64,10 +63,6 @@ class CsWarning(ctypes.Structure):
                 ("message", ctypes.c_char * MESSAGE_LEN)]
 
 
-class CsReport(ctypes.Structure):
-    _fields_ = [("applied", ctypes.c_uint64), ("n_dups", _i64), ("n_warnings", _i64)]
-
-
 class CsErrorRecord(ctypes.Structure):
     _fields_ = [("doc", _i64), ("anchor", _i64), ("category", ctypes.c_int8), ("has_anchor", ctypes.c_int8),
                 ("types", ctypes.c_int8 * 2), ("reserved", _i32)]
@@ -78,6 +73,11 @@ class CsAnalysisSizes(ctypes.Structure):
                                      "n_response_entities", "n_warnings")]
 
 
+class CsReport(ctypes.Structure):
+    _fields_ = [("applied", ctypes.c_uint64), ("n_dups", _i64), ("n_warnings", _i64), ("analysis", _i64),
+                ("analysis_sizes", CsAnalysisSizes)]
+
+
 class CsAnalysisBuffers(ctypes.Structure):
     _fields_ = [("names", _p), ("names_len", _i64), ("name_offsets", _p), ("docs_len", _i64), ("records", _p),
                 ("mention_offsets", _p), ("key_offsets", _p), ("response_offsets", _p), ("records_len", _i64),
@@ -86,17 +86,13 @@ class CsAnalysisBuffers(ctypes.Structure):
                 ("warnings_cap", _i64)]
 
 
-class CsDocMention(ctypes.Structure):
-    _fields_ = [("start", _i64), ("end", _i64), ("cluster", _i64), ("type", _i32), ("line", _i32)]
-
-
 class CsDocumentsSizes(ctypes.Structure):
     _fields_ = [(n, _i64) for n in ("n_docs", "names_len", "n_mentions", "n_words", "words_len", "n_sentences")]
 
 
-class CsReportResult(ctypes.Structure):
-    _fields_ = [("scores", _i64), ("n_docs", _i64), ("names_len", _i64), ("report", CsReport), ("analysis", _i64),
-                ("analysis_sizes", CsAnalysisSizes), ("key_documents", _i64), ("key_sizes", CsDocumentsSizes),
+class CsFilesResult(ctypes.Structure):
+    _fields_ = [("scores", _i64), ("n_docs", _i64), ("names_len", _i64), ("report", CsReport),
+                ("key_documents", _i64), ("key_sizes", CsDocumentsSizes),
                 ("response_documents", _i64), ("response_sizes", CsDocumentsSizes)]
 
 
@@ -105,11 +101,6 @@ class CsDocumentsBuffers(ctypes.Structure):
                 ("word_docs", _p), ("sentence_docs", _p), ("docs_len", _i64), ("mentions", _p),
                 ("mentions_len", _i64), ("words", _p), ("words_len", _i64), ("word_offsets", _p),
                 ("n_words_len", _i64), ("sentence_ends", _p), ("sentences_len", _i64)]
-
-
-#: Error category codes (cs_error_record.category) and their names.
-CATEGORIES = ("", "span_error", "conflated_entities", "extra_mention", "extra_entity", "divided_entity",
-              "missing_mention", "missing_entity", "recall_error", "precision_error")
 
 
 class EngineError(Exception):
@@ -132,7 +123,6 @@ _lock = allocate_lock()
 _lib: ctypes.CDLL | None = None
 _loaded_pid = 0
 _columns: tuple[str, ...] = ()
-_column_metric: tuple[int, ...] = ()
 _metrics: tuple[str, ...] = ()
 
 
@@ -150,36 +140,24 @@ def library_path() -> str:
 
 
 def _declare(cdll: ctypes.CDLL) -> None:
-    P = ctypes.POINTER
+    P, c_str = ctypes.POINTER, ctypes.c_char_p
     sigs = {
-        "cs_num_columns": ([], _i32),
-        "cs_column_name": ([_i32, ctypes.c_char_p, _i64], _i32),
-        "cs_column_metric": ([_i32], _i32),
-        "cs_options_new": ([_i32, P(ctypes.c_char_p), P(ctypes.c_char_p), P(_i64), P(CsError)], _i32),
-        "cs_options_free": ([_i64], None),
-        "cs_score_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _p, P(_i64), P(_i64), P(_i64), P(CsReport),
-                            P(CsError)], _i32),
-        "cs_take_result": ([_i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, P(CsError)], _i32),
-        "cs_free_result": ([_i64], None),
-        "cs_analyze_batch": ([_i64, P(CsSide), P(CsSide), _p, _i64, _p, P(_i64), P(CsAnalysisSizes), P(CsError)],
-                             _i32),
-        "cs_analyze_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _p, P(_i64), P(CsAnalysisSizes),
-                              P(CsError)], _i32),
-        "cs_take_analysis": ([_i64, P(CsAnalysisBuffers), P(CsError)], _i32),
-        "cs_free_analysis": ([_i64], None),
-        "cs_read_documents": ([ctypes.c_char_p, _i32, _i64, _p, P(_i64), P(CsDocumentsSizes), P(CsError)], _i32),
-        "cs_take_documents": ([_i64, P(CsDocumentsBuffers), P(CsError)], _i32),
-        "cs_free_documents": ([_i64], None),
-        "cs_report_files": ([ctypes.c_char_p, ctypes.c_char_p, _i64, _i64, _p, P(CsReportResult), P(CsError)], _i32),
-        "cs_spans_from_marshal": ([ctypes.c_char_p, _i64, _i64, _p, _i64, P(_i64), P(CsError)], _i32),
+        "cs_columns": ([_p, _i64, _p, _i64, P(_i64), P(_i64)], _i32),
+        "cs_options_new": ([_i32, P(c_str), P(c_str), P(_i64), P(CsError)], _i32),
+        "cs_free": ([_i64], None),
+        # Pointers as void*: ctypes then passes the prebuilt c_void_p objects of the per-call path as they are
+        # (typed POINTER argtypes cost ~1.5 us a call, a third of the bare call, in checks of their own).
+        "cs_score_batch": ([_i64, _p, _p, _p, _i64, _p, _p, _i64, _p, _i64, _p, _i64, _p, _p], _i32),
         "cs_pack_spans": ([_p, _i64, _p, P(CsError)], _i32),
+        "cs_spans_from_marshal": ([c_str, _i64, _i64, _p, _i64, P(_i64), P(CsError)], _i32),
+        "cs_score_files": ([c_str, c_str, _i64, P(ctypes.c_int32), P(CsFilesResult), P(CsError)], _i32),
+        "cs_take_result": ([_i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, _p, _i64, P(CsError)], _i32),
+        "cs_take_analysis": ([_i64, P(CsAnalysisBuffers), P(CsError)], _i32),
+        "cs_take_documents": ([_i64, P(CsDocumentsBuffers), P(CsError)], _i32),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(cdll, name)
         fn.argtypes, fn.restype = args, res
-    # cs_score_batch has no argtypes: the hot path passes prebuilt ctypes objects only,
-    # which skips ctypes' per-argument conversion (about 2 us a call).
-    cdll.cs_score_batch.restype = _i32
 
 
 def _forked_child() -> None:
@@ -204,7 +182,7 @@ def lib() -> ctypes.CDLL:
 
 
 def _load() -> None:
-    global _lib, _loaded_pid, _columns, _column_metric, _metrics
+    global _lib, _loaded_pid, _columns, _metrics
     if _loaded_pid and _loaded_pid != os.getpid():
         raise ForkedProcessError(
             f"corefscore: this process was forked from process {_loaded_pid} after that process had used "
@@ -219,7 +197,7 @@ def _load() -> None:
                           "(`pip install .`) or build it with `make build`")
     try:
         cdll = ctypes.CDLL(path)
-        cdll.cs_abi_version.restype = _i32
+        cdll.cs_abi_version.argtypes, cdll.cs_abi_version.restype = [], _i32
         found = int(cdll.cs_abi_version())
     except (OSError, AttributeError) as exc:
         raise ImportError(f"corefscore: cannot load the shared library {path}: {exc}") from exc
@@ -227,18 +205,17 @@ def _load() -> None:
         raise ImportError(f"corefscore: the shared library {path} implements ABI version {found}, but this "
                           f"package needs version {ABI_VERSION}; reinstall the package or run `make build`")
     _declare(cdll)
-    buf = ctypes.create_string_buffer(256)
-    names, metric_of = [], []
-    for i in range(cdll.cs_num_columns()):
-        if cdll.cs_column_name(i, buf, len(buf)) != CS_OK:
-            raise ImportError(f"corefscore: {path}: cs_column_name({i}) failed")
-        names.append(buf.value.decode())
-        metric_of.append(int(cdll.cs_column_metric(i)))
+    n, need = _i64(0), _i64(0)
+    cdll.cs_columns(None, 0, None, 0, ctypes.byref(n), ctypes.byref(need))
+    buf, metric_of = ctypes.create_string_buffer(need.value), (_i32 * n.value)()
+    if cdll.cs_columns(buf, need.value, metric_of, n.value, ctypes.byref(n), ctypes.byref(need)) != CS_OK:
+        raise ImportError(f"corefscore: {path}: cs_columns failed")
+    names = buf.raw.decode().split("\0")[:-1]
     metrics: list[str] = []
     for name, m in zip(names, metric_of):
         if m == len(metrics):
             metrics.append(name.partition(".")[0])
-    _columns, _column_metric, _metrics = tuple(names), tuple(metric_of), tuple(metrics)
+    _columns, _metrics = tuple(names), tuple(metrics)
     if not _loaded_pid:
         os.register_at_fork(after_in_child=_forked_child)
     _loaded_pid = os.getpid()
@@ -274,6 +251,7 @@ def interruptible(call: Any, args: tuple, cancel: ctypes.c_int32, big: bool) -> 
     The engine polls ``cancel`` and stops within 100 ms; KeyboardInterrupt is
     re-raised as soon as the helper thread has returned.
     """
+    cancel.value = 0  # a flag an interrupted call left set must not cancel this one
     if not big:
         return call(*args)
     done = allocate_lock()
@@ -310,9 +288,10 @@ def options_new(pairs: list[tuple[str, str]]) -> int:
     return int(handle.value)
 
 
-def options_free(handle: int) -> None:
+def free(handle: int) -> None:
+    """Free a handle of any kind (0 and unknown handles are ignored)."""
     if handle and _lib is not None:
-        _lib.cs_options_free(handle)
+        _lib.cs_free(handle)
 
 
 def _addr(a: Any) -> int | None:
@@ -321,11 +300,6 @@ def _addr(a: Any) -> int | None:
         return None
     iface = getattr(a, "__array_interface__", None)  # NumPy; else an array.array
     return a.buffer_info()[0] if iface is None else iface["data"][0]
-
-
-def _side(side: tuple) -> CsSide:
-    offsets, mentions, clusters, types = side
-    return CsSide(_addr(offsets), _addr(mentions), _addr(clusters), _addr(types), len(clusters))
 
 
 try:
@@ -337,66 +311,46 @@ DUPS_KEPT = 4096  # duplicate records kept per call; all are counted
 
 
 class _Scratch(_ThreadLocal):
-    """Per-thread ctypes objects reused by every call (allocating 4,096 records a call would dominate it)."""
+    """Per-thread ctypes objects reused by every scoring call (allocating 4,096 records a call would dominate it).
+
+    ``offsets`` serves a packed document: ``[0, n_key, 0, n_response]``, the
+    offsets of ``one_key`` and ``one_response``, which point into its buffer.
+    """
 
     def __init__(self) -> None:
         self.dups = (CsDuplicate * DUPS_KEPT)()
         self.warns = (CsWarning * 64)()
         self.report, self.err, self.cancel = CsReport(), CsError(), ctypes.c_int32(0)
         self.key, self.response, self.names = CsSide(), CsSide(), CsNames()
-        self.refs = (ctypes.byref(self.key), ctypes.byref(self.response), ctypes.byref(self.names),
-                     ctypes.byref(self.cancel), ctypes.byref(self.report), ctypes.byref(self.err))
-        self.caps = (_i64(DUPS_KEPT), _i64(64))
-        self.one, self.n_key = _i64(1), _i64(0)
-        self.one_call: _OneCall | None = None  # score_one's objects, made on its first call
+        self.offsets = (ctypes.c_int64 * 4)()
+        self.one_key, self.one_response = CsSide(), CsSide()  # a packed document's sides: offsets [0, nk], [0, nr]
+        self.one_key.offsets = ctypes.addressof(self.offsets)
+        self.one_response.offsets = self.one_key.offsets + 16
+        self.one_refs = (_p(ctypes.addressof(self.one_key)), _p(ctypes.addressof(self.one_response)))
+        address = ctypes.addressof
+        # The call's pointers, as the c_void_p objects its argtypes take (see _declare).
+        self.refs = tuple(_p(address(x)) for x in (self.key, self.response, self.names, self.cancel, self.report,
+                                                    self.err, self.dups, self.warns))
+        self.caps = (_i64(DUPS_KEPT), _i64(len(self.warns)), _i64(1))
+        self.n_key = _i64(0)
+        self.row: tuple | None = None  # the per-call counts row (NumPy view, ctypes buffer): see _one_args
+        self.one_args: dict[int, tuple] = {}  # score_one's arguments per options handle
 
 
 _scratch = _Scratch()
-
-
-_handles: dict[int, ctypes.c_int64] = {}
-
-
-class _OneCall:
-    """The per-call path's ctypes objects, made once per thread after the library is loaded.
-
-    The two sides' offsets (``[0, nk, 0, nr]``), two sides whose ``types``
-    stay NULL, and a counts row that the engine writes (it clears it first)
-    with a NumPy view of it: a call returns a copy of the row.
-    """
-
-    __slots__ = ("counts", "head", "key", "offsets", "response", "tail", "view")
-
-    def __init__(self, s: _Scratch) -> None:
-        import numpy as np
-
-        self.key, self.response = CsSide(), CsSide()
-        self.offsets = (ctypes.c_int64 * 4)()
-        self.key.offsets = ctypes.addressof(self.offsets)
-        self.response.offsets = self.key.offsets + 16
-        ncol = len(_columns)
-        self.counts = (ctypes.c_double * ncol)()
-        self.view = np.frombuffer(self.counts, dtype=np.float64).reshape(1, ncol)
-        self.head = (s.one, ctypes.byref(self.key), ctypes.byref(self.response), None)
-        self.tail = (None, _p(ctypes.addressof(self.counts)), _i64(ncol), s.dups, s.caps[0], s.warns, s.caps[1],
-                     s.refs[4], s.refs[5])
-
-
+array_type: type | None = None  # array.array, once a packed document has been made (int64s)
 _PAIR: array | None = None  # array("q", (0, 0)), made on first use: array imports collections.abc
 _ERR_MENTION = ERR_KINDS.index("mention")
 
 
-def _pair() -> array:
-    global _PAIR
-    from array import array
-
-    _PAIR = array("q", (0, 0))
-    return _PAIR
-
-
 def int64s(n: int) -> array:
-    """A zeroed array("q") of n values (n even): the per-call path's input, which the sides point into."""
-    return (_PAIR or _pair()) * (n >> 1)
+    """A zeroed array("q") of n values (n even): a packed document, which the sides point into."""
+    global _PAIR, array_type
+    if _PAIR is None:
+        from array import array
+
+        _PAIR, array_type = array("q", (0, 0)), array
+    return _PAIR * (n >> 1)
 
 
 def pack_spans(spans: int, n: int, out: int) -> None:
@@ -415,14 +369,13 @@ def pack_spans(spans: int, n: int, out: int) -> None:
 def spans_from_lists(key: Any, response: Any) -> tuple[array, int] | None:
     """One document as int64s: both sides' packed span ids, then their cluster positions (key first each).
 
-    Returns that array and the key's mention count: the per-call path's
-    conversion, for two lists (or tuples) of clusters of ``(start, end)`` int
-    pairs with ``0 <= start <= end < 2**31``. The sides cross as
-    ``marshal.dumps((key, response), 4)`` (C code, ~50 ns a mention;
-    marshal writes exact int, list and tuple only, so bool, subclasses and
-    NumPy scalars never pass for them) and the library checks and packs
-    them. Anything else returns None, for the caller's own conversion and its
-    messages.
+    Returns that array and the key's mention count, for two lists (or
+    tuples) of clusters of ``(start, end)`` int pairs with ``0 <= start <=
+    end < 2**31``. The sides cross as ``marshal.dumps((key, response), 4)``
+    (C code, ~50 ns a mention; marshal writes exact int, list and tuple
+    only, so bool, subclasses and NumPy scalars never pass for them) and the
+    library checks and packs them. Anything else returns None, for the
+    caller's own conversion and its messages.
     """
     if (type(key) is not list and type(key) is not tuple) or (type(response) is not list and
                                                                type(response) is not tuple):
@@ -444,120 +397,165 @@ def spans_from_lists(key: Any, response: Any) -> tuple[array, int] | None:
     return None
 
 
-def score_one(packed: array, nk: int, options: int):
-    """One untyped document of fewer than INTERRUPTIBLE_MENTIONS mentions: the per-call path.
-
-    ``packed`` holds both sides' ids (key first), then both sides' cluster
-    positions, as int64s; the two sides point into it, so nothing is copied.
-    Every other ctypes object of the call is made once per thread (the
-    options handle's once per handle). Returns what :func:`score_batch`
-    returns.
-    """
-    cdll = _lib if _lib is not None else lib()
-    s = _scratch
-    one = s.one_call or _one_call(s)
-    n = len(packed) >> 1
-    offsets = one.offsets
-    offsets[1], offsets[3] = nk, n - nk
-    p = packed.buffer_info()[0]
-    key, resp = one.key, one.response
-    key.mentions, key.clusters, key.length = p, p + 8 * n, nk
-    resp.mentions, resp.clusters, resp.length = p + 8 * nk, p + 8 * (n + nk), n - nk
-    handle = _handles.get(options)
-    if handle is None:
-        if len(_handles) >= 1024:  # handles of freed options are never reused: forget them now and then
-            _handles.clear()
-        handle = _handles[options] = _i64(options)
-    status = cdll.cs_score_batch(*one.head, handle, *one.tail)
-    if status:
-        check(status, s.err)
-    counts = one.view.copy()
-    report = s.report
-    if not (report.n_dups or report.n_warnings):
-        return counts, report.applied, (), 0, ()
-    nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
-    return (counts, int(report.applied), [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]], int(report.n_dups),
-            [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]])
-
-
-def _one_call(s: _Scratch) -> _OneCall:
-    s.one_call = _OneCall(s)
-    return s.one_call
-
-
 def _fill(side: CsSide, parts: tuple) -> None:
     offsets, mentions, clusters, types = parts
     side.offsets, side.mentions, side.clusters = _addr(offsets), _addr(mentions), _addr(clusters)
     side.types, side.length = _addr(types), len(clusters)
 
 
-def score_batch(n_docs: int, key: tuple, response: tuple, names: tuple | None, options: int, n_mentions: int):
-    """Score CSR arrays: ``key``/``response`` are (offsets, mentions, clusters, types-or-None).
+def score(n_docs: int, key: tuple | None, response: tuple | None, names: tuple | None, options: int,
+          n_mentions: int, scores: bool = True, packed: tuple | None = None):
+    """The one scoring call: ``cs_score_batch`` on a batch, or on one document packed as one buffer.
 
-    ``names`` is (bytes, offsets) or None. Returns ``(counts, applied, dups,
-    n_dups, warnings)``: an (n_docs, n_columns) float64 array, the applied
-    metrics bit mask, copies of the first DUPS_KEPT CsDuplicate records, their
-    total count and CsWarning copies. Raises EngineError or KeyboardInterrupt.
+    ``key``/``response`` are (offsets, mentions, clusters, types-or-None)
+    buffers, or None with ``packed = (both, n_key, types-or-None)``: one
+    document whose ids (key first) and cluster positions sit in one int64
+    buffer ``both`` that the sides point into (nothing is copied).
+    ``names`` is (bytes, offsets) or None; ``scores=False`` leaves out the
+    counts (an analysis only: the options ask for it). Returns ``(counts,
+    applied, dups, n_dups, warnings, analysis)``: an (n_docs, n_columns)
+    float64 array, the applied metrics bit mask, copies of the first
+    DUPS_KEPT CsDuplicate records, their total count, CsWarning copies and
+    what :func:`_take_analysis` returns (or None). Raises EngineError or
+    KeyboardInterrupt.
     """
-    import numpy as np
-
     cdll = _lib if _lib is not None else lib()
     s = _scratch
-    counts = np.zeros((n_docs, len(_columns)))
-    _fill(s.key, key)
-    _fill(s.response, response)
+    if packed is None:
+        _fill(s.key, key)
+        _fill(s.response, response)
+        sides = s.refs[:2]
+    else:
+        _point(s, *packed)
+        sides = s.one_refs
     cnames = None
     if names is not None:
         s.names.bytes, s.names.offsets = _addr(names[0]), _addr(names[1])
         cnames = s.refs[2]
-    s.cancel.value = 0
-    args = (_i64(n_docs), s.refs[0], s.refs[1], cnames, _i64(options), s.refs[3], _p(_addr(counts)),
-            _i64(counts.size), s.dups, s.caps[0], s.warns, s.caps[1], s.refs[4], s.refs[5])
+    import numpy as np
+
+    counts = np.zeros((n_docs, len(_columns)) if scores else (0, 0))
+    args = (n_docs, *sides, cnames, options, s.refs[3], _addr(counts), counts.size, s.refs[6], DUPS_KEPT,
+            s.refs[7], len(s.warns), s.refs[4], s.refs[5])
     status = interruptible(cdll.cs_score_batch, args, s.cancel, n_mentions >= INTERRUPTIBLE_MENTIONS)
     if status:
         check(status, s.err)
+    return counts, *_report(cdll, s)
+
+
+def score_one(both: Any, nk: int, types: Any, options: int):
+    """:func:`score` of one packed document of fewer than INTERRUPTIBLE_MENTIONS mentions: the per-call path.
+
+    The same call with arguments made once per thread and options handle;
+    the engine writes the thread's counts row and the caller gets a copy.
+    """
+    cdll = _lib if _lib is not None else lib()
+    s = _scratch
+    _point(s, both, nk, types)
+    status = cdll.cs_score_batch(*(s.one_args.get(options) or _one_args(s, options)))
+    if status:
+        check(status, s.err)
     report = s.report
-    if not (report.n_dups or report.n_warnings):
-        return counts, report.applied, (), 0, ()
+    if not (report.n_dups or report.n_warnings):  # (no analysis: the per-call path scores)
+        return s.row[0].copy(), report.applied, (), 0, (), None
+    return s.row[0].copy(), *_report(cdll, s)
+
+
+def _point(s: _Scratch, both: Any, nk: int, types: Any) -> None:
+    """Point the thread's one-document sides into a packed document (offsets [0, nk] and [0, n - nk])."""
+    n = len(both) >> 1
+    p = both.buffer_info()[0] if type(both) is array_type else _addr(both)
+    s.offsets[1], s.offsets[3] = nk, n - nk
+    k, r = s.one_key, s.one_response
+    k.mentions, k.clusters, k.length = p, p + 8 * n, nk
+    r.mentions, r.clusters, r.length = p + 8 * nk, p + 8 * (n + nk), n - nk
+    if types is not None or k.types:
+        k.types = _addr(types)
+        r.types = None if types is None else k.types + nk
+
+
+def _one_args(s: _Scratch, options: int) -> tuple:
+    """score_one's arguments for an options handle, made once per thread (handles are never reused)."""
+    import numpy as np
+
+    if s.row is None:
+        ncol = len(_columns)
+        buf = (ctypes.c_double * ncol)()
+        s.row = (np.frombuffer(buf, dtype=np.float64).reshape(1, ncol), buf)
+    if len(s.one_args) >= 256:
+        s.one_args.clear()
+    r, buf = s.refs, s.row[1]
+    # No cancel flag: a per-call document is too small to interrupt (and a flag left set by an interrupted
+    # long call must not cancel it).
+    s.one_args[options] = (s.caps[2], *s.one_refs, None, _i64(options), None, _p(ctypes.addressof(buf)),
+                           _i64(len(buf)), r[6], s.caps[0], r[7], s.caps[1], r[4], r[5])
+    return s.one_args[options]
+
+
+def _report(cdll: Any, s: _Scratch) -> tuple:
+    """(applied, dups, n_dups, warnings, analysis) of the thread's last call (see :func:`score`)."""
+    report = s.report
+    if not (report.n_dups or report.n_warnings or report.analysis):
+        return report.applied, (), 0, (), None
+    analysis = _take_analysis(cdll, _i64(report.analysis), report.analysis_sizes) if report.analysis else None
     nd, nw = min(report.n_dups, DUPS_KEPT), min(report.n_warnings, len(s.warns))
     dups = [CsDuplicate.from_buffer_copy(d) for d in s.dups[:nd]]
     warns = [CsWarning.from_buffer_copy(w) for w in s.warns[:nw]]
-    return counts, int(report.applied), dups, int(report.n_dups), warns
+    return int(report.applied), dups, int(report.n_dups), warns, analysis
 
 
-def score_files(key_path: bytes, response_path: bytes, options: int, as_numpy: bool = True):
-    """Read, pair and score two files. Returns (counts, names, applied, dups, n_dups, warnings).
+def score_files(key_path: bytes | None, response_path: bytes | None, options: int, as_numpy: bool = True) -> dict:
+    """Read two files (or one, for its documents alone) and produce what the options' outputs ask for.
 
-    ``counts`` is an (n_docs, n_columns) ndarray, or without ``as_numpy`` a
-    flat row-major ctypes double array (the drop-in command line does not import NumPy).
+    Returns ``{"scores": (counts, names, applied, dups, n_dups, warnings) or
+    None, "analysis": (what _take_analysis returns) or None, "key" and
+    "response": (what _take_documents returns) or None}``. ``counts`` is an
+    (n_docs, n_columns) ndarray, or without ``as_numpy`` a flat row-major
+    ctypes double array (the drop-in command line does not import NumPy).
     """
     cdll = lib()
-    handle, n_docs, names_len = _i64(0), _i64(0), _i64(0)
-    report, err, cancel = CsReport(), CsError(), ctypes.c_int32(0)
-    args = (key_path, response_path, options, ctypes.byref(cancel), ctypes.byref(handle), ctypes.byref(n_docs),
-            ctypes.byref(names_len), ctypes.byref(report), ctypes.byref(err))
+    out, err, cancel = CsFilesResult(), CsError(), ctypes.c_int32(0)
+    args = (key_path, response_path, options, ctypes.byref(cancel), ctypes.byref(out), ctypes.byref(err))
     check(interruptible(cdll.cs_score_files, args, cancel, True), err)
-    return _take_result(cdll, handle, int(n_docs.value), int(names_len.value), report, as_numpy)
+    handles = [_i64(out.scores), _i64(out.report.analysis), _i64(out.key_documents), _i64(out.response_documents)]
+    try:
+        return {"scores": _take_result(cdll, handles[0], int(out.n_docs), int(out.names_len), out.report, as_numpy)
+                if out.scores else None,
+                "analysis": _take_analysis(cdll, handles[1], out.report.analysis_sizes) if out.report.analysis
+                else None,
+                "key": _take_documents(cdll, handles[2], out.key_sizes) if out.key_documents else None,
+                "response": _take_documents(cdll, handles[3], out.response_sizes) if out.response_documents
+                else None}
+    finally:  # after a failed take, the ones not taken yet
+        for h in handles:
+            if h.value:
+                cdll.cs_free(h)
 
 
-def _take_result(cdll: Any, handle: Any, n: int, names_len: int, report: CsReport, as_numpy: bool):
-    """Copy a file result out of the library (and free it): what :func:`score_files` returns."""
+def _take(cdll: Any, take: Any, handle: Any, *args: Any) -> None:
+    """``take(handle, *args)``, which frees the result on success; the result is freed on failure too."""
     err = CsError()
     try:
-        # ctypes arrays, not array.array: importing array imports collections, which the drop-in never needs.
-        counts = (ctypes.c_double * (n * len(_columns)))()
-        names = ctypes.create_string_buffer(max(names_len, 1))
-        offsets = (ctypes.c_int64 * (n + 1))()
-        dups = (CsDuplicate * min(int(report.n_dups), 4096))()
-        warns = (CsWarning * int(report.n_warnings))()
-        status = cdll.cs_take_result(handle, counts, len(counts), names, names_len,
-                                     offsets, len(offsets), dups, len(dups), warns, len(warns),
-                                     ctypes.byref(err))
-        handle.value = 0 if status == CS_OK else handle.value
+        status = take(handle, *args, ctypes.byref(err))
+        if status == CS_OK:
+            handle.value = 0
         check(status, err)
     finally:
         if handle.value:
-            cdll.cs_free_result(handle)
+            cdll.cs_free(handle)
+            handle.value = 0
+
+
+def _take_result(cdll: Any, handle: Any, n: int, names_len: int, report: CsReport, as_numpy: bool):
+    """Copy a file result out of the library (and free it): (counts, names, applied, dups, n_dups, warnings)."""
+    # ctypes arrays, not array.array: importing array imports collections, which the drop-in never needs.
+    counts = (ctypes.c_double * (n * len(_columns)))()
+    names = ctypes.create_string_buffer(max(names_len, 1))
+    offsets = (ctypes.c_int64 * (n + 1))()
+    dups = (CsDuplicate * min(int(report.n_dups), DUPS_KEPT))()
+    warns = (CsWarning * int(report.n_warnings))()
+    _take(cdll, cdll.cs_take_result, handle, counts, len(counts), names, names_len, offsets, len(offsets), dups,
+          len(dups), warns, len(warns))
     raw = names.raw
     doc_names = [raw[offsets[i]:offsets[i + 1]].decode("utf-8", "replace") for i in range(n)]
     if as_numpy:
@@ -585,15 +583,7 @@ def _take_analysis(cdll: Any, handle: Any, sizes: CsAnalysisSizes) -> dict:
         flat[0].ctypes.data, int(sizes.n_mentions), flat[1].ctypes.data, int(sizes.n_key_entities),
         flat[2].ctypes.data, int(sizes.n_response_entities), ctypes.addressof(warns) if len(warns) else None,
         len(warns))
-    err = CsError()
-    try:
-        status = cdll.cs_take_analysis(handle, ctypes.byref(buf), ctypes.byref(err))
-        if status == CS_OK:
-            handle.value = 0
-        check(status, err)
-    finally:
-        if handle.value:
-            cdll.cs_free_analysis(handle)
+    _take(cdll, cdll.cs_take_analysis, handle, ctypes.byref(buf))
     raw = names.raw
     rec = np.frombuffer(records, dtype=np.dtype([("doc", "<i8"), ("anchor", "<i8"), ("category", "i1"),
                                                  ("has_anchor", "i1"), ("types", "i1", (2,)), ("reserved", "<i4")]),
@@ -606,95 +596,25 @@ def _take_analysis(cdll: Any, handle: Any, sizes: CsAnalysisSizes) -> dict:
             "response_entities": flat[2][:int(sizes.n_response_entities)], "warnings": list(warns)}
 
 
-def analyze_batch(n_docs: int, key: tuple, response: tuple, names: tuple | None, options: int) -> dict:
-    """Analyse CSR arrays (as for :func:`score_batch`); returns the records as a dict of arrays."""
-    cdll = lib()
-    k, r = CsSide(), CsSide()
-    _fill(k, key)
-    _fill(r, response)
-    cnames = None
-    if names is not None:
-        cnames = CsNames(_addr(names[0]), _addr(names[1]))
-    handle, sizes, err, cancel = _i64(0), CsAnalysisSizes(), CsError(), ctypes.c_int32(0)
-    args = (n_docs, ctypes.byref(k), ctypes.byref(r), ctypes.addressof(cnames) if cnames is not None else None,
-            options, ctypes.addressof(cancel), ctypes.byref(handle), ctypes.byref(sizes), ctypes.byref(err))
-    check(interruptible(cdll.cs_analyze_batch, args, cancel, len(key[2]) >= INTERRUPTIBLE_MENTIONS), err)
-    return _take_analysis(cdll, handle, sizes)
-
-
-def analyze_files(key_path: bytes, response_path: bytes, options: int) -> dict:
-    """Read, pair and analyse two files; mention ids are packed spans (start << 32 | end)."""
-    cdll = lib()
-    handle, sizes, err, cancel = _i64(0), CsAnalysisSizes(), CsError(), ctypes.c_int32(0)
-    args = (key_path, response_path, options, ctypes.addressof(cancel), ctypes.byref(handle), ctypes.byref(sizes),
-            ctypes.byref(err))
-    check(interruptible(cdll.cs_analyze_files, args, cancel, True), err)
-    return _take_analysis(cdll, handle, sizes)
-
-
-def read_documents(path: bytes, side: int, options: int) -> dict:
-    """One file's documents for display: names, mentions (start, end, cluster, type) and words per document."""
-    cdll = lib()
-    handle, sizes, err, cancel = _i64(0), CsDocumentsSizes(), CsError(), ctypes.c_int32(0)
-    args = (path, side, options, ctypes.addressof(cancel), ctypes.byref(handle), ctypes.byref(sizes),
-            ctypes.byref(err))
-    check(interruptible(cdll.cs_read_documents, args, cancel, True), err)
-    return _take_documents(cdll, handle, sizes)
-
-
 def _take_documents(cdll: Any, handle: Any, sizes: CsDocumentsSizes) -> dict:
-    """Copy documents out of the library (and free them): what :func:`read_documents` returns."""
+    """Copy documents out of the library (and free them): names, mentions and words per document."""
     import numpy as np
 
     n, nm, nw, ns = (int(sizes.n_docs), int(sizes.n_mentions), int(sizes.n_words), int(sizes.n_sentences))
-    err = CsError()
-    try:
-        names = ctypes.create_string_buffer(max(int(sizes.names_len), 1))
-        words = ctypes.create_string_buffer(max(int(sizes.words_len), 1))
-        doc_offs = [np.zeros(n + 1, np.int64) for _ in range(4)]
-        mentions = np.zeros(max(nm, 1), np.dtype([("start", "<i8"), ("end", "<i8"), ("cluster", "<i8"),
-                                                  ("type", "<i4"), ("line", "<i4")]))
-        word_offsets = np.zeros(nw + 1, np.int64)
-        sentence_ends = np.zeros(max(ns, 1), np.int64)
-        buf = CsDocumentsBuffers(
-            ctypes.addressof(names), int(sizes.names_len), doc_offs[0].ctypes.data, doc_offs[1].ctypes.data,
-            doc_offs[2].ctypes.data, doc_offs[3].ctypes.data, n, mentions.ctypes.data, nm, ctypes.addressof(words),
-            int(sizes.words_len), word_offsets.ctypes.data, nw, sentence_ends.ctypes.data, ns)
-        status = cdll.cs_take_documents(handle, ctypes.byref(buf), ctypes.byref(err))
-        if status == CS_OK:
-            handle.value = 0
-        check(status, err)
-    finally:
-        if handle.value:
-            cdll.cs_free_documents(handle)
+    names = ctypes.create_string_buffer(max(int(sizes.names_len), 1))
+    words = ctypes.create_string_buffer(max(int(sizes.words_len), 1))
+    doc_offs = [np.zeros(n + 1, np.int64) for _ in range(4)]
+    mentions = np.zeros(max(nm, 1), np.dtype([("start", "<i8"), ("end", "<i8"), ("cluster", "<i8"),
+                                              ("type", "<i4"), ("line", "<i4")]))
+    word_offsets = np.zeros(nw + 1, np.int64)
+    sentence_ends = np.zeros(max(ns, 1), np.int64)
+    buf = CsDocumentsBuffers(
+        ctypes.addressof(names), int(sizes.names_len), doc_offs[0].ctypes.data, doc_offs[1].ctypes.data,
+        doc_offs[2].ctypes.data, doc_offs[3].ctypes.data, n, mentions.ctypes.data, nm, ctypes.addressof(words),
+        int(sizes.words_len), word_offsets.ctypes.data, nw, sentence_ends.ctypes.data, ns)
+    _take(cdll, cdll.cs_take_documents, handle, ctypes.byref(buf))
     raw, wraw = names.raw, words.raw
     return {"names": [raw[doc_offs[0][i]:doc_offs[0][i + 1]].decode("utf-8", "replace") for i in range(n)],
             "mention_offsets": doc_offs[1], "mentions": mentions[:nm], "word_docs": doc_offs[2],
             "sentence_docs": doc_offs[3], "words": wraw, "word_offsets": word_offsets,
             "sentence_ends": sentence_ends[:ns]}
-
-
-def report_files(key_path: bytes, response_path: bytes, score_options: int, analysis_options: int) -> dict:
-    """Everything a report draws, from one read of each file (``cs_report_files``).
-
-    Returns ``{"scores": (what score_files returns), "analysis": (what
-    analyze_files returns), "key": (what read_documents returns, with words),
-    "response": (the same without words)}``.
-    """
-    cdll = lib()
-    out, err, cancel = CsReportResult(), CsError(), ctypes.c_int32(0)
-    args = (key_path, response_path, score_options, analysis_options, ctypes.addressof(cancel), ctypes.byref(out),
-            ctypes.byref(err))
-    check(interruptible(cdll.cs_report_files, args, cancel, True), err)
-    handles = [_i64(out.scores), _i64(out.analysis), _i64(out.key_documents), _i64(out.response_documents)]
-    try:
-        result = {"scores": _take_result(cdll, handles[0], int(out.n_docs), int(out.names_len), out.report, True),
-                  "analysis": _take_analysis(cdll, handles[1], out.analysis_sizes),
-                  "key": _take_documents(cdll, handles[2], out.key_sizes),
-                  "response": _take_documents(cdll, handles[3], out.response_sizes)}
-    finally:  # after a failed take, the ones not taken yet
-        for h, free in zip(handles, (cdll.cs_free_result, cdll.cs_free_analysis, cdll.cs_free_documents,
-                                     cdll.cs_free_documents)):
-            if h.value:
-                free(h)
-    return result

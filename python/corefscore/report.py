@@ -37,18 +37,18 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
     Scores are those of :func:`corefscore.score_files` with the same options;
     intervals are percentile bootstrap intervals over documents
     (``n_bootstrap`` resamples, ``seed``); errors are those of
-    :func:`corefscore.analyze_files` (with the ``singletons`` and
-    ``duplicates`` options). Documents are the key's, in its order. Each file
-    is read once (``cs_report_files``: scores, errors and documents from one
-    read); with two responses the two are read concurrently.
+    :func:`corefscore.analyze_files` with the same options (the files read,
+    paired and compared as for scoring). Documents are the key's, in its
+    order. Each file is read once (``cs_score_files`` with every output:
+    scores, errors and documents from one read); with two responses the two
+    are read concurrently.
     """
     if not 1 <= len(response_paths) <= 2:
         raise ValueError(f"a report compares one or two responses with the key; got {len(response_paths)}")
     systems = list(names) if names is not None else _system_names(response_paths)
-    shared = {k: options[k] for k in ("singletons", "duplicates") if options.get(k) is not None}
 
     def run(path: Any, system: str) -> tuple:
-        return _api._report_files(key_path, path, format=format, name=system, analysis=shared, **options)
+        return _api._report_files(key_path, path, format=format, name=system, **options)
 
     done = _concurrently([lambda p=p, s=s: run(p, s) for s, p in zip(systems, response_paths)])
     data: dict[str, Any] = {

@@ -1,4 +1,4 @@
-package conll
+package files
 
 import (
 	"os"

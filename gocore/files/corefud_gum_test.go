@@ -1,4 +1,4 @@
-package conll
+package files
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/corefscore/corefscore/gocore"
+	"github.com/corefscore/corefscore/gocore/conll"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -188,7 +189,7 @@ func (s *udSkeleton) write(b *strings.Builder, zeros []udZero, ms []udMention) {
 // relation, dropped or invented.
 func perturbGUM(t testing.TB, path string, rng *rand.Rand) (key, resp string) {
 	s := readSkeleton(t, path)
-	docs, err := Read(path, FormatCoNLLU)
+	docs, err := conll.Read(path, conll.FormatCoNLLU)
 	require.NoError(t, err)
 	d := docs[0]
 	hasEmpty := map[int32]bool{}
@@ -467,7 +468,7 @@ func TestCorefUDScorerGUM(t *testing.T) {
 	want := runScorer(t, scorer, []scorerJob{{Key: keyPath, Resp: respPath, Confs: confs}})[0]
 	for _, conf := range confs {
 		require.NotContains(t, want[conf], "error", conf)
-		_, counts, dups, _, err := ScoreFiles(keyPath, respPath, FormatCoNLLU, confOptions(t, conf))
+		_, counts, dups, _, err := ScoreFiles(keyPath, respPath, conll.FormatCoNLLU, confOptions(t, conf))
 		require.NoError(t, err, "%s: %v", conf, err)
 		require.Empty(t, dups, "the perturbed files repeat no mention")
 		compareCounts(t, conf, sumRows(counts), want[conf], nil)
@@ -505,7 +506,7 @@ func TestCorefUDScorerZeros(t *testing.T) {
 				assert.Contains(t, conf, "dependent", "%s %s: the scorer fails only on the dependent alignment: %v", name, conf, w["error"])
 				continue
 			}
-			_, counts, _, _, err := ScoreFiles(job.Key, job.Resp, FormatCoNLLU, confOptions(t, conf))
+			_, counts, _, _, err := ScoreFiles(job.Key, job.Resp, conll.FormatCoNLLU, confOptions(t, conf))
 			require.NoError(t, err)
 			var skip map[string]bool
 			if strings.Contains(conf, "dependent") && slices.Contains([]string{"TC-ZF-4", "TC-ZF-5", "TC-ZG-2", "TC-ZG-3"}, name) {

@@ -1,15 +1,18 @@
-package conll
+// Package files composes reading and scoring: it reads a key file and a
+// response file with the readers of package conll, pairs their documents,
+// and scores or analyses them with the engine (gocore), locating what the
+// engine reports in the files. The readers only read; this package is the
+// one place where a pair of files is scored.
+package files
 
 import (
 	"fmt"
-	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/corefscore/corefscore/gocore"
-	"github.com/pkg/errors"
+	"github.com/corefscore/corefscore/gocore/conll"
 )
 
 // FileDuplicate is a repeated mention found in a file: the engine's record
@@ -32,8 +35,8 @@ type FileResult struct {
 	Warnings      []gocore.Warning
 }
 
-// ScoreFiles reads a key file and a response file (format as for Read; ""
-// guesses each file's format on its own), pairs their documents (Pair) and
+// ScoreFiles reads a key file and a response file (format as for conll.Read; ""
+// guesses each file's format on its own), pairs their documents (conll.Pair) and
 // scores them with gocore.ScoreBatch. It returns the key's document names,
 // the counts matrix (len(names) rows of gocore.NumColumns() columns), the
 // repeated mentions the engine found (Doc indexes names), and the warnings
@@ -53,76 +56,14 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 	return res.Names, res.Counts, dups, warnings, nil
 }
 
-// readPair reads a key file and a response file, each parsed once and the
-// two concurrently, and pairs their documents; with partial or head matching
-// it reads CoNLL-2012 heads from the POS tags and checks that every mention
-// has one. It returns both files' documents, the paired documents, the
-// response document of each key document (-1: none) and the pairing's
-// warnings. A read stops when the caller asks or when the other read failed,
-// which then reports its own error. x asks for more than the scoring needs.
-func readPair(keyPath, respPath string, opt gocore.Options, x pairExtras) (key, resp []Doc, docs []gocore.Document, respOf []int, warnings []gocore.Warning, err error) {
-	types := x.types || opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
-	var keyFailed, respFailed atomic.Bool
-	stopIf := func(other *atomic.Bool) func() bool {
-		return func() bool { return other.Load() || (opt.Stop != nil && opt.Stop()) }
-	}
-	var respErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				respErr = gocore.NewError(gocore.KindInternal, "internal error reading %s: %v", respPath, r)
-			}
-			if respErr != nil {
-				respFailed.Store(true)
-			}
-		}()
-		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.respText)
-	}()
-	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.keyText)
-	if err != nil {
-		keyFailed.Store(true)
-	}
-	<-done
-	if err != nil && !(errors.Is(err, gocore.ErrCancelled) && respErr != nil && !errors.Is(respErr, gocore.ErrCancelled)) {
-		return nil, nil, nil, nil, nil, sideError(err, 0, keyPath)
-	}
-	if respErr != nil {
-		return nil, nil, nil, nil, nil, sideError(respErr, 1, respPath)
-	}
-	if opt.Stop != nil && opt.Stop() {
-		return nil, nil, nil, nil, nil, gocore.NewError(gocore.KindCancelled, "cancelled")
-	}
-	docs, respOf, warnings, err = pair(key, resp, opt.Match != gocore.MatchExact)
-	if err != nil {
-		return nil, nil, nil, nil, nil, err
-	}
-	if opt.Match != gocore.MatchExact {
-		if err := checkHeads(key, resp, respOf, opt); err != nil {
-			return nil, nil, nil, nil, nil, err
-		}
-	}
-	return key, resp, docs, respOf, warnings, nil
-}
-
-// pairExtras are what a read of a pair of files may do beyond what scoring
-// needs: read mention types whatever the metrics (types), and keep the words
-// of the key's or the response's documents (keyText, respText, when not nil;
-// see Documents).
-type pairExtras struct {
-	types             bool
-	keyText, respText *[]Text
-}
-
 // Score reads a key file and a response file, each parsed once and the two
 // concurrently (opt.Format, "" to guess each file's format; opt.ClustersField
-// for jsonlines responses), pairs their documents (Pair) and scores them with
+// for jsonlines responses), pairs their documents (conll.Pair) and scores them with
 // gocore.Score. Errors are *gocore.Error: KindNotFound or KindIO for a file
 // that cannot be read, KindParse for malformed content (Path, Line, Side),
 // and the engine's kinds with Doc indexing the key's documents.
 func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
-	key, resp, docs, respOf, pairWarnings, err := readPair(keyPath, respPath, opt, pairExtras{})
+	key, resp, docs, respOf, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt, conll.PairExtras{})
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +71,7 @@ func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
 }
 
 // scorePair is Score on the documents readPair returned.
-func scorePair(keyPath, respPath string, key, resp []Doc, docs []gocore.Document, respOf []int,
+func scorePair(keyPath, respPath string, key, resp []conll.Doc, docs []gocore.Document, respOf []int,
 	pairWarnings []gocore.Warning, opt gocore.Options) (*FileResult, error) {
 	keyOf := make([]int, len(resp)) // the key document of each response document, -1
 	for j := range keyOf {
@@ -199,7 +140,7 @@ const MaxFileDuplicates = 10000
 // its warnings (Side and Doc filled in; docIndex maps a document of the
 // side to the key's document index, -1 when unpaired) and the repeats it
 // dropped, as duplicate records.
-func readerFacts(docs []Doc, docIndex func(int) int, side int) ([]gocore.Warning, []FileDuplicate, int64) {
+func readerFacts(docs []conll.Doc, docIndex func(int) int, side int) ([]gocore.Warning, []FileDuplicate, int64) {
 	var ws []gocore.Warning
 	var reps []FileDuplicate
 	var n int64
@@ -228,54 +169,9 @@ func readerFacts(docs []Doc, docIndex func(int) int, side int) ([]gocore.Warning
 	return ws, reps, n
 }
 
-// readSide reads one side's file.
-func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text) ([]Doc, error) {
-	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text}
-	if response {
-		o.clustersField = opt.ClustersField
-	}
-	return readWith(path, o)
-}
-
-// sideError turns a reading error into a *gocore.Error of the right kind for
-// one side.
-func sideError(err error, side int, path string) error {
-	var pe *ParseError
-	var ge *gocore.Error
-	var e *gocore.Error
-	switch {
-	case errors.As(err, &pe):
-		e = gocore.NewError(gocore.KindParse, "%s", pe.Msg)
-		e.Path, e.Line, e.Name = pe.Path, pe.Line, pe.Doc
-	case errors.As(err, &ge):
-		c := *ge
-		e = &c
-	case errors.Is(err, gocore.ErrCancelled):
-		return gocore.NewError(gocore.KindCancelled, "cancelled")
-	case errors.Is(err, fs.ErrNotExist):
-		e = gocore.NewError(gocore.KindNotFound, "no such file")
-		e.Path = path
-	default:
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			e = gocore.NewError(gocore.KindIO, "%v", pathErr.Err)
-		} else if errors.Is(err, gocore.ErrInvalidInput) {
-			e = gocore.NewError(gocore.KindParse, "%s", err.Error())
-		} else {
-			e = gocore.NewError(gocore.KindIO, "%s", err.Error())
-		}
-		e.Path = path
-	}
-	e.Side = side
-	if e.Path == "" {
-		e.Path = path
-	}
-	return e
-}
-
 // fileMention returns the file mention behind position pos of one side of
 // document d, or nil.
-func fileMention(key, resp []Doc, respOf []int, d, side, pos int) *Mention {
+func fileMention(key, resp []conll.Doc, respOf []int, d, side, pos int) *conll.Mention {
 	if d < 0 || d >= len(key) {
 		return nil
 	}
@@ -295,7 +191,7 @@ func fileMention(key, resp []Doc, respOf []int, d, side, pos int) *Mention {
 // locate adds the file facts (path, line, tokens) of the mention an engine
 // error names; the batch position it carries means nothing to a file's
 // reader, so it becomes -1.
-func locate(e *gocore.Error, key, resp []Doc, respOf []int) {
+func locate(e *gocore.Error, key, resp []conll.Doc, respOf []int) {
 	if e.Side < 0 || e.Doc < 0 || e.Doc >= len(key) {
 		return
 	}
@@ -321,7 +217,7 @@ func locate(e *gocore.Error, key, resp []Doc, respOf []int) {
 }
 
 // fileFirst returns the cluster of the first mention of src with m's words.
-func fileFirst(src *Doc, m *Mention) int64 {
+func fileFirst(src *conll.Doc, m *conll.Mention) int64 {
 	for i := range src.Mentions {
 		o := &src.Mentions[i]
 		if o.Start == m.Start && o.End == m.End && slices.Equal(o.Words, m.Words) {
@@ -332,7 +228,7 @@ func fileFirst(src *Doc, m *Mention) int64 {
 }
 
 // entityLabel returns the file's label of cluster c of src.
-func entityLabel(src *Doc, c int64) string {
+func entityLabel(src *conll.Doc, c int64) string {
 	if c >= 0 && c < int64(len(src.Entities)) {
 		return src.Entities[c]
 	}
@@ -346,7 +242,7 @@ func entityLabel(src *Doc, c int64) string {
 // concurrently.
 func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
 	opt.Format, opt.SpanMentions = format, true
-	_, _, docs, _, pairWarnings, err := readPair(keyPath, respPath, opt, pairExtras{})
+	_, _, docs, _, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt, conll.PairExtras{})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -377,8 +273,8 @@ type FileReport struct {
 	AnalysisWarnings []string
 	// Key and Response are both files' documents as read (with mention
 	// types), KeyText the words of each key document (see Documents).
-	Key, Response []Doc
-	KeyText       []Text
+	Key, Response []conll.Doc
+	KeyText       []conll.Text
 }
 
 // Report reads a key file and a response file, each once and the two
@@ -390,8 +286,8 @@ type FileReport struct {
 // and the analysis run concurrently. Errors are those of Score.
 func Report(keyPath, respPath string, opt, analysisOpt gocore.Options) (*FileReport, error) {
 	rep := &FileReport{}
-	key, resp, docs, respOf, pairWarnings, err := readPair(keyPath, respPath, opt,
-		pairExtras{types: true, keyText: &rep.KeyText})
+	key, resp, docs, respOf, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt,
+		conll.PairExtras{Types: true, KeyText: &rep.KeyText})
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package conll
+package files
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/corefscore/corefscore/gocore"
+	"github.com/corefscore/corefscore/gocore/conll"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -439,7 +440,7 @@ func TestCorefUDSuite(t *testing.T) {
 			sub = "zeros"
 		}
 		opt := suiteOptions(t, c.match, c.zeroMatch)
-		_, counts, _, _, err := ScoreFiles(filepath.Join(dir, sub, c.key), filepath.Join(dir, sub, c.resp), FormatCoNLLU, opt)
+		_, counts, _, _, err := ScoreFiles(filepath.Join(dir, sub, c.key), filepath.Join(dir, sub, c.resp), conll.FormatCoNLLU, opt)
 		require.NoError(t, err, c.test)
 		got := scorerRPF(sumRows(counts), scorerMetric[c.metric])
 		for i, name := range []string{"recall", "precision", "F1"} {

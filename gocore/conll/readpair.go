@@ -1,0 +1,119 @@
+package conll
+
+import (
+	"io/fs"
+	"sync/atomic"
+
+	"github.com/corefscore/corefscore/gocore"
+	"github.com/pkg/errors"
+)
+
+// ReadPair reads a key file and a response file, each parsed once and the
+// two concurrently, and pairs their documents; with partial or head matching
+// it reads CoNLL-2012 heads from the POS tags and checks that every mention
+// has one. It returns both files' documents, the paired documents, the
+// response document of each key document (-1: none) and the pairing's
+// warnings. A read stops when the caller asks or when the other read failed,
+// which then reports its own error. x asks for more than the scoring needs.
+// Errors are *gocore.Error: KindNotFound or KindIO for a file that cannot be
+// read, KindParse for malformed content (Path, Line, Side). The readers
+// only read: scoring the pair is package files' (gocore/files).
+func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, resp []Doc, docs []gocore.Document, respOf []int, warnings []gocore.Warning, err error) {
+	types := x.Types || opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
+	var keyFailed, respFailed atomic.Bool
+	stopIf := func(other *atomic.Bool) func() bool {
+		return func() bool { return other.Load() || (opt.Stop != nil && opt.Stop()) }
+	}
+	var respErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				respErr = gocore.NewError(gocore.KindInternal, "internal error reading %s: %v", respPath, r)
+			}
+			if respErr != nil {
+				respFailed.Store(true)
+			}
+		}()
+		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText)
+	}()
+	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText)
+	if err != nil {
+		keyFailed.Store(true)
+	}
+	<-done
+	if err != nil && !(errors.Is(err, gocore.ErrCancelled) && respErr != nil && !errors.Is(respErr, gocore.ErrCancelled)) {
+		return nil, nil, nil, nil, nil, sideError(err, 0, keyPath)
+	}
+	if respErr != nil {
+		return nil, nil, nil, nil, nil, sideError(respErr, 1, respPath)
+	}
+	if opt.Stop != nil && opt.Stop() {
+		return nil, nil, nil, nil, nil, gocore.NewError(gocore.KindCancelled, "cancelled")
+	}
+	docs, respOf, warnings, err = pair(key, resp, opt.Match != gocore.MatchExact)
+	if err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	if opt.Match != gocore.MatchExact {
+		if err := checkHeads(key, resp, respOf, opt); err != nil {
+			return nil, nil, nil, nil, nil, err
+		}
+	}
+	return key, resp, docs, respOf, warnings, nil
+}
+
+// PairExtras are what a read of a pair of files may do beyond what scoring
+// needs: read mention types whatever the metrics (Types), and keep the words
+// of the key's or the response's documents (KeyText, RespText, when not nil;
+// see Documents).
+type PairExtras struct {
+	Types             bool
+	KeyText, RespText *[]Text
+}
+
+// readSide reads one side's file.
+func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text) ([]Doc, error) {
+	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text}
+	if response {
+		o.clustersField = opt.ClustersField
+	}
+	return readWith(path, o)
+}
+
+// sideError turns a reading error into a *gocore.Error of the right kind for
+// one side.
+func sideError(err error, side int, path string) error {
+	var pe *ParseError
+	var ge *gocore.Error
+	var e *gocore.Error
+	switch {
+	case errors.As(err, &pe):
+		e = gocore.NewError(gocore.KindParse, "%s", pe.Msg)
+		e.Path, e.Line, e.Name = pe.Path, pe.Line, pe.Doc
+	case errors.As(err, &ge):
+		c := *ge
+		e = &c
+	case errors.Is(err, gocore.ErrCancelled):
+		return gocore.NewError(gocore.KindCancelled, "cancelled")
+	case errors.Is(err, fs.ErrNotExist):
+		e = gocore.NewError(gocore.KindNotFound, "no such file")
+		e.Path = path
+	default:
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			e = gocore.NewError(gocore.KindIO, "%v", pathErr.Err)
+		} else if errors.Is(err, gocore.ErrInvalidInput) {
+			e = gocore.NewError(gocore.KindParse, "%s", err.Error())
+		} else {
+			e = gocore.NewError(gocore.KindIO, "%s", err.Error())
+		}
+		e.Path = path
+	}
+	e.Side = side
+	if e.Path == "" {
+		e.Path = path
+	}
+	return e
+}
