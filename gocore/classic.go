@@ -1,5 +1,7 @@
 package gocore
 
+import "github.com/corefscore/corefscore/gocore/internal/exactsum"
+
 // mentionCounts scores mention detection by exact identity:
 //
 //	recall = |key ∩ response| / |key|,  precision = |key ∩ response| / |response|
@@ -46,21 +48,24 @@ func mucCounts(t *Table, _ *Options, out []float64) error {
 //	recall    = Σ_ij n_ij² / |K_i|  /  Σ_i |K_i|
 //	precision = Σ_ij n_ij² / |R_j|  /  Σ_j |R_j|
 //
-// Mentions on one side only count in that side's denominator. Cost:
-// O(cells), or O(mentions) under Options.ReferenceSums (refBcubNums).
+// Mentions on one side only count in that side's denominator. The
+// numerators are exact sums of the exact quotients (exactsum), rounded once:
+// the same bits whatever the order of clusters and mentions. Cost:
+// O(cells), or O(mentions) under Options.ReferenceSums (refBcubNums, which
+// sums in the reference scorer's order instead).
 func bcubCounts(t *Table, opt *Options, out []float64) error {
 	if opt.ReferenceSums {
 		r, p := refBcubNums(t)
 		writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
 		return nil
 	}
-	var r, p float64
+	var r, p exactsum.Sum
 	for _, c := range t.Cells {
 		n2 := float64(c.N) * float64(c.N)
-		r += n2 / float64(t.KeySize[c.K])
-		p += n2 / float64(t.RespSize[c.R])
+		r.AddQuotient(n2, float64(t.KeySize[c.K]))
+		p.AddQuotient(n2, float64(t.RespSize[c.R]))
 	}
-	writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
+	writeRP(out, r.Value(), float64(t.NumKey), p.Value(), float64(t.NumResp))
 	return nil
 }
 
@@ -72,16 +77,17 @@ func bcubCounts(t *Table, opt *Options, out []float64) error {
 //	precision = Σ_ij n_ij² / |R_j|²  /  #response clusters
 //
 // The cluster counts are the denominators so that documents add up. On
-// Figure 6 of the paper this gives precision 39/49 and 3/4. Cost: O(cells).
+// Figure 6 of the paper this gives precision 39/49 and 3/4. The numerators
+// are exact sums of exact quotients, as in bcubCounts. Cost: O(cells).
 func bcubEntityCounts(t *Table, _ *Options, out []float64) error {
-	var r, p float64
+	var r, p exactsum.Sum
 	for _, c := range t.Cells {
 		n := float64(c.N)
 		k, s := float64(t.KeySize[c.K]), float64(t.RespSize[c.R])
-		r += n * n / (k * k)
-		p += n * n / (s * s)
+		r.AddQuotient(n*n, k*k)
+		p.AddQuotient(n*n, s*s)
 	}
-	writeRP(out, r, float64(len(t.KeySize)), p, float64(len(t.RespSize)))
+	writeRP(out, r.Value(), float64(len(t.KeySize)), p.Value(), float64(len(t.RespSize)))
 	return nil
 }
 
@@ -169,15 +175,20 @@ func splitSmall[T int32 | float64](small []T, nk, nr int) ([]T, []T) {
 	return buf[:nk:nk], buf[nk : nk+nr : nk+nr]
 }
 
-// leaSum returns Σ |E| · resolved(E) / links(E) over the clusters of one side.
+// leaSum returns Σ |E| · resolved(E) / links(E) over the clusters of one
+// side, the exact sum of the exact quotients rounded once (exactsum), so that
+// it does not depend on the order of the clusters. For |E| > 1 the term is
+// written 2 · resolved(E) / (|E| - 1), the same rational with an integer
+// numerator that stays exact in a float64 for clusters of up to 10^7
+// mentions; a one-mention cluster weighs its one self-link, resolved or not.
 func leaSum(sizes []int32, resolved []float64) float64 {
-	var sum float64
+	var sum exactsum.Sum
 	for e, s := range sizes {
-		links := 1.0
 		if s > 1 {
-			links = link(s)
+			sum.AddQuotient(2*resolved[e], float64(s-1))
+		} else {
+			sum.Add(resolved[e])
 		}
-		sum += float64(s) * resolved[e] / links
 	}
-	return sum
+	return sum.Value()
 }
