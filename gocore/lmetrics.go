@@ -531,22 +531,24 @@ func lmucCounts(t *Table, opt *Options, out []float64) error {
 //	precision = Σ_ij |C_j^i| · w_c^L(C_j^i) / w_s^L(S_j)  /  Σ_j |S_j|
 //
 // A mention on one side only scores 0 and counts in that side's denominator.
-// Preconditions as lmucCounts. Linear in the number of mentions.
+// The numerators are exact sums of the quotients (exactsum), independent of
+// the order of chains and mentions. Preconditions as lmucCounts. Linear in
+// the number of mentions.
 func lbcubCounts(t *Table, opt *Options, out []float64) error {
 	lw, err := prepareL(t, opt)
 	if lw == nil {
 		return err
 	}
-	var r, p float64
+	var r, p exactsum.Sum
 	for ci, c := range t.Cells {
 		if lw.wc[ci] == 0 {
 			continue
 		}
 		n := float64(c.N)
-		r += n * lw.wc[ci] / lw.wk[c.K]
-		p += n * lw.wc[ci] / lw.ws[c.R]
+		r.AddQuotient(n*lw.wc[ci], lw.wk[c.K])
+		p.AddQuotient(n*lw.wc[ci], lw.ws[c.R])
 	}
-	writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
+	writeRP(out, r.Value(), float64(t.NumKey), p.Value(), float64(t.NumResp))
 	return nil
 }
 
