@@ -41,8 +41,8 @@ func ceafeCounts(t *Table, opt *Options, out []float64) error {
 	} else {
 		sim, err = alignExact(t,
 			func(_ int, c Cell) float64 { return phi(c) },
-			func(s *exactsum.Sum, _ int, c Cell) {
-				s.AddQuotient(2*float64(c.N), float64(t.KeySize[c.K]+t.RespSize[c.R]))
+			func(_ int, c Cell) (float64, float64) {
+				return 2 * float64(c.N), float64(t.KeySize[c.K] + t.RespSize[c.R])
 			})
 	}
 	if err != nil {
@@ -77,14 +77,15 @@ const smallEdges = 64
 
 // alignExact returns the total of the optimal one-to-one alignment of key to
 // response clusters, the weight of a pair being weight of its cell (pairs
-// with no cell, or a weight of 0, are never aligned), summed exactly: add
-// adds the term of each aligned cell to an exactsum.Sum, whose rounded value
-// is returned. The term is the weight, or the exact quotient the weight
-// rounds (AddQuotient), so that the total is independent of the order of the
-// cells and of which optimal alignment the solver returns among tied ones.
-// Cost: that of assign.MaxWeightPoll on the positive cells, plus O(cells);
-// the matching it returns is the one allocation.
-func alignExact(t *Table, weight func(ci int, c Cell) float64, add func(s *exactsum.Sum, ci int, c Cell)) (float64, error) {
+// with no cell, or a weight of 0, are never aligned), summed exactly: the
+// term of each aligned cell is the exact quotient num / den that term gives
+// (den 1 for a weight used as is), whose rounding is the weight, and the
+// terms are added with an exactsum.Sum and rounded once. So the total is
+// independent of the order of the cells and of which optimal alignment the
+// solver returns among tied ones. Cost: that of assign.MaxWeightPoll on the
+// positive cells, plus O(cells); the matching it returns is the one
+// allocation.
+func alignExact(t *Table, weight func(ci int, c Cell) float64, term func(ci int, c Cell) (num, den float64)) (float64, error) {
 	var small [smallEdges]assign.Edge // a small document's edges stay on the stack
 	edges := small[:0]
 	if len(t.Cells) > len(small) {
@@ -104,7 +105,7 @@ func alignExact(t *Table, weight func(ci int, c Cell) float64, add func(s *exact
 	var total exactsum.Sum
 	for ci, c := range t.Cells {
 		if match[c.K] == c.R && weight(ci, c) > 0 {
-			add(&total, ci, c)
+			total.AddQuotient(term(ci, c))
 		}
 	}
 	return total.Value(), nil

@@ -567,7 +567,7 @@ func lceafmCounts(t *Table, opt *Options, out []float64) error {
 	}
 	sim, err := alignExact(t,
 		func(ci int, _ Cell) float64 { return lw.wc[ci] },
-		func(s *exactsum.Sum, ci int, _ Cell) { s.Add(lw.wc[ci]) })
+		func(ci int, _ Cell) (float64, float64) { return lw.wc[ci], 1 })
 	if err != nil {
 		return err
 	}
@@ -589,7 +589,7 @@ func lceafeCounts(t *Table, opt *Options, out []float64) error {
 	}
 	sim, err := alignExact(t,
 		func(ci int, c Cell) float64 { return 2 * lw.wc[ci] / (lw.wk[c.K] + lw.ws[c.R]) },
-		func(s *exactsum.Sum, ci int, c Cell) { s.AddQuotient(2*lw.wc[ci], lw.wk[c.K]+lw.ws[c.R]) })
+		func(ci int, c Cell) (float64, float64) { return 2 * lw.wc[ci], lw.wk[c.K] + lw.ws[c.R] })
 	if err != nil {
 		return err
 	}

@@ -7,16 +7,24 @@
 // reads. Ordinary floating-point addition is not associative, so a count
 // that adds fractional terms (B-cubed's n_ij² / |K_i|, CEAF_e's φ4 of the
 // aligned pairs, ...) in input order changes in its last bits when the
-// order changes. Sum keeps the running total as a non-overlapping expansion
-// (Shewchuk 1997, "Adaptive precision floating-point arithmetic and fast
-// robust geometric predicates", the algorithm of Python's math.fsum): the
-// exact real sum of the terms added so far, as a few float64 partials whose
-// sum is exact and none of which overlaps another. Value rounds that exact
-// sum once, to nearest with ties to even, so
+// order changes. Sum keeps the exact real sum of the terms added so far, and
+// Value rounds it once, to nearest with ties to even, so
 //
 //	Value() = RN(Σ x_i)   (the real sum of the float64 terms, rounded once)
 //
-// is a function of the multiset of terms alone.
+// is a function of the multiset of terms alone (as Python's math.fsum).
+//
+// Two exact stores hold the sum. A term whose bits lie between 2^-288 and
+// 2^64 (every term of a coreference document, quotient remainders
+// included) is added to a fixed-point integer of windowWords 64-bit words,
+// an integer addition with carries: exact and associative, a few
+// nanoseconds. Any other term (huge, tiny or subnormal) is added to a
+// non-overlapping expansion of float64 partials (Shewchuk 1997, "Adaptive
+// precision floating-point arithmetic and fast robust geometric
+// predicates", the algorithm of math.fsum), compressed (Shewchuk's
+// COMPRESS) when its inline array fills. Value rounds the window directly
+// when the expansion is empty, else adds the window's exact content to the
+// expansion and rounds that.
 //
 // Quotients. AddQuotient(a, b) adds the real quotient a / b rather than its
 // rounded value: the rounded quotient q = RN(a/b) and the remainder
@@ -31,27 +39,41 @@
 //
 // Preconditions: terms are finite and the partial sums stay below
 // math.MaxFloat64 in magnitude (an infinite or NaN term makes the value
-// infinite or NaN, as plain addition would). Cost: O(p) per term for p
-// partials. Adding terms of mixed magnitudes leaves partials of a few bits
-// each; when they fill the inline array of inlinePartials they are
-// compressed (Shewchuk's COMPRESS) to about one per 53 bits of the span of
-// the sum, so the terms of a coreference document (magnitudes within a few
-// dozen binary orders, quotient remainders included) keep p at 2 to 8 and
-// never allocate; terms spread over the whole float64 range need up to
-// about 40 partials, which move to the heap.
+// infinite or NaN, as plain addition would). Cost: O(1) per term in the
+// window, O(p) for p partials otherwise (p is at most about 40, for terms
+// spread over the whole float64 range; beyond inlinePartials they move to
+// the heap). No allocation otherwise.
 package exactsum
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
-// inlinePartials is the number of partials a Sum holds without allocating.
-// Terms whose magnitudes lie within 2^(53·inlinePartials) of each other never
-// need more; a coreference document's terms need two or three.
+// inlinePartials is the number of expansion partials a Sum holds without
+// allocating. Terms whose magnitudes lie within 2^(53·inlinePartials) of
+// each other never need more.
 const inlinePartials = 8
+
+// The window: a two's complement integer of windowWords words whose least
+// significant bit weighs 2^-windowFrac. A term is added there when its
+// lowest mantissa bit weighs at least 2^-windowFrac and its magnitude is
+// below 2^windowTop; the 2^(64·windowWords - windowFrac - 1) of the sign
+// bit leaves 2^31 of headroom, and the window is moved to the expansion
+// every windowFlush terms, so it never overflows.
+const (
+	windowWords = 6
+	windowFrac  = 288
+	windowTop   = 64
+	windowFlush = 1 << 30
+)
 
 // Sum is an exact accumulator of float64 terms. The zero value is an empty
 // sum, ready to use. A Sum must not be copied after its first Add (its
 // partials may live in its own inline array).
 type Sum struct {
+	window  [windowWords]uint64 // fixed-point part, little-endian words
+	inWin   int                 // terms added to the window since it was last emptied
 	inline  [inlinePartials]float64
 	n       int       // number of partials
 	spilled []float64 // the partials once they outgrow inline; nil before
@@ -67,13 +89,152 @@ func (s *Sum) partials() []float64 {
 	return s.inline[:s.n]
 }
 
-// Add adds x to the sum exactly. Cost: O(partials).
+// Add adds x to the sum exactly. Cost: O(1) for a term in the window,
+// O(partials) otherwise.
 func (s *Sum) Add(x float64) {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
+	b := math.Float64bits(x)
+	exp := int(b>>52) & 0x7ff
+	if exp == 0x7ff {
 		s.special += x
 		s.hasSpec = true
 		return
 	}
+	// A normal x is m · 2^(exp-1075) with the 53-bit integer m; its lowest
+	// bit goes to window bit pos.
+	pos := exp - 1075 + windowFrac
+	if exp != 0 && pos >= 0 && exp-1075+53 <= windowTop {
+		s.addWindow(b&(1<<52-1)|1<<52, pos, b>>63 != 0)
+		return
+	}
+	if x != 0 {
+		s.addExpansion(x)
+	}
+}
+
+// addWindow adds (or subtracts, when neg) m · 2^pos to the window, with the
+// carries (borrows) it makes.
+func (s *Sum) addWindow(m uint64, pos int, neg bool) {
+	if s.inWin == windowFlush {
+		s.flushWindow()
+	}
+	s.inWin++
+	word, shift := pos>>6, uint(pos&63)
+	lo, hi := m<<shift, uint64(0)
+	if shift != 0 {
+		hi = m >> (64 - shift)
+	}
+	w := &s.window
+	var c uint64
+	if neg {
+		w[word], c = bits.Sub64(w[word], lo, 0)
+		for i := word + 1; i < windowWords && (c != 0 || hi != 0); i++ {
+			w[i], c = bits.Sub64(w[i], hi, c)
+			hi = 0
+		}
+		return
+	}
+	w[word], c = bits.Add64(w[word], lo, 0)
+	for i := word + 1; i < windowWords && (c != 0 || hi != 0); i++ {
+		w[i], c = bits.Add64(w[i], hi, c)
+		hi = 0
+	}
+}
+
+// windowChunks calls f with the window's exact value as at most
+// 64·windowWords/52 + 1 float64 terms (52-bit chunks of its magnitude, each
+// exactly representable), smallest first.
+func (s *Sum) windowChunks(f func(float64)) {
+	mag := s.window
+	neg := int64(mag[windowWords-1]) < 0
+	if neg {
+		negate(&mag)
+	}
+	for bit := 0; bit < 64*windowWords; bit += 52 {
+		chunk := bitsAt(&mag, bit) & (1<<52 - 1)
+		if chunk == 0 {
+			continue
+		}
+		x := math.Ldexp(float64(chunk), bit-windowFrac)
+		if neg {
+			x = -x
+		}
+		f(x)
+	}
+}
+
+// flushWindow moves the window's value to the expansion and empties it.
+func (s *Sum) flushWindow() {
+	s.windowChunks(s.addExpansion)
+	s.window = [windowWords]uint64{}
+	s.inWin = 0
+}
+
+// negate replaces w by its two's complement.
+func negate(w *[windowWords]uint64) {
+	c := uint64(1)
+	for i := range w {
+		w[i], c = bits.Add64(^w[i], 0, c)
+	}
+}
+
+// bitsAt returns the 64 bits of w from bit pos up (pos may be negative or
+// reach past the top: missing bits are 0).
+func bitsAt(w *[windowWords]uint64, pos int) uint64 {
+	word := func(i int) uint64 {
+		if i < 0 || i >= windowWords {
+			return 0
+		}
+		return w[i]
+	}
+	i := pos >> 6 // floor, also for negative pos
+	shift := uint(pos & 63)
+	if shift == 0 {
+		return word(i)
+	}
+	return word(i)>>shift | word(i+1)<<(64-shift)
+}
+
+// windowValue returns the window's value rounded to nearest, ties to even.
+func (s *Sum) windowValue() float64 {
+	mag := s.window
+	neg := int64(mag[windowWords-1]) < 0
+	if neg {
+		negate(&mag)
+	}
+	top := windowWords - 1
+	for top >= 0 && mag[top] == 0 {
+		top--
+	}
+	if top < 0 {
+		return 0
+	}
+	h := 64*top + 63 - bits.LeadingZeros64(mag[top]) // highest set bit
+	// The 53 bits from h down, the rounding bit below them and whether any
+	// bit further down is set.
+	head := bitsAt(&mag, h-63) // bit 63 is bit h
+	m := head >> 11
+	roundBit := head>>10&1 != 0
+	sticky := head&(1<<10-1) != 0
+	for i := 0; i < windowWords && !sticky && 64*(i+1) <= h-63; i++ {
+		sticky = mag[i] != 0
+	}
+	if !sticky && h-63 > 0 && (h-63)&63 != 0 {
+		// The bits of the word that straddles h-63, below it.
+		i := (h - 63) >> 6
+		sticky = mag[i]&(1<<uint((h-63)&63)-1) != 0
+	}
+	if roundBit && (sticky || m&1 != 0) {
+		m++ // m may reach 2^53: still exact in a float64
+	}
+	x := math.Ldexp(float64(m), h-52-windowFrac)
+	if neg {
+		x = -x
+	}
+	return x
+}
+
+// addExpansion adds x to the expansion exactly. Cost: O(partials).
+func (s *Sum) addExpansion(x float64) {
 	p := s.partials()
 	// Grow the expansion by x (Shewchuk's GROW-EXPANSION with zero
 	// elimination): each partial y absorbs x into hi + lo = x + y exactly,
@@ -178,7 +339,25 @@ func (s *Sum) Value() float64 {
 	if s.hasSpec {
 		return s.special
 	}
-	p := s.partials()
+	if s.n == 0 {
+		return s.windowValue()
+	}
+	if s.inWin == 0 {
+		return expansionValue(s.partials())
+	}
+	// Both stores hold a part: add the window's exact value to a copy of the
+	// expansion (rare: a term outside the window was added).
+	var both Sum
+	for _, x := range s.partials() {
+		both.addExpansion(x)
+	}
+	s.windowChunks(both.addExpansion)
+	return expansionValue(both.partials())
+}
+
+// expansionValue returns the sum of the non-overlapping expansion p
+// (smallest magnitude first) rounded to nearest, ties to even.
+func expansionValue(p []float64) float64 {
 	n := len(p)
 	if n == 0 {
 		return 0
@@ -213,6 +392,8 @@ func (s *Sum) Value() float64 {
 
 // Reset empties the sum, keeping any heap partials for reuse.
 func (s *Sum) Reset() {
+	s.window = [windowWords]uint64{}
+	s.inWin = 0
 	s.n = 0
 	s.special = 0
 	s.hasSpec = false

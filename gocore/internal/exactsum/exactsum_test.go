@@ -102,6 +102,40 @@ func TestAgainstRationals(t *testing.T) {
 	}
 }
 
+// TestMidpoints: sums that land on or next to a midpoint between two
+// float64 values, of both signs, round as the rational oracle does.
+func TestMidpoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 5000; trial++ {
+		base := math.Ldexp(1, rng.IntN(40)-20)
+		var xs []float64
+		for k := 1 + rng.IntN(6); k > 0; k-- {
+			// Multiples of a quarter ulp of base, and base itself.
+			x := math.Ldexp(float64(rng.IntN(9)-4), -54) * base
+			if rng.IntN(3) == 0 {
+				x = base * float64(rng.IntN(3)-1)
+			}
+			xs = append(xs, x)
+		}
+		xs = append(xs, base)
+		sameBits(t, ratSum(xs), Of(xs), "trial %d terms %v", trial, xs)
+	}
+}
+
+// TestWindowFlush: a window about to reach its term limit moves to the
+// expansion and the sum stays exact.
+func TestWindowFlush(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	xs := randomTerms(rng, 50, 30)
+	var s Sum
+	s.inWin = windowFlush - 20
+	for _, x := range xs {
+		s.Add(x)
+	}
+	require.Positive(t, s.n, "the window must have been flushed")
+	sameBits(t, ratSum(xs), s.Value())
+}
+
 // TestOrderMatters shows what the package is for: terms whose plain sum
 // changes with their order have one exact sum.
 func TestOrderMatters(t *testing.T) {
