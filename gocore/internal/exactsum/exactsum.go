@@ -319,7 +319,8 @@ func fastTwoSum(a, b float64) (hi, lo float64) {
 
 // AddQuotient adds the real quotient a / b (b ≠ 0, a and b finite) as two
 // terms: q = RN(a/b) and RN((a - q·b) / b), the remainder a - q·b being
-// exact. A quotient that is exact adds one term. Cost: two divisions, one
+// exact (when q is normal: a quotient that underflows is added as rounded).
+// A quotient that is exact adds one term. Cost: two divisions, one
 // fused multiply-add and two Adds.
 func (s *Sum) AddQuotient(a, b float64) {
 	q := a / b
