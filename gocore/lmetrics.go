@@ -531,7 +531,7 @@ func lmucCounts(t *Table, opt *Options, out []float64) error {
 //	precision = Σ_ij |C_j^i| · w_c^L(C_j^i) / w_s^L(S_j)  /  Σ_j |S_j|
 //
 // A mention on one side only scores 0 and counts in that side's denominator.
-// The numerators are exact sums of the quotients (exactsum), independent of
+// The numerators add the per-cell terms exactly (exactsum), independent of
 // the order of chains and mentions. Preconditions as lmucCounts. Linear in
 // the number of mentions.
 func lbcubCounts(t *Table, opt *Options, out []float64) error {
@@ -545,8 +545,8 @@ func lbcubCounts(t *Table, opt *Options, out []float64) error {
 			continue
 		}
 		n := float64(c.N)
-		r.AddQuotient(n*lw.wc[ci], lw.wk[c.K])
-		p.AddQuotient(n*lw.wc[ci], lw.ws[c.R])
+		r.Add(n * lw.wc[ci] / lw.wk[c.K])
+		p.Add(n * lw.wc[ci] / lw.ws[c.R])
 	}
 	writeRP(out, r.Value(), float64(t.NumKey), p.Value(), float64(t.NumResp))
 	return nil

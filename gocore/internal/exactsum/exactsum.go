@@ -14,8 +14,8 @@
 //
 // is a function of the multiset of terms alone (as Python's math.fsum).
 //
-// Two exact stores hold the sum. A term whose bits lie between 2^-288 and
-// 2^64 (every term of a coreference document, quotient remainders
+// Two exact stores hold the sum. A term whose bits lie between 2^-192 and
+// 2^32 (every term of a coreference document, quotient remainders
 // included) is added to a fixed-point integer of windowWords 64-bit words,
 // an integer addition with carries: exact and associative, a few
 // nanoseconds. Any other term (huge, tiny or subnormal) is added to a
@@ -55,16 +55,17 @@ import (
 // each other never need more.
 const inlinePartials = 8
 
-// The window: a two's complement integer of windowWords words whose least
+// The window: two unsigned integers of windowWords words, the sums of the
+// magnitudes of the positive and of the negative terms, whose least
 // significant bit weighs 2^-windowFrac. A term is added there when its
 // lowest mantissa bit weighs at least 2^-windowFrac and its magnitude is
-// below 2^windowTop; the 2^(64·windowWords - windowFrac - 1) of the sign
-// bit leaves 2^31 of headroom, and the window is moved to the expansion
-// every windowFlush terms, so it never overflows.
+// below 2^windowTop; the 2^(64·windowWords - windowFrac) the words reach
+// leaves 2^32 of headroom, and the window is moved to the expansion every
+// windowFlush terms, so it never overflows.
 const (
-	windowWords = 6
-	windowFrac  = 288
-	windowTop   = 64
+	windowWords = 4
+	windowFrac  = 192
+	windowTop   = 32
 	windowFlush = 1 << 30
 )
 
@@ -72,8 +73,8 @@ const (
 // sum, ready to use. A Sum must not be copied after its first Add (its
 // partials may live in its own inline array).
 type Sum struct {
-	window  [windowWords]uint64 // fixed-point part, little-endian words
-	inWin   int                 // terms added to the window since it was last emptied
+	window  [2][windowWords]uint64 // fixed-point magnitudes of the positive [0] and negative [1] terms, little-endian words
+	inWin   int                    // terms added to the window since it was last emptied
 	inline  [inlinePartials]float64
 	n       int       // number of partials
 	spilled []float64 // the partials once they outgrow inline; nil before
@@ -93,62 +94,70 @@ func (s *Sum) partials() []float64 {
 // O(partials) otherwise.
 func (s *Sum) Add(x float64) {
 	b := math.Float64bits(x)
-	exp := int(b>>52) & 0x7ff
-	if exp == 0x7ff {
+	// A normal x is m · 2^(e-1075) for its biased exponent e and the 53-bit
+	// integer m; its lowest bit goes to window bit pos, and the term fits
+	// when 0 ≤ pos and pos + 53 ≤ windowFrac + windowTop. Zeros, subnormals
+	// (e = 0), infinities and NaNs (e = 2047) never fit.
+	pos := int(b>>52&0x7ff) - 1075 + windowFrac
+	if uint(pos) <= windowFrac+windowTop-53 {
+		s.addWindow(b&(1<<52-1)|1<<52, pos, b>>63)
+		return
+	}
+	s.addOutside(x)
+}
+
+// addOutside adds a term that does not fit the window.
+func (s *Sum) addOutside(x float64) {
+	switch {
+	case math.IsInf(x, 0) || math.IsNaN(x):
 		s.special += x
 		s.hasSpec = true
-		return
-	}
-	// A normal x is m · 2^(exp-1075) with the 53-bit integer m; its lowest
-	// bit goes to window bit pos.
-	pos := exp - 1075 + windowFrac
-	if exp != 0 && pos >= 0 && exp-1075+53 <= windowTop {
-		s.addWindow(b&(1<<52-1)|1<<52, pos, b>>63 != 0)
-		return
-	}
-	if x != 0 {
+	case x != 0:
 		s.addExpansion(x)
 	}
 }
 
-// addWindow adds (or subtracts, when neg) m · 2^pos to the window, with the
-// carries (borrows) it makes.
-func (s *Sum) addWindow(m uint64, pos int, neg bool) {
+// addWindow adds m · 2^pos to the window of sign (0 for a positive term, 1
+// for a negative one). Each window only grows, so a carry rarely goes past
+// the term's second word, and the sign picks a window by index rather than
+// by a branch: the sign of a quotient's remainder is random, and a branch on
+// it would be mispredicted half the time.
+func (s *Sum) addWindow(m uint64, pos int, sign uint64) {
 	if s.inWin == windowFlush {
 		s.flushWindow()
 	}
 	s.inWin++
 	word, shift := pos>>6, uint(pos&63)
-	lo, hi := m<<shift, uint64(0)
-	if shift != 0 {
-		hi = m >> (64 - shift)
-	}
-	w := &s.window
+	w := &s.window[sign]
 	var c uint64
-	if neg {
-		w[word], c = bits.Sub64(w[word], lo, 0)
-		for i := word + 1; i < windowWords && (c != 0 || hi != 0); i++ {
-			w[i], c = bits.Sub64(w[i], hi, c)
-			hi = 0
-		}
-		return
+	w[word], c = bits.Add64(w[word], m<<shift, 0)
+	// m >> (64 - shift), 0 when shift is 0; the term ends below the top
+	// word, so word+1 is in range.
+	w[word+1], c = bits.Add64(w[word+1], m>>1>>(63-shift), c)
+	for i := word + 2; c != 0 && i < windowWords; i++ {
+		w[i], c = bits.Add64(w[i], 0, c)
 	}
-	w[word], c = bits.Add64(w[word], lo, 0)
-	for i := word + 1; i < windowWords && (c != 0 || hi != 0); i++ {
-		w[i], c = bits.Add64(w[i], hi, c)
-		hi = 0
+}
+
+// windowNet returns the magnitude and the sign of the window's value, the
+// positive terms' magnitude less the negative ones'.
+func (s *Sum) windowNet() (mag [windowWords]uint64, neg bool) {
+	var borrow uint64
+	for i := range mag {
+		mag[i], borrow = bits.Sub64(s.window[0][i], s.window[1][i], borrow)
 	}
+	if borrow != 0 {
+		negate(&mag)
+		return mag, true
+	}
+	return mag, false
 }
 
 // windowChunks calls f with the window's exact value as at most
 // 64·windowWords/52 + 1 float64 terms (52-bit chunks of its magnitude, each
 // exactly representable), smallest first.
 func (s *Sum) windowChunks(f func(float64)) {
-	mag := s.window
-	neg := int64(mag[windowWords-1]) < 0
-	if neg {
-		negate(&mag)
-	}
+	mag, neg := s.windowNet()
 	for bit := 0; bit < 64*windowWords; bit += 52 {
 		chunk := bitsAt(&mag, bit) & (1<<52 - 1)
 		if chunk == 0 {
@@ -165,7 +174,7 @@ func (s *Sum) windowChunks(f func(float64)) {
 // flushWindow moves the window's value to the expansion and empties it.
 func (s *Sum) flushWindow() {
 	s.windowChunks(s.addExpansion)
-	s.window = [windowWords]uint64{}
+	s.window = [2][windowWords]uint64{}
 	s.inWin = 0
 }
 
@@ -196,11 +205,7 @@ func bitsAt(w *[windowWords]uint64, pos int) uint64 {
 
 // windowValue returns the window's value rounded to nearest, ties to even.
 func (s *Sum) windowValue() float64 {
-	mag := s.window
-	neg := int64(mag[windowWords-1]) < 0
-	if neg {
-		negate(&mag)
-	}
+	mag, neg := s.windowNet()
 	top := windowWords - 1
 	for top >= 0 && mag[top] == 0 {
 		top--
@@ -393,7 +398,7 @@ func expansionValue(p []float64) float64 {
 
 // Reset empties the sum, keeping any heap partials for reuse.
 func (s *Sum) Reset() {
-	s.window = [windowWords]uint64{}
+	s.window = [2][windowWords]uint64{}
 	s.inWin = 0
 	s.n = 0
 	s.special = 0
