@@ -358,8 +358,13 @@ func newLWeights(t *Table, w [4]float64) *lweights {
 			out.ws[j] = lw.sing
 			continue
 		}
+		cells := byResp[start[j]:start[j+1]]
+		if len(cells) == 1 { // two terms: IEEE addition commutes, no order to fix
+			out.ws[j] = out.wc[cells[0]] + lw.span(&tc.parts[j])
+			continue
+		}
 		chain.Reset()
-		for _, ci := range byResp[start[j]:start[j+1]] {
+		for _, ci := range cells {
 			chain.Add(out.wc[ci])
 		}
 		chain.Add(lw.span(&tc.parts[j]))
