@@ -264,3 +264,28 @@ func plainBcub(d Document) float64 {
 	}
 	return r
 }
+
+// FuzzOrderInvariance: any valid byte-decoded document gives the same bits
+// however its sides are reordered.
+func FuzzOrderInvariance(f *testing.F) {
+	f.Add([]byte{0, 0, 3, 1, 0, 2, 0, 3, 1, 0, 3, 1, 0, 2, 1, 4, 1})
+	f.Add([]byte{0, 4, 9, 1, 1, 2, 1, 3, 3, 4, 2, 5, 1, 6, 2, 7, 0, 8, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 9, 1, 1, 2, 2, 3, 3, 4, 1, 5, 2, 6, 3, 7, 1, 8, 2, 1, 2, 3, 1, 2, 3, 1, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := decodeDocs(data)[0]
+		row := make([]float64, NumColumns())
+		if _, err := ScoreBatch([]Document{d}, Options{}, row); err != nil {
+			return // not a valid document: FuzzScoreBatch checks the error
+		}
+		d.Key, d.Response = withoutRepeats(d.Key), withoutRepeats(d.Response)
+		for _, opt := range orderOptions(t, d) {
+			if _, err := ScoreBatch([]Document{d}, opt, row); err != nil {
+				return // an option set this document cannot take (types)
+			}
+		}
+		seed := uint64(len(data))
+		for _, b := range data {
+			seed = seed*131 + uint64(b)
+		}
+		checkOrderInvariance(t, rand.New(rand.NewPCG(seed, 1)), d, "fuzz")
+	})
+}
