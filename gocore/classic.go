@@ -52,9 +52,9 @@ func mucCounts(t *Table, _ *Options, out []float64) error {
 // numerator adds one term per cluster, Σ_j n_ij² / |K_i| for K_i (see
 // squaredOverlaps) and Σ_i n_ij² / |R_j| for R_j, exactly (exactsum) and
 // rounds once: a function of the partitions, the same bits whatever the
-// order of clusters and mentions. Cost:
-// O(cells), or O(mentions) under Options.ReferenceSums (refBcubNums, which
-// sums in the reference scorer's order instead).
+// order of clusters and mentions. Cost: O(cells + clusters), or
+// O(mentions) under Options.ReferenceSums (refBcubNums, which sums in the
+// reference scorer's order instead).
 func bcubCounts(t *Table, opt *Options, out []float64) error {
 	if opt.ReferenceSums {
 		r, p := refBcubNums(t)
