@@ -1,5 +1,7 @@
 package gocore
 
+import "github.com/corefscore/corefscore/gocore/internal/exactsum"
+
 // mentionCounts scores mention detection by exact identity:
 //
 //	recall = |key ∩ response| / |key|,  precision = |key ∩ response| / |response|
@@ -46,22 +48,45 @@ func mucCounts(t *Table, _ *Options, out []float64) error {
 //	recall    = Σ_ij n_ij² / |K_i|  /  Σ_i |K_i|
 //	precision = Σ_ij n_ij² / |R_j|  /  Σ_j |R_j|
 //
-// Mentions on one side only count in that side's denominator. Cost:
-// O(cells), or O(mentions) under Options.ReferenceSums (refBcubNums).
+// Mentions on one side only count in that side's denominator. Each
+// numerator adds one term per cluster, Σ_j n_ij² / |K_i| for K_i (see
+// squaredOverlaps) and Σ_i n_ij² / |R_j| for R_j, exactly (exactsum) and
+// rounds once: a function of the partitions, the same bits whatever the
+// order of clusters and mentions. Cost: O(cells + clusters), or
+// O(mentions) under Options.ReferenceSums (refBcubNums, which sums in the
+// reference scorer's order instead).
 func bcubCounts(t *Table, opt *Options, out []float64) error {
 	if opt.ReferenceSums {
 		r, p := refBcubNums(t)
 		writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
 		return nil
 	}
-	var r, p float64
+	var small [2 * smallClusters]float64 // a small document's sums stay on the stack
+	keySq, respSq := squaredOverlaps(t, small[:])
+	var r, p exactsum.Sum
+	for i, sq := range keySq {
+		r.Add(sq / float64(t.KeySize[i]))
+	}
+	for j, sq := range respSq {
+		p.Add(sq / float64(t.RespSize[j]))
+	}
+	writeRP(out, r.Value(), float64(t.NumKey), p.Value(), float64(t.NumResp))
+	return nil
+}
+
+// squaredOverlaps returns Σ_j n_ij² for each key cluster K_i and Σ_i n_ij²
+// for each response cluster R_j, integers (exact in a float64 for clusters
+// of up to 10^7 mentions), in arrays carved from small (zeroed) when it is
+// long enough. B-cubed then adds one term per cluster rather than per cell:
+// fewer terms, each a function of one cluster.
+func squaredOverlaps(t *Table, small []float64) (keySq, respSq []float64) {
+	keySq, respSq = splitSmall(small, len(t.KeySize), len(t.RespSize))
 	for _, c := range t.Cells {
 		n2 := float64(c.N) * float64(c.N)
-		r += n2 / float64(t.KeySize[c.K])
-		p += n2 / float64(t.RespSize[c.R])
+		keySq[c.K] += n2
+		respSq[c.R] += n2
 	}
-	writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
-	return nil
+	return keySq, respSq
 }
 
 // bcubEntityCounts scores B-cubed with equal weight per equivalence class, the
@@ -72,16 +97,22 @@ func bcubCounts(t *Table, opt *Options, out []float64) error {
 //	precision = Σ_ij n_ij² / |R_j|²  /  #response clusters
 //
 // The cluster counts are the denominators so that documents add up. On
-// Figure 6 of the paper this gives precision 39/49 and 3/4. Cost: O(cells).
+// Figure 6 of the paper this gives precision 39/49 and 3/4. The numerators
+// add Σ_j n_ij² / |K_i|², one term per cluster, exactly, as in bcubCounts.
+// Cost: O(cells + clusters).
 func bcubEntityCounts(t *Table, _ *Options, out []float64) error {
-	var r, p float64
-	for _, c := range t.Cells {
-		n := float64(c.N)
-		k, s := float64(t.KeySize[c.K]), float64(t.RespSize[c.R])
-		r += n * n / (k * k)
-		p += n * n / (s * s)
+	var small [2 * smallClusters]float64 // a small document's sums stay on the stack
+	keySq, respSq := squaredOverlaps(t, small[:])
+	var r, p exactsum.Sum
+	for i, sq := range keySq {
+		k := float64(t.KeySize[i])
+		r.Add(sq / (k * k))
 	}
-	writeRP(out, r, float64(len(t.KeySize)), p, float64(len(t.RespSize)))
+	for j, sq := range respSq {
+		s := float64(t.RespSize[j])
+		p.Add(sq / (s * s))
+	}
+	writeRP(out, r.Value(), float64(len(t.KeySize)), p.Value(), float64(len(t.RespSize)))
 	return nil
 }
 
@@ -169,15 +200,20 @@ func splitSmall[T int32 | float64](small []T, nk, nr int) ([]T, []T) {
 	return buf[:nk:nk], buf[nk : nk+nr : nk+nr]
 }
 
-// leaSum returns Σ |E| · resolved(E) / links(E) over the clusters of one side.
+// leaSum returns Σ |E| · resolved(E) / links(E) over the clusters of one
+// side, the terms added exactly and the total rounded once (exactsum), so
+// that it does not depend on the order of the clusters. For |E| > 1 the term
+// is written 2 · resolved(E) / (|E| - 1), the same rational with an integer
+// numerator that stays exact in a float64 for clusters of up to 10^7
+// mentions; a one-mention cluster weighs its one self-link, resolved or not.
 func leaSum(sizes []int32, resolved []float64) float64 {
-	var sum float64
+	var sum exactsum.Sum
 	for e, s := range sizes {
-		links := 1.0
 		if s > 1 {
-			links = link(s)
+			sum.Add(2 * resolved[e] / float64(s-1))
+		} else {
+			sum.Add(resolved[e])
 		}
-		sum += float64(s) * resolved[e] / links
 	}
-	return sum
+	return sum.Value()
 }

@@ -34,6 +34,13 @@
 //	ms         Martschat & Strube (2014): recall and precision link errors,
 //	           cut edges of a spanning tree per entity, by mention types
 //
+// A partition is a set of sets, so a document's counts must not depend on the
+// order in which it lists its clusters and mentions. Integer counts never do;
+// every count that adds fractional terms (B-cubed, LEA, CEAF_e, the
+// L-metrics) adds them exactly and rounds once (internal/exactsum), so its
+// bits do not depend on that order either, nor on which of several tied
+// optimal alignments the solver returns.
+//
 // The two error analyses also return one record per error (Analyze,
 // AnalyzeBatch): the mentions and the key and response entities involved.
 //

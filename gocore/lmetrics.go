@@ -3,7 +3,7 @@ package gocore
 import (
 	"math"
 
-	"github.com/corefscore/corefscore/gocore/assign"
+	"github.com/corefscore/corefscore/gocore/internal/exactsum"
 )
 
 // This file holds the linguistically aware metrics of Chen & Ng (2013):
@@ -334,14 +334,41 @@ func newLWeights(t *Table, w [4]float64) *lweights {
 		case t.KeySize[c.K] == 1 && t.RespSize[c.R] == 1:
 			out.wc[ci] = lw.sing
 		}
-		out.ws[c.R] += out.wc[ci]
 	}
+	// w_s^L(S_j) adds the w_c^L of its cells, which t.Cells lists by key
+	// chain: the cells of each response chain are gathered (a counting
+	// sort) and summed exactly, so that w_s^L does not depend on the order
+	// of the key chains.
+	start := make([]int32, len(t.RespSize)+1)
+	for _, c := range t.Cells {
+		start[c.R+1]++
+	}
+	for j := range t.RespSize {
+		start[j+1] += start[j]
+	}
+	byResp := make([]int32, len(t.Cells))
+	fill := append([]int32(nil), start[:len(t.RespSize)]...)
+	for ci, c := range t.Cells {
+		byResp[fill[c.R]] = int32(ci)
+		fill[c.R]++
+	}
+	var chain exactsum.Sum
 	for j, size := range t.RespSize {
 		if size == 1 {
 			out.ws[j] = lw.sing
-		} else {
-			out.ws[j] += lw.span(&tc.parts[j])
+			continue
 		}
+		cells := byResp[start[j]:start[j+1]]
+		if len(cells) == 1 { // two terms: IEEE addition commutes, no order to fix
+			out.ws[j] = out.wc[cells[0]] + lw.span(&tc.parts[j])
+			continue
+		}
+		chain.Reset()
+		for _, ci := range cells {
+			chain.Add(out.wc[ci])
+		}
+		chain.Add(lw.span(&tc.parts[j]))
+		out.ws[j] = chain.Value()
 	}
 	return out
 }
@@ -509,22 +536,24 @@ func lmucCounts(t *Table, opt *Options, out []float64) error {
 //	precision = Σ_ij |C_j^i| · w_c^L(C_j^i) / w_s^L(S_j)  /  Σ_j |S_j|
 //
 // A mention on one side only scores 0 and counts in that side's denominator.
-// Preconditions as lmucCounts. Linear in the number of mentions.
+// The numerators add the per-cell terms exactly (exactsum), independent of
+// the order of chains and mentions. Preconditions as lmucCounts. Linear in
+// the number of mentions.
 func lbcubCounts(t *Table, opt *Options, out []float64) error {
 	lw, err := prepareL(t, opt)
 	if lw == nil {
 		return err
 	}
-	var r, p float64
+	var r, p exactsum.Sum
 	for ci, c := range t.Cells {
 		if lw.wc[ci] == 0 {
 			continue
 		}
 		n := float64(c.N)
-		r += n * lw.wc[ci] / lw.wk[c.K]
-		p += n * lw.wc[ci] / lw.ws[c.R]
+		r.Add(n * lw.wc[ci] / lw.wk[c.K])
+		p.Add(n * lw.wc[ci] / lw.ws[c.R])
 	}
-	writeRP(out, r, float64(t.NumKey), p, float64(t.NumResp))
+	writeRP(out, r.Value(), float64(t.NumKey), p.Value(), float64(t.NumResp))
 	return nil
 }
 
@@ -541,7 +570,9 @@ func lceafmCounts(t *Table, opt *Options, out []float64) error {
 	if lw == nil {
 		return err
 	}
-	sim, err := alignCells(t, func(ci int, _ Cell) float64 { return lw.wc[ci] })
+	sim, err := alignExact(t,
+		func(ci int, _ Cell) float64 { return lw.wc[ci] },
+		func(ci int, _ Cell) (float64, float64) { return lw.wc[ci], 1 })
 	if err != nil {
 		return err
 	}
@@ -561,9 +592,9 @@ func lceafeCounts(t *Table, opt *Options, out []float64) error {
 	if lw == nil {
 		return err
 	}
-	sim, err := alignCells(t, func(ci int, c Cell) float64 {
-		return 2 * lw.wc[ci] / (lw.wk[c.K] + lw.ws[c.R])
-	})
+	sim, err := alignExact(t,
+		func(ci int, c Cell) float64 { return 2 * lw.wc[ci] / (lw.wk[c.K] + lw.ws[c.R]) },
+		func(ci int, c Cell) (float64, float64) { return 2 * lw.wc[ci], lw.wk[c.K] + lw.ws[c.R] })
 	if err != nil {
 		return err
 	}
@@ -571,28 +602,5 @@ func lceafeCounts(t *Table, opt *Options, out []float64) error {
 	return nil
 }
 
-// alignCells returns the total similarity of the optimal one-to-one alignment
-// of key to response chains, the similarity of a pair being phi of its cell
-// (pairs with no cell, or a similarity of 0, are never aligned).
-func alignCells(t *Table, phi func(ci int, c Cell) float64) (float64, error) {
-	var small [smallEdges]assign.Edge // a small document's edges stay on the stack
-	edges := small[:0]
-	if len(t.Cells) > len(small) {
-		edges = make([]assign.Edge, 0, len(t.Cells))
-	}
-	for ci, c := range t.Cells {
-		if w := phi(ci, c); w > 0 {
-			edges = append(edges, assign.Edge{Left: c.K, Right: c.R, Weight: w})
-		}
-	}
-	return assign.MaxWeightTotalPoll(len(t.KeySize), len(t.RespSize), edges, t.stop)
-}
-
-// sum returns Σ xs, added in order.
-func sum(xs []float64) float64 {
-	var total float64
-	for _, x := range xs {
-		total += x
-	}
-	return total
-}
+// sum returns Σ xs exactly, rounded once: the same bits in any order.
+func sum(xs []float64) float64 { return exactsum.Of(xs) }
