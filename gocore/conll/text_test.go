@@ -103,3 +103,27 @@ func TestReport(t *testing.T) {
 	require.Error(t, err)
 	require.Equal(t, 1, gocore.AsError(err).Side)
 }
+
+// TestReportPairsResponseByScoring checks that the report's response
+// documents are those the scoring paired with each key document, in key
+// order: a CoNLL-2012 key "(d1); part 000" shows the jsonlines response
+// "d1" it was scored against, and a key document without a response shows
+// an empty one.
+func TestReportPairsResponseByScoring(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key.conll")
+	resp := filepath.Join(dir, "resp.jsonlines")
+	require.NoError(t, os.WriteFile(key, []byte("#begin document (d0); part 000\nd0 0 0 A NNP - - - - - (0)\n#end document\n"+
+		"#begin document (d1); part 000\nd1 0 0 B NNP - - - - - (0)\nd1 0 1 C PRP - - - - - (0)\n#end document\n"), 0o644))
+	require.NoError(t, os.WriteFile(resp, []byte(`{"doc_key": "zz", "clusters": [[[0, 0]]]}`+"\n"+
+		`{"doc_key": "d1", "clusters": [[[0, 0], [1, 1]]]}`+"\n"), 0o644))
+	rep, err := Report(key, resp, gocore.Options{}, gocore.Options{})
+	require.NoError(t, err)
+	require.Len(t, rep.Response, 2)
+	require.Empty(t, rep.Response[0].Mentions, "(d0); part 000 has no response")
+	require.Equal(t, "d1", rep.Response[1].Name)
+	require.Len(t, rep.Response[1].Mentions, 2)
+	ncol := gocore.NumColumns()
+	muc := gocore.ColumnIndex("muc.recall_num")
+	require.Equal(t, 1.0, rep.Score.Counts[ncol+muc], "d1 is scored against the response it is shown with")
+}

@@ -88,6 +88,7 @@ ENGINE_DEFAULTS: dict[str, Any] = {
     "da_weights": None,
     "da_greedy": False,
     "clusters_field": None,
+    "allow_disjoint": False,
 }
 
 
@@ -121,6 +122,9 @@ def _engine_options(p: Any) -> None:
         "--da-weights", metavar="A,B,C", help="DA similarity weights: names, nominals, pronouns (default 0.6,0.3,0.1)"
     )
     g.add_argument("--da-greedy", action="store_true", help="DA's greedy correspondence instead of the optimal one")
+    g.add_argument("--allow-disjoint", action="store_true",
+                   help="score a key and a response with no document name in common (refused by default: "
+                        "every key document would be scored against an empty response)")
 
 
 def _metrics_option(p: Any) -> None:
@@ -180,6 +184,7 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
         "link_weights": _floats(args.link_weights, 4, "--link-weights") if args.link_weights else None,
         "da_weights": _floats(args.da_weights, 3, "--da-weights") if args.da_weights else None,
         "da_greedy": args.da_greedy,
+        "allow_disjoint": args.allow_disjoint or None,
     }
 
 

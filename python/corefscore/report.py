@@ -76,9 +76,10 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
         data["error_counts"][system] = {c: analysis.counts[c] for c in report_html.KK_CATEGORIES}
         by_doc, links = _errors(analysis)
         data["link_counts"][system] = links
-        resp = {d["name"]: d["entities"] for d in _engine.documents_of(resp_raw, words=False)}
+        # The engine returns the response documents in key order, each the one scoring paired with that key document.
+        resp = _engine.documents_of(resp_raw, words=False)
         for i, doc in enumerate(docs):
-            doc["responses"][system] = resp.get(doc["name"], [])
+            doc["responses"][system] = resp[i]["entities"]
             if i < len(per_doc):
                 doc["scores"][system] = {m: per_doc[i][m].f1 for m in metrics if m in per_doc[i]}
             doc["errors"][system] = by_doc.get(doc["name"], [])
