@@ -94,3 +94,23 @@ def test_report_viewer_shows_the_response_document_scoring_paired(tmp_path):
     assert doc1["scores"][system]["muc"] > 0
     assert doc1["responses"][system] == [[(0, 0), (1, 1)], [(2, 2), (4, 4)]]
     assert doc2["responses"][system] == []
+
+
+# -- --datasets ---------------------------------------------------------------------
+
+
+def test_datasets_are_positions_not_paths(tmp_path, capsys):
+    key, resp = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    other = tmp_path / "response.conll"  # another system: the same stem, another directory
+    other.write_text(key.read_text())
+    status, out, _ = run_cli(capsys, "score", "--datasets", key, resp, key, other, "--json")
+    assert status == 0
+    got = json.loads(out)
+    assert list(got["datasets"]) == ["key vs response (1)", "key vs response (2)"]
+    assert got["macro"]["n_datasets"] == 2
+    first, second = got["datasets"].values()
+    assert first["response"] == str(resp) and second["response"] == str(other)
+    assert first["metrics"]["muc"]["f1"] < 1.0 == second["metrics"]["muc"]["f1"]
+    status, out, _ = run_cli(capsys, "score", "--datasets", key, resp, key, resp)
+    assert status == 0
+    assert "macro average over 2 datasets" in out and out.count("dataset key") == 2

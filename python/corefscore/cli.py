@@ -483,12 +483,20 @@ def _cmd_score(argv: list[str]) -> int:
     return 0
 
 
-def _dataset_names(keys: list[str]) -> list[str]:
-    """A name per dataset: its key file's stem, or the path as given when stems repeat."""
+def _dataset_names(keys: list[str], responses: list[str]) -> list[str]:
+    """A distinct name per dataset (position): its key file's stem, else "KEY vs RESPONSE" stems, else numbered.
+
+    Datasets are positions on the command line, never paths: one key file
+    given for two systems is two datasets.
+    """
     from pathlib import Path
 
-    stems = [Path(k).stem for k in keys]
-    return stems if len(set(stems)) == len(stems) else list(keys)
+    names = [Path(k).stem for k in keys]
+    if len(set(names)) < len(names):
+        names = [f"{Path(k).stem} vs {Path(r).stem}" for k, r in zip(keys, responses)]
+    if len(set(names)) < len(names):
+        names = [f"{n} ({i + 1})" for i, n in enumerate(names)]
+    return names
 
 
 def _score_datasets(args: Any, metrics: Any) -> int:
@@ -504,7 +512,7 @@ def _score_datasets(args: Any, metrics: Any) -> int:
         _no_blas_threads()
     keys, responses = files[0::2], files[1::2]
     results = {}
-    for name, key, response in zip(_dataset_names(keys), keys, responses):
+    for name, key, response in zip(_dataset_names(keys, responses), keys, responses):
         kwargs = _score_kwargs(args, metrics)
         if args.json:
             results[name] = _score_files(key, response, **kwargs)
