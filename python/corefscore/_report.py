@@ -337,15 +337,20 @@ class Report:
 
 
 class MetricTotal:
-    """Recall, precision and F1 of one metric over a whole batch (the attributes of a ``MetricScore``)."""
+    """Recall, precision, F1 and ``counted`` of one metric over a whole batch (the attributes of a ``MetricScore``)."""
 
-    __slots__ = ("f1", "precision", "recall")
+    __slots__ = ("counted", "f1", "precision", "recall")
 
-    def __init__(self, recall: float, precision: float, f1: float) -> None:
-        self.recall, self.precision, self.f1 = recall, precision, f1
+    def __init__(self, recall: float, precision: float, f1: float, counted: bool = True) -> None:
+        self.recall, self.precision, self.f1, self.counted = recall, precision, f1, counted
 
     def __repr__(self) -> str:
-        return f"MetricTotal(recall={self.recall!r}, precision={self.precision!r}, f1={self.f1!r})"
+        return (f"MetricTotal(recall={self.recall!r}, precision={self.precision!r}, f1={self.f1!r}, "
+                f"counted={self.counted!r})")
+
+    def shown(self) -> tuple[float, float, float] | None:
+        """``(recall, precision, f1)`` as views show them: None when there was nothing to count."""
+        return (self.recall, self.precision, self.f1) if self.counted else None
 
 
 class Totals:
@@ -355,9 +360,8 @@ class Totals:
     or a macro average, without importing NumPy (whose import takes longer
     than reading and scoring a 30 MB corpus). The numbers are those of
     ``Result``: each column is summed document by document, in key order (the
-    order of NumPy's sum over the documents' axis), and the scores are the
-    same IEEE operations as ``_arith.metric_scores`` (a ratio is 0 over 0, F1
-    is ``2 R P / (R + P)``, BLANC as :func:`blanc_scores`).
+    order of NumPy's sum over the documents' axis), and the scores are those
+    of the same lines, ``_arith.scores_of``, on floats instead of arrays.
 
     Parameters
     ----------
@@ -369,12 +373,14 @@ class Totals:
         The engine's column names.
     metrics : sequence of str
         The metrics the engine applied; those without recall and precision
-        (count-only analyses) are left out, as ``Result.metrics`` leaves them.
+        (count-only analyses) are in ``analyses``, as in ``Result``.
     blanc_rule : {"key", "either"}
     """
 
     def __init__(self, counts: Sequence[float], n_documents: int, columns: Sequence[str], metrics: Sequence[str],
                  blanc_rule: str = "key") -> None:
+        from . import _arith
+
         width = len(columns)
         if len(counts) != n_documents * width:
             raise ValueError(f"`counts` must hold {n_documents} rows of {width} columns; got {len(counts)} values.")
@@ -384,20 +390,13 @@ class Totals:
             sums = [s + c for s, c in zip(sums, flat[start:start + width])]
         self.sums = sums
         self.n_documents = n_documents
-        index = {name: i for i, name in enumerate(columns)}
-        self.metrics = tuple(m for m in metrics if m + ".recall_num" in index or m == "blanc")
+        self.metrics, self.analyses = _arith.split_scored(tuple(columns), tuple(metrics))
+        lay = _arith.layout(columns)
         self._scores: dict[str, MetricTotal] = {}
         for m in self.metrics:
-            if m == "blanc":
-                coref = [sums[index["blanc.coref." + c]] for c in RP]
-                noncoref = [sums[index["blanc.noncoref." + c]] for c in RP]
-                self._scores[m] = MetricTotal(*blanc_scores(coref, noncoref, blanc_rule))
-                continue
-            num_r, den_r, num_p, den_p = (sums[index[f"{m}.{c}"]] for c in RP)
-            recall = num_r / den_r if den_r else 0.0
-            precision = num_p / den_p if den_p else 0.0
-            both = recall + precision
-            self._scores[m] = MetricTotal(recall, precision, 2 * recall * precision / both if both else 0.0)
+            s = _arith.scores_of(m, lambda suffix, idx=lay[m]: sums[idx[suffix]], blanc_rule)
+            self._scores[m] = MetricTotal(s["recall"], s["precision"], s["f1"], s["counted"])
+        self.counts = {a: {k: sums[i] for k, i in lay[a].items()} for a in self.analyses}
 
     def __getitem__(self, metric: str) -> MetricTotal:
         return self._scores[metric]
@@ -405,9 +404,21 @@ class Totals:
     def __contains__(self, metric: object) -> bool:
         return metric in self._scores
 
+    def items(self) -> list[tuple[str, MetricTotal]]:
+        """``(name, MetricTotal)`` pairs in engine order."""
+        return list(self._scores.items())
+
     @property
     def conll_f1(self) -> float | None:
-        """Mean F1 of MUC, B-cubed and CEAF_e, or None if one was not scored."""
-        if not all(m in self._scores for m in ("muc", "bcub", "ceafe")):
+        """Mean F1 of MUC, B-cubed and CEAF_e, or None if one was not scored or had nothing to count."""
+        from ._arith import CONLL_METRICS
+
+        if not all(m in self._scores and self._scores[m].counted for m in CONLL_METRICS):
             return None
-        return sum(self._scores[m].f1 for m in ("muc", "bcub", "ceafe")) / 3
+        return sum(self._scores[m].f1 for m in CONLL_METRICS) / len(CONLL_METRICS)
+
+    def na_warnings(self) -> list[str]:
+        """A line for each metric with nothing to count (shown as n/a), saying why."""
+        from ._arith import na_warnings
+
+        return na_warnings(self._scores.items())
