@@ -114,3 +114,143 @@ def test_datasets_are_positions_not_paths(tmp_path, capsys):
     status, out, _ = run_cli(capsys, "score", "--datasets", key, resp, key, resp)
     assert status == 0
     assert "macro average over 2 datasets" in out and out.count("dataset key") == 2
+
+
+# -- the n/a rule ---------------------------------------------------------------------
+
+
+def _without_zero_mentions(tmp_path):
+    """The CorefUD fixture without its empty node: a CoNLL-U file with no zero mention."""
+    lines = (REPO / "tests" / "fixtures" / "corefud" / "key.conllu").read_text().splitlines()
+    kept = [ln.replace("|4:nsubj", "").replace("\t4:nsubj\t", "\t_\t") for ln in lines
+            if not (ln.split("\t")[0].count(".") == 1 and ln[0].isdigit())]
+    path = tmp_path / "nozero.conllu"
+    path.write_text("\n".join(kept) + "\n")
+    return path
+
+
+def test_zero_gold_against_gold_without_zero_mentions_is_na_everywhere(tmp_path, capsys):
+    gold = _without_zero_mentions(tmp_path)
+    result = score_files(gold, gold, metrics=["muc", "bcub", "ceafe", "zero"])
+    zero = result["zero"]
+    assert not zero.counted and result["muc"].counted
+    assert (zero.recall, zero.precision, zero.f1) == (0.0, 0.0, 0.0), "the attributes keep the reference's 0 / 0"
+    as_dict = result.to_dict(per_doc=True)
+    assert {q: as_dict["metrics"]["zero"][q] for q in ("recall", "precision", "f1")} == dict.fromkeys(
+        ("recall", "precision", "f1"))
+    assert as_dict["documents"][0]["metrics"]["zero"]["f1"] is None
+    reason = "zero: n/a, nothing to count: no zero mentions in the key or the response"
+    assert reason in as_dict["warnings"]
+    assert as_dict["conll_f1"] == 1.0
+    assert "  zero              n/a        n/a      n/a\n" in repr(result)
+    assert "<th>zero</th><td>n/a</td><td>n/a</td><td>n/a</td>" in result._repr_html_()
+    frame = result.to_pandas()
+    assert frame.set_index("metric").loc["zero", ["recall", "precision", "f1"]].isna().all()
+    for argv in (("--metrics", "muc,bcub,ceafe,zero"), ("--metrics", "muc,bcub,ceafe,zero", "--per-doc")):
+        status, out, err = run_cli(capsys, "score", gold, gold, *argv)
+        assert status == 0
+        assert [ln.split() for ln in out.splitlines() if ln.startswith("zero")] == [["zero", "n/a", "n/a", "n/a"]]
+        assert reason in err
+    status, out, _ = run_cli(capsys, "score", gold, gold, "--metrics", "zero", "--json")
+    assert json.loads(out)["metrics"]["zero"]["f1"] is None
+    # The drop-in form prints what the reference scorer prints: 0 over 0.
+    status, out, _ = run_cli(capsys, "zero", gold, gold, "none")
+    assert status == 0
+    assert "Coreference: Recall: (0 / 0) 0%\tPrecision: (0 / 0) 0%\tF1: 0%" in out
+
+
+def test_na_is_decided_per_document_row(capsys):
+    import corefscore
+
+    result = corefscore.score_corpus([[[(0, 0)], [(2, 2)]], [[(0, 0), (1, 1)]]],
+                                     [[[(0, 0)], [(2, 2)]], [[(0, 0), (1, 1)]]], metrics=["muc", "bcub"])
+    first, second = result.per_document()
+    assert not first["muc"].counted and first["bcub"].counted, "singletons only: no MUC links"
+    assert second["muc"].counted and result["muc"].counted
+    assert result.to_dict(per_doc=True)["documents"][0]["metrics"]["muc"]["f1"] is None
+    assert result.to_dict()["metrics"]["muc"]["f1"] == 1.0
+    assert result.to_pandas(per_document=True)["f1"].isna().tolist() == [True, False, False, False]
+
+
+def test_conll_f1_is_none_over_a_metric_with_nothing_to_count():
+    import corefscore
+
+    singletons = [[(0, 0)], [(1, 1)]]
+    result = corefscore.score(singletons, singletons)
+    assert not result["muc"].counted and result["bcub"].f1 == 1.0
+    assert result.conll_f1 is None and result.to_dict()["conll_f1"] is None
+    assert "conll" not in repr(result)
+
+
+def test_blanc_without_any_link_is_na():
+    import corefscore
+
+    result = corefscore.score([[(0, 0)]], [[(0, 0)]], metrics=["blanc"])
+    assert not result["blanc"].counted
+    assert result.to_dict()["metrics"]["blanc"]["coref_links"]["f1"] is None
+
+
+def test_totals_and_result_agree_on_na():
+    import corefscore
+    from corefscore._report import Totals
+
+    result = corefscore.score([[(0, 0)], [(1, 1)]], [[(0, 0)], [(1, 1)]])
+    totals = Totals(result.counts_matrix.ravel().tolist(), 1, result.columns, result.metrics)
+    assert [m for m, s in totals.items() if not s.counted] == [m for m in result.metrics if not result[m].counted]
+    assert totals.na_warnings() == result.na_warnings() != []
+    assert totals.conll_f1 is None is result.conll_f1
+
+
+def test_datasets_macro_average_leaves_out_datasets_with_nothing_to_count(tmp_path, capsys):
+    gold = _without_zero_mentions(tmp_path)
+    fixture = REPO / "tests" / "fixtures" / "corefud"
+    status, out, _ = run_cli(capsys, "score", "--datasets", gold, gold, fixture / "key.conllu",
+                             fixture / "response.conllu", "--metrics", "muc,zero", "--json")
+    assert status == 0
+    got = json.loads(out)
+    second = list(got["datasets"].values())[1]["metrics"]["zero"]
+    assert got["macro"]["metrics"]["zero"]["f1"] == second["f1"] is not None
+    status, out, _ = run_cli(capsys, "score", "--datasets", gold, gold, gold, gold, "--metrics", "zero")
+    assert out.rstrip().splitlines()[-1].split() == ["zero", "n/a", "n/a", "n/a"]
+
+
+# -- count-only metrics -----------------------------------------------------------------
+
+
+def test_count_only_metrics_asked_by_name_are_shown_as_counts(capsys):
+    import corefscore
+
+    result = corefscore.score([[(0, 0), (1, 1)], [(3, 3)]], [[(0, 0), (1, 1), (3, 3)]], metrics=["kk", "ms"])
+    assert result.metrics == () and result.analyses == ("kk", "ms")
+    as_dict = result.to_dict(per_doc=True)
+    assert as_dict["analyses"]["kk"]["conflated_entities"] == 1
+    assert as_dict["analyses"]["ms"] == {k: int(v) for k, v in result.counts["ms"].items()}
+    assert as_dict["documents"][0]["analyses"]["kk"]["conflated_entities"] == 1
+    text = repr(result)
+    assert "kk          span_error 0, conflated_entities 1," in text
+    assert "<th>kk</th><td colspan=\"3\">span_error 0, conflated_entities 1," in result._repr_html_()
+
+
+def test_score_command_prints_count_only_metrics(capsys):
+    key, resp = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    for metrics in ("kk,ms", "muc,kk"):
+        for extra in ((), ("--per-doc",)):
+            status, out, _ = run_cli(capsys, "score", key, resp, "--metrics", metrics, *extra)
+            assert status == 0
+            assert "\nkk           span_error 0, conflated_entities 3, extra_mention 0, extra_entity 0, " \
+                   "divided_entity 4, missing_mention 1, missing_entity 0\n" in out, (metrics, extra)
+            assert ("\nmuc " in out) == ("muc" in metrics)
+    status, out, _ = run_cli(capsys, "score", key, resp, "--metrics", "muc,kk", "--json")
+    got = json.loads(out)
+    assert list(got["metrics"]) == ["muc"] and got["analyses"]["kk"]["divided_entity"] == 4
+
+
+def test_drop_in_form_refuses_count_only_metrics_and_does_not_list_them(capsys):
+    key, resp = EXAMPLES / "key.conll", EXAMPLES / "response.conll"
+    for metric in ("kk", "ms"):
+        status, out, err = run_cli(capsys, metric, key, resp)
+        assert status == 2 and out == ""
+        assert f"corefscore score KEY RESPONSE --metrics {metric}" in err
+    status, out, _ = run_cli(capsys, "--help")
+    others = next(ln for ln in out.splitlines() if "other metrics" in ln)
+    assert "lea" in others and "kk" not in others and "ms" not in others
