@@ -254,3 +254,17 @@ def test_drop_in_form_refuses_count_only_metrics_and_does_not_list_them(capsys):
     status, out, _ = run_cli(capsys, "--help")
     others = next(ln for ln in out.splitlines() if "other metrics" in ln)
     assert "lea" in others and "kk" not in others and "ms" not in others
+
+
+def test_report_shows_na_for_a_metric_with_nothing_to_count(tmp_path):
+    from corefscore import report_html
+    from corefscore.report import report_data
+
+    gold = _without_zero_mentions(tmp_path)
+    data = report_data(gold, [gold], metrics=["muc", "zero"], n_bootstrap=20)
+    system = data["systems"][0]
+    assert data["scores"][system]["zero"] == {"recall": None, "precision": None, "f1": None}
+    assert data["scores"][system]["muc"]["f1"] == 1.0 and "f1_ci" in data["scores"][system]["muc"]
+    assert data["documents"][0]["scores"][system] == {"muc": 1.0, "zero": None}
+    page = report_html.render_report(data)
+    assert 'data-metric="zero" data-part="f1"><span class="cfs-v">n/a</span>' in page

@@ -284,7 +284,7 @@ class Result:
 
     @property
     def conll_f1(self) -> float | None:
-        """Mean F1 of MUC, B-cubed and CEAF_e (the CoNLL score), or None if one was not scored or had nothing to count."""
+        """Mean F1 of MUC, B-cubed and CEAF_e (the CoNLL score), or None if one is absent or had nothing to count."""
         if not all(m in self.metrics for m in _arith.CONLL_METRICS):
             return None
         scores = self._all()
