@@ -170,9 +170,7 @@ def metric_scores(
     for metric in metrics:
         idx = lay[metric]
         out[metric] = scores_of(metric, lambda suffix, idx=idx: counts[..., idx[suffix]], blanc_rule)
-        extra = _EXTRAS.get(metric)
-        if extra is not None:
-            out[metric].update(extra(counts, idx))
+        out[metric].update(extras(metric, lambda suffix, idx=idx: counts[..., idx[suffix]]))
     return out
 
 
@@ -184,25 +182,14 @@ def conll_f1(scores: dict[str, dict]) -> Any:
     return sum(scores[m]["f1"] for m in CONLL_METRICS) / len(CONLL_METRICS)
 
 
-def _da_errors(counts: Any, idx: dict[str, int]) -> dict[str, Any]:
-    """DA's error analysis (Trouilleux et al. 2000, §5).
+def extras(metric: str, get: Callable[[str], Any]) -> dict[str, Any]:
+    """A metric's quantities beyond its counts, recall, precision and F1 (``get`` as in :func:`scores_of`).
 
-    The counts of incorrect (substituted), spurious (overgenerated) and missing
-    (undergenerated) denotation assignments, and each as a share of all errors.
+    Only DA has some: its error analysis (Trouilleux et al. 2000, §5), the
+    shares of incorrect (substitution), spurious (overgeneration) and
+    missing (undergeneration) denotation assignments among all its errors.
     """
-    incorrect = counts[..., idx["incorrect"]]
-    spurious = counts[..., idx["spurious"]]
-    missing = counts[..., idx["missing"]]
-    errors = counts[..., idx["errors"]]
-    return {
-        "incorrect": incorrect,
-        "spurious": spurious,
-        "missing": missing,
-        "substitution": ratio(incorrect, errors),
-        "overgeneration": ratio(spurious, errors),
-        "undergeneration": ratio(missing, errors),
-    }
-
-
-# Per-metric extra quantities beyond recall, precision and F1, keyed by metric.
-_EXTRAS: dict = {"da": _da_errors}
+    if metric != "da":
+        return {}
+    shares = (("substitution", "incorrect"), ("overgeneration", "spurious"), ("undergeneration", "missing"))
+    return {share: ratio(get(count), get("errors")) for share, count in shares}

@@ -14,7 +14,7 @@ from ._engine import Duplicate
 #: The four standard counts of a metric, in column order.
 RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 #: BLANC's halves: (name in results, column prefix).
-BLANC_HALVES = (("coref_links", "coref."), ("noncoref_links", "noncoref."))
+BLANC_HALVES = (("coref_links", "coref"), ("noncoref_links", "noncoref"))
 #: Names of the score quantities.
 QUANTITIES = ("recall", "precision", "f1")
 
@@ -110,55 +110,21 @@ def _percents(scores: tuple[float, float, float] | None) -> tuple[str, str, str]
     return ("n/a",) * 3 if scores is None else tuple(f"{100 * x:.2f}" for x in scores)  # type: ignore[return-value]
 
 
-def _metric_scores(
-    sums: np.ndarray, columns: Sequence[str], metrics: Sequence[str], blanc_rule: str
-) -> dict[str, MetricScore]:
-    """MetricScore objects from one vector of summed counts."""
-    return _metric_score_rows(np.asarray(sums).reshape(1, -1), columns, metrics, blanc_rule)[0]
-
-
-def _metric_score_rows(
-    counts: np.ndarray, columns: Sequence[str], metrics: Sequence[str], blanc_rule: str
-) -> list[dict[str, MetricScore]]:
-    """MetricScore objects for every row of ``counts`` (n, n_columns), from one vectorised pass."""
-    raw = _arith.metric_scores(counts, columns, metrics, blanc_rule=blanc_rule)
-    lay = _arith.layout(columns)
-    n = counts.shape[0]
-    cols = counts.T.tolist()  # one Python list per column
-    out: list[dict[str, MetricScore]] = [{} for _ in range(n)]
+def _metric_scores(row: Sequence[float], lay: dict[str, dict[str, int]], metrics: Sequence[str],
+                   blanc_rule: str) -> dict[str, MetricScore]:
+    """MetricScore objects from one row of counts (Python floats), by ``_arith.scores_of``: the scalar lines."""
+    out = {}
     for metric in metrics:
-        idx = lay[metric]
-        scores = raw[metric]
-        r, p, f, counted = (np.broadcast_to(scores[q], (n,)).tolist() for q in (*QUANTITIES, "counted"))
-        halves = []
+        counts = {k: row[i] for k, i in lay[metric].items()}
+        s = _arith.scores_of(metric, counts.__getitem__, blanc_rule)
+        parts = None
         if metric == "blanc":
-            for half, prefix in BLANC_HALVES:
-                sub = scores[prefix[:-1]]
-                hq = [np.broadcast_to(sub[q], (n,)).tolist() for q in (*QUANTITIES, "counted")]
-                hc = [(c, cols[idx[prefix + c]]) for c in RP_COUNTS]
-                halves.append((half, hq, hc))
-            own = [(k, cols[i]) for k, i in idx.items() if not k.startswith(("coref.", "noncoref."))]
-        else:
-            own = [(k, cols[i]) for k, i in idx.items()]
-        extra_keys = [k for k in scores if k not in QUANTITIES and k not in ("coref", "noncoref", "counted")
-                      and k not in idx]
-        extras = [(k, np.broadcast_to(scores[k], (n,)).tolist()) for k in extra_keys]
-        for d in range(n):
-            parts = {
-                half: MetricScore(f"blanc.{half}", hq[0][d], hq[1][d], hq[2][d], {c: v[d] for c, v in hc},
-                                  counted=hq[3][d])
-                for half, hq, hc in halves
-            }
-            out[d][metric] = MetricScore(
-                metric,
-                r[d],
-                p[d],
-                f[d],
-                {k: v[d] for k, v in own},
-                {k: v[d] for k, v in extras},
-                parts,
-                counted[d],
-            )
+            parts = {half: MetricScore(f"blanc.{half}", *(s[prefix][q] for q in QUANTITIES),
+                                       {c: counts[f"{prefix}.{c}"] for c in RP_COUNTS}, counted=s[prefix]["counted"])
+                     for half, prefix in BLANC_HALVES}
+            counts = {}
+        out[metric] = MetricScore(metric, *(s[q] for q in QUANTITIES), counts,
+                                  _arith.extras(metric, counts.__getitem__), parts, s["counted"])
     return out
 
 
@@ -252,7 +218,8 @@ class Result:
 
     def _all(self) -> dict[str, MetricScore]:
         if self._scores is None:
-            self._scores = _metric_scores(self.total_counts, self.columns, self.metrics, self.blanc_rule)
+            self._scores = _metric_scores(self.total_counts.tolist(), _arith.layout(self.columns), self.metrics,
+                                          self.blanc_rule)
         return self._scores
 
     def __getitem__(self, metric: str) -> MetricScore:
@@ -308,7 +275,8 @@ class Result:
 
     def per_document(self) -> list[Result]:
         """One single-document Result per document, in order (scores computed in one vectorised pass)."""
-        rows = _metric_score_rows(self.counts_matrix, self.columns, self.metrics, self.blanc_rule)
+        lay = _arith.layout(self.columns)
+        rows = [_metric_scores(row, lay, self.metrics, self.blanc_rule) for row in self.counts_matrix.tolist()]
         docs = []
         for i, scores in enumerate(rows):
             doc = self._subset([i])
