@@ -117,8 +117,8 @@ func pair(key, response []Doc, how pairing) ([]gocore.Document, []int, []gocore.
 	}
 	if len(missing) == len(key) && len(key) > 0 && len(response) > 0 && !how.allowDisjoint {
 		e := gocore.NewError(gocore.KindParse, "the key and the response have no document name in common "+
-			"(key: %s; response: %s): check that the files belong together, or allow it to score every key "+
-			"document against an empty response", docNames(key, missing), docNames(response, responseOnly))
+			"(key: %s; response: %s): check that the files belong together; the option allow_disjoint scores "+
+			"every key document against an empty response", docNames(key, missing), docNames(response, responseOnly))
 		e.Path, e.Line = key[0].Path, key[0].Line
 		return nil, nil, nil, e
 	}
