@@ -1,19 +1,13 @@
 """Scores from additive counts: the one place where counts become scores.
 
 The engine returns, per document, a row of named counts ("muc.recall_num",
-"blanc.coref.precision_den", ...). Corpus scores are computed from the sums of
-those rows (the micro average of the CoNLL reference scorer). The arithmetic
-(:func:`ratio`, :func:`f1`, :func:`scores_of`) is written with operators
-only, so the same lines score one row of Python floats (the NumPy-free table
-of the command line, ``_report.Totals``) and arrays of any leading shape
-``(..., n_columns)`` (one document, a corpus, or ten thousand bootstrap
-resamples at once). This module imports no NumPy until
-:func:`metric_scores` is given arrays.
-
-A metric with nothing to count (its recall and precision denominators all 0
-over what is reported) is not a score: :func:`scores_of` says so in
-``"counted"``, and every view shows it as ``None``/``n/a`` (``na_warning``
-says why), while the numbers stay the reference scorer's 0.
+...); corpus scores come from the sums of those rows (the micro average of
+the CoNLL reference scorer). The arithmetic is written with operators only,
+so the same lines score a row of Python floats (``Result``, and the NumPy-free
+table of the command line) and arrays of shape ``(..., n_columns)`` (ten
+thousand bootstrap resamples at once). A metric with nothing to count (its
+recall and precision denominators all 0) is no score: ``counted`` says so,
+while the numbers stay the reference scorer's 0. No NumPy at import.
 """
 
 from __future__ import annotations
@@ -23,6 +17,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
+#: The four standard counts of a metric, in column order.
+RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 #: Metrics whose mean F1 is the CoNLL score (Pradhan et al. 2014).
 CONLL_METRICS = ("muc", "bcub", "ceafe")
 

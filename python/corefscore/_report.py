@@ -3,9 +3,10 @@
 ``corefscore METRIC KEY RESPONSE [none|DOCNAME]`` prints what ``perl scorer.pl``
 prints for the same files, line for line, so that scripts which read its output
 keep working. Everything here is arithmetic and formatting on the engine's
-additive counts; this module imports nothing beyond the standard library, so
-that the drop-in command starts fast. :class:`Totals` gives ``corefscore
-score``'s table the same way (the scores of ``Result`` without NumPy).
+additive counts; this module imports nothing beyond the standard library and
+the NumPy-free ``_arith``, so that the drop-in command starts fast.
+:class:`Totals` gives ``corefscore score``'s table from ``_arith``'s lines
+(the scores of ``Result``, without NumPy).
 
 What is printed, per metric (``all`` prints MUC, B-cubed, CEAF_m, CEAF_e and
 BLANC, each after a ``METRIC name:`` line)::
@@ -64,6 +65,8 @@ from __future__ import annotations
 import math
 import os
 
+from ._arith import RP_COUNTS
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # collections.abc imports collections: ~4 ms of the command line's start-up
     from collections.abc import Sequence
@@ -74,8 +77,8 @@ REFERENCE_VERSION = "8.01"
 REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 #: The rule printed after every score line.
 RULE = "-" * 74
-#: The four standard counts of a metric, in the order the reference prints them.
-RP = ("recall_num", "recall_den", "precision_num", "precision_den")
+#: The four standard counts of a metric, in the order the reference prints them (the engine's column order).
+RP = RP_COUNTS
 
 
 def perl_number(x: float) -> str:

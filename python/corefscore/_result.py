@@ -9,10 +9,9 @@ from typing import Any
 import numpy as np
 
 from . import _arith
+from ._arith import RP_COUNTS
 from ._engine import Duplicate
 
-#: The four standard counts of a metric, in column order.
-RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 #: BLANC's halves: (name in results, column prefix).
 BLANC_HALVES = (("coref_links", "coref"), ("noncoref_links", "noncoref"))
 #: Names of the score quantities.
