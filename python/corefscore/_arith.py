@@ -63,8 +63,8 @@ def ratio(num: Any, den: Any) -> Any:
 
 
 def f1(recall: Any, precision: Any) -> Any:
-    """Harmonic mean, 0 where both are 0."""
-    return ratio(2 * recall * precision, recall + precision)
+    """Harmonic mean, 0 where both are 0; the reference scorer's order of operations, ``((2 P) R) / (P + R)``."""
+    return ratio(2 * precision * recall, precision + recall)
 
 
 def _rp(get: Callable[[str], Any], prefix: str = "") -> dict[str, Any]:

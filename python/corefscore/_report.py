@@ -117,7 +117,8 @@ def rpf(num_r: float, den_r: float, num_p: float, den_p: float, f1: float | None
 
     Recall ``num_r / den_r`` and precision ``num_p / den_p`` are 0 when the
     denominator is 0; F1 is ``2 P R / (P + R)`` (0 when ``P + R`` is 0) unless
-    given. Returns two lines joined by ``"\\n"``, without a final newline.
+    given: the lines of ``_arith``, which follow the reference's order of
+    operations. Returns two lines joined by ``"\n"``, without a final newline.
 
     Examples
     --------
@@ -125,22 +126,19 @@ def rpf(num_r: float, den_r: float, num_p: float, den_p: float, f1: float | None
     Recall: (3 / 6) 50%	Precision: (3 / 5) 60%	F1: 54.54%
     --------------------------------------------------------------------------
     """
-    precision = num_p / den_p if den_p else 0.0
-    recall = num_r / den_r if den_r else 0.0
-    if f1 is None:
-        f1 = 0.0
-        if recall + precision:
-            # The reference's order of operations: ((2 * P) * R) / (P + R).
-            f1 = 2 * precision * recall / (precision + recall)
+    from ._arith import scores_of
+
+    counts = dict(zip(RP, (num_r, den_r, num_p, den_p)))
+    s = scores_of("", counts.__getitem__)
     return (
-        f"Recall: ({perl_number(num_r)} / {perl_number(den_r)}) {percent(recall)}%"
-        f"\tPrecision: ({perl_number(num_p)} / {perl_number(den_p)}) {percent(precision)}%"
-        f"\tF1: {percent(f1)}%\n{RULE}"
+        f"Recall: ({perl_number(num_r)} / {perl_number(den_r)}) {percent(s['recall'])}%"
+        f"\tPrecision: ({perl_number(num_p)} / {perl_number(den_p)}) {percent(s['precision'])}%"
+        f"\tF1: {percent(s['f1'] if f1 is None else f1)}%\n{RULE}"
     )
 
 
 def blanc_scores(coref: Sequence[float], noncoref: Sequence[float], rule: str = "key") -> tuple[float, float, float]:
-    """BLANC recall, precision and F1 from its two halves' summed counts, as the reference computes them.
+    """BLANC recall, precision and F1 from its two halves' summed counts (``_arith``'s BLANC, the reference's).
 
     Each half is ``(recall_num, recall_den, precision_num, precision_den)``.
     With ``rule="key"`` (the reference) a half counts when the key has links
@@ -154,26 +152,12 @@ def blanc_scores(coref: Sequence[float], noncoref: Sequence[float], rule: str = 
     >>> perl_number(r), perl_number(p)
     ('0.632142857142857', '0.74680170575693')
     """
+    from ._arith import scores_of
 
-    def half(c: Sequence[float]) -> tuple[float, float, float]:
-        r = c[0] / c[1] if c[1] else 0.0
-        p = c[2] / c[3] if c[3] else 0.0
-        f = 2 * p * r / (p + r) if p + r else 0.0
-        return r, p, f
-
-    if rule == "key":
-        use_c, use_n = bool(coref[1]), bool(noncoref[1])
-    else:
-        use_c, use_n = bool(coref[1] or coref[3]), bool(noncoref[1] or noncoref[3])
-    rc, pc, fc = half(coref)
-    rn, pn, fn = half(noncoref)
-    if use_c and use_n:
-        return (rc + rn) / 2, (pc + pn) / 2, (fc + fn) / 2
-    if use_c:
-        return rc, pc, fc
-    if use_n:
-        return rn, pn, fn
-    return 0.0, 0.0, 0.0
+    counts = {f"{half}.{c}": float(v) for half, side in (("coref", coref), ("noncoref", noncoref))
+              for c, v in zip(RP, side)}
+    s = scores_of("blanc", counts.__getitem__, rule)
+    return s["recall"], s["precision"], s["f1"]
 
 
 def identification_lines(key: float, response: float, exact: float, key_repeats: int = 0) -> list[str]:
