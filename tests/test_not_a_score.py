@@ -146,10 +146,12 @@ def test_zero_gold_against_gold_without_zero_mentions_is_na_everywhere(tmp_path,
     assert "<th>zero</th><td>n/a</td><td>n/a</td><td>n/a</td>" in result._repr_html_()
     frame = result.to_pandas()
     assert frame.set_index("metric").loc["zero", ["recall", "precision", "f1"]].isna().all()
-    for argv in (("--metrics", "muc,bcub,ceafe,zero"), ("--metrics", "muc,bcub,ceafe,zero", "--per-doc")):
+    for extra in ((), ("--per-doc",), ("--average", "macro"), ("--ci", "--n", "20")):
+        argv = ("--metrics", "muc,bcub,ceafe,zero", *extra)
         status, out, err = run_cli(capsys, "score", gold, gold, *argv)
         assert status == 0
-        assert [ln.split() for ln in out.splitlines() if ln.startswith("zero")] == [["zero", "n/a", "n/a", "n/a"]]
+        rows = [ln.split() for ln in out.splitlines() if ln.startswith("zero")]
+        assert rows == [["zero", "n/a", "n/a", "n/a"]], extra
         assert reason in err
     status, out, _ = run_cli(capsys, "score", gold, gold, "--metrics", "zero", "--json")
     assert json.loads(out)["metrics"]["zero"]["f1"] is None

@@ -389,11 +389,12 @@ def _score_table(result: Any, args: Any, intervals: Any, macro: Any) -> str:
         return _pct(value).rjust(width)
 
     for m in names:
-        if macro is not None:
-            s = macro[m]
-            r, p, f = s["recall"], s["precision"], s["f1"]
+        if not result[m].counted:  # nothing to count in the corpus, so in no document either: no average
+            r = p = f = None
+        elif macro is not None:
+            r, p, f = (macro[m][q] for q in ("recall", "precision", "f1"))
         else:
-            r, p, f = result[m].shown() or (None, None, None)
+            r, p, f = result[m].shown()
         lines.append(f"{m:<13}" + cell(m, "recall", r) + cell(m, "precision", p) + cell(m, "f1", f))
     conll = macro["conll"]["f1"] if macro is not None and "conll" in macro else result.conll_f1
     if conll is not None or all(m in names for m in ("muc", "bcub", "ceafe")):
