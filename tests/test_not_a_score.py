@@ -270,3 +270,31 @@ def test_report_shows_na_for_a_metric_with_nothing_to_count(tmp_path):
     assert data["documents"][0]["scores"][system] == {"muc": 1.0, "zero": None}
     page = report_html.render_report(data)
     assert 'data-metric="zero" data-part="f1"><span class="cfs-v">n/a</span>' in page
+
+
+# -- one scalar core ------------------------------------------------------------------
+
+
+def test_one_arithmetic_for_floats_and_arrays_without_numpy_at_import():
+    import subprocess
+    import sys
+
+    import numpy as np
+    from corefscore import _arith, _report
+
+    probe = "import sys, corefscore._arith, corefscore._report; print('numpy' in sys.modules)"
+    env_path = str(REPO / "python")
+    out = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {env_path!r}); {probe}"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+    rng = np.random.default_rng(3)
+    counts = rng.integers(0, 9, (500, 8)) / rng.integers(1, 4, (500, 8))
+    counts[rng.random(counts.shape) < 0.3] = 0.0
+    names = [f"{h}.{c}" for h in ("coref", "noncoref") for c in _arith.RP_COUNTS]
+    for rule in ("key", "either"):
+        arrays = _arith.scores_of("blanc", lambda s: counts[:, names.index(s)], rule)
+        for row, i in zip(counts.tolist(), range(len(counts))):
+            floats = _arith.scores_of("blanc", lambda s, row=row: row[names.index(s)], rule)
+            assert [floats[q] for q in ("recall", "precision", "f1", "counted")] == \
+                [arrays[q][i] for q in ("recall", "precision", "f1", "counted")]
+            assert _report.blanc_scores(row[:4], row[4:], rule) == (floats["recall"], floats["precision"], floats["f1"])
