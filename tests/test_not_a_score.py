@@ -228,6 +228,8 @@ def test_count_only_metrics_asked_by_name_are_shown_as_counts(capsys):
     assert as_dict["analyses"]["kk"]["conflated_entities"] == 1
     assert as_dict["analyses"]["ms"] == {k: int(v) for k, v in result.counts["ms"].items()}
     assert as_dict["documents"][0]["analyses"]["kk"]["conflated_entities"] == 1
+    with pytest.raises(KeyError, match=r"kk has counts, not scores: result.counts\['kk'\]"):
+        result["kk"]
     text = repr(result)
     assert "kk          span_error 0, conflated_entities 1," in text
     assert "<th>kk</th><td colspan=\"3\">span_error 0, conflated_entities 1," in result._repr_html_()

@@ -223,7 +223,9 @@ class Result:
 
     def __getitem__(self, metric: str) -> MetricScore:
         if metric not in self.metrics:
-            raise KeyError(f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead.")
+            hint = f" ({metric} has counts, not scores: result.counts[{metric!r}])" if metric in self.analyses else ""
+            raise KeyError(f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead."
+                           + hint)
         return self._all()[metric]
 
     def __contains__(self, metric: object) -> bool:
