@@ -177,6 +177,10 @@ type Options struct {
 	// "predicted_clusters").
 	Format        string
 	ClustersField string
+	// AllowDisjoint makes the file readers score a key and a response that
+	// have no document name in common, every key document against an empty
+	// response; by default they refuse them (see conll.Pair).
+	AllowDisjoint bool
 }
 
 // Sentinel errors that callers can test with errors.Is.

@@ -14,7 +14,7 @@ const MaxWorkers = 4096
 // them.
 var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "link_weights", "da_weights",
 	"da_greedy", "types_given", "span_mentions", "sums", "blanc_rule", "format", "clusters_field",
-	"match", "zero_match", "preset"}
+	"match", "zero_match", "preset", "allow_disjoint"}
 
 // ParseOptions validates (key, value) pairs, as a user types them, into
 // Options with every default applied; this is the one place where options
@@ -36,6 +36,7 @@ var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "lin
 //	match           exact | partial | head: how key and response mentions are paired (MatchMode)
 //	zero_match      linear | dependent: how zero mentions are aligned (ZeroMatch)
 //	preset          crac | conll: several options at once (ApplyPreset)
+//	allow_disjoint  true | false: score files with no document name in common (see AllowDisjoint)
 //
 // A preset is applied first, wherever it stands among the pairs, so that
 // keys given beside it override it: preset=crac with singletons=keep is the
@@ -133,7 +134,7 @@ func (opt *Options) set(key, value string) *Error {
 			return err.(*Error)
 		}
 		opt.DAWeights = [3]float64(w)
-	case "da_greedy", "types_given", "span_mentions":
+	case "da_greedy", "types_given", "span_mentions", "allow_disjoint":
 		b, ok := map[string]bool{"true": true, "false": false}[value]
 		if !ok {
 			return bad("must be true or false; got %q", value)
@@ -143,6 +144,8 @@ func (opt *Options) set(key, value string) *Error {
 			opt.DAGreedy = b
 		case "types_given":
 			opt.TypesGiven = b
+		case "allow_disjoint":
+			opt.AllowDisjoint = b
 		default:
 			opt.SpanMentions = b
 		}

@@ -232,10 +232,12 @@ def test_span_packing_agrees_between_lists_and_arrays_and_round_trips():
 
 
 def test_empty_inputs():
-    # An empty document and an accumulator with nothing in it score 0, as the
-    # reference scores a zero denominator; an empty corpus is refused
-    # (tests/test_errors.py).
+    # An empty document and an accumulator with nothing in it keep the
+    # reference's 0 over 0 in the attributes, but no metric had anything to
+    # count: none is a score (n/a, None in to_dict, no CoNLL F1); an empty
+    # corpus is refused (tests/test_errors.py).
     for r in (corefscore.score([], []), corefscore.Scorer().compute()):
-        assert r.conll_f1 == 0.0
-        assert all(r[m].f1 == 0.0 for m in r.metrics)
+        assert r.conll_f1 is None
+        assert all(r[m].f1 == 0.0 and not r[m].counted for m in r.metrics)
+        assert all(s["f1"] is None for s in r.to_dict()["metrics"].values())
     assert corefscore.Scorer().compute().n_documents == 0

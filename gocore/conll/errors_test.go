@@ -2,6 +2,7 @@ package conll
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,9 +106,55 @@ func TestCanonicalPairing(t *testing.T) {
 	docs, warnings, err := Pair(key, resp)
 	require.NoError(t, err)
 	require.Len(t, docs, 3)
-	require.Len(t, warnings, 4)
-	assert.Contains(t, warnings[0], `"(b); part 000" of the key is paired with document "b"`)
-	assert.Contains(t, warnings[1], `"(c); part 000" of the key (:0) is not in the response`)
-	assert.Contains(t, warnings[2], `document "c" of the response`)
-	assert.Contains(t, warnings[3], `document "(c); part 0" of the response`)
+	require.Len(t, warnings, 3, "one line per rule, whatever the number of documents")
+	assert.Contains(t, warnings[0], `1 of 3 key documents is paired with a response document by the same name `+
+		`without CoNLL-2012 decoration ("(b); part 000" with "b")`)
+	assert.Contains(t, warnings[1], `1 of 3 key documents is not in the response ("(c); part 000")`)
+	assert.Contains(t, warnings[2], `2 of 4 response documents are not in the key ("c", "(c); part 0")`)
+}
+
+// TestPairSummaries checks that the documents a pairing rule concerns are
+// summed up in one warning per rule, with their count and the first
+// namesShown names, however many they are.
+func TestPairSummaries(t *testing.T) {
+	doc := func(name string) Doc { return Doc{Name: name, NumTokens: -1} }
+	var key, resp []Doc
+	for i := range 300 {
+		key = append(key, doc(fmt.Sprintf("k%03d", i)))
+		if i < 10 {
+			resp = append(resp, doc(fmt.Sprintf("k%03d", i)))
+		}
+	}
+	resp = append(resp, doc("r1"), doc("r2"), doc("r3"), doc("r4"))
+	docs, warnings, err := Pair(key, resp)
+	require.NoError(t, err)
+	require.Len(t, docs, 300)
+	assert.Equal(t, []string{
+		`290 of 300 key documents are not in the response ("k010", "k011", "k012" and 287 more): scored against an empty response`,
+		`4 of 14 response documents are not in the key ("r1", "r2", "r3" and 1 more): ignored`,
+	}, warnings)
+}
+
+// TestPairRefusesDisjoint checks that a key and a response with documents
+// but none in common are refused, naming the first names of each side,
+// unless allowDisjoint; an empty side is no reason to refuse.
+func TestPairRefusesDisjoint(t *testing.T) {
+	doc := func(name string) Doc { return Doc{Name: name, NumTokens: -1, Path: "f", Line: 1} }
+	key := []Doc{doc("a"), doc("b"), doc("c"), doc("d")}
+	resp := []Doc{doc("x"), doc("(y); part 000")}
+	_, _, err := Pair(key, resp)
+	require.Error(t, err)
+	e := gocore.AsError(err)
+	assert.Equal(t, gocore.KindParse, e.Kind)
+	assert.Contains(t, e.Msg, `no document name in common (key: "a", "b", "c" and 1 more; response: "x", "(y); part 000")`)
+
+	docs, _, ws, err := pair(key, resp, pairing{allowDisjoint: true})
+	require.NoError(t, err)
+	assert.Len(t, docs, 4)
+	assert.Len(t, ws, 2)
+
+	for _, tc := range []struct{ key, resp []Doc }{{key, nil}, {nil, resp}, {nil, nil}} {
+		_, _, err := Pair(tc.key, tc.resp)
+		assert.NoError(t, err, "an empty side: %d key, %d response documents", len(tc.key), len(tc.resp))
+	}
 }

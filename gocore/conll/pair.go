@@ -18,14 +18,19 @@ const discontinuousBit = int64(1) << 62
 // gocore.Document per key document, in key order, with the warnings met:
 //
 //   - a key document missing from the response is scored against an empty
-//     response, as the reference scorer does (a warning says so);
+//     response, as the reference scorer does;
 //   - failing an exact match, names are compared without the CoNLL-2012
-//     decoration ("(NAME); part 000" and "NAME", see canonicalName), with a
-//     warning, when that pairs them unambiguously;
-//   - a response document missing from the key is ignored (a warning says
-//     so);
+//     decoration ("(NAME); part 000" and "NAME", see canonicalName), when
+//     that pairs them unambiguously;
+//   - a response document missing from the key is ignored;
 //   - a key and a response document of the same name whose token counts are
-//     both known and differ is an error naming the document.
+//     both known and differ is an error naming the document;
+//   - a key and a response that both have documents but pair none of them
+//     are refused with an error of kind KindParse naming the first few
+//     names of each side: they cannot be meant as a key and its response.
+//
+// Each of the first three is one warning for all the documents it concerns
+// (their count and the first few names), not one per document.
 //
 // Mention ids: a contiguous span packs as Start<<32 | End; a discontinuous
 // mention is interned, per document pair, to 1<<62 | k (k counting distinct
@@ -39,7 +44,7 @@ const discontinuousBit = int64(1) << 62
 // (Side.Types non-nil) when at least one mention of the side has a known
 // type. Time and memory are linear in the number of mentions.
 func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
-	docs, _, ws, err := pair(key, response, false)
+	docs, _, ws, err := pair(key, response, pairing{})
 	warnings := make([]string, len(ws))
 	for i, w := range ws {
 		warnings[i] = w.Msg
@@ -47,16 +52,26 @@ func Pair(key, response []Doc) ([]gocore.Document, []string, error) {
 	return docs, warnings, err
 }
 
+// pairing holds the choices of pair beyond the two sides' documents.
+type pairing struct {
+	// spanShapes gives documents that are not CoNLL-U shapes too when every
+	// mention has a head (CoNLL-2012 with POS tags), for partial and head
+	// matching.
+	spanShapes bool
+	// allowDisjoint scores a key and a response with no document in common
+	// (every key document against an empty response) instead of refusing
+	// them.
+	allowDisjoint bool
+}
+
+// namesShown is how many document names a pairing warning or error lists.
+const namesShown = 3
+
 // pair is Pair with the warnings as records and, for each key document, the
-// index of its response document (-1: none). With spanShapes, documents
-// that are not CoNLL-U get shapes too when every mention has a head
-// (CoNLL-2012 with POS tags), for partial and head matching.
-func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []gocore.Warning, error) {
+// index of its response document (-1: none).
+func pair(key, response []Doc, how pairing) ([]gocore.Document, []int, []gocore.Warning, error) {
 	var warnings []gocore.Warning
-	warn := func(kind gocore.WarningKind, side, doc, line int, format string, args ...any) {
-		warnings = append(warnings, gocore.Warning{Kind: kind, Side: side, Doc: doc, Line: line, Count: 1,
-			Msg: fmt.Sprintf(format, args...)})
-	}
+	var missing, renamed []int // key documents without a response, paired by canonical name
 	byName := make(map[string]int, len(response))
 	for i := range response {
 		byName[response[i].Name] = i
@@ -81,9 +96,9 @@ func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []goc
 				r = &response[j]
 				used[j] = true
 				respOf[i] = j
-				warn(gocore.WarnNamePairing, -1, i, 0, "document %q of the key is paired with document %q of the response (same name without CoNLL-2012 decoration)", k.Name, r.Name)
+				renamed = append(renamed, i)
 			} else {
-				warn(gocore.WarnOther, 0, i, k.Line, "document %q of the key (%s:%d) is not in the response: scored against an empty response", k.Name, k.Path, k.Line)
+				missing = append(missing, i)
 			}
 		}
 		if r != nil && k.NumTokens >= 0 && r.NumTokens >= 0 && k.NumTokens != r.NumTokens {
@@ -94,6 +109,37 @@ func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []goc
 		}
 		docs[i].Name = k.Name
 	}
+	var responseOnly []int
+	for j := range response {
+		if !used[j] {
+			responseOnly = append(responseOnly, j)
+		}
+	}
+	if len(missing) == len(key) && len(key) > 0 && len(response) > 0 && !how.allowDisjoint {
+		e := gocore.NewError(gocore.KindParse, "the key and the response have no document name in common "+
+			"(key: %s; response: %s): check that the files belong together; the option allow_disjoint scores "+
+			"every key document against an empty response", docNames(key, missing), docNames(response, responseOnly))
+		e.Path, e.Line = key[0].Path, key[0].Line
+		return nil, nil, nil, e
+	}
+	if len(renamed) > 0 {
+		warnings = append(warnings, gocore.Warning{Kind: gocore.WarnNamePairing, Side: -1, Doc: renamed[0], Count: 1,
+			Msg: fmt.Sprintf("%d of %d key documents %s paired with a response document by the same name without "+
+				"CoNLL-2012 decoration (%s)", len(renamed), len(key), isAre(len(renamed)),
+				pairedNames(key, response, respOf, renamed))})
+	}
+	if len(missing) > 0 {
+		warnings = append(warnings, gocore.Warning{Kind: gocore.WarnOther, Side: 0, Doc: missing[0], Count: 1,
+			Line: key[missing[0]].Line,
+			Msg: fmt.Sprintf("%d of %d key documents %s not in the response (%s): scored against an empty response",
+				len(missing), len(key), isAre(len(missing)), docNames(key, missing))})
+	}
+	if len(responseOnly) > 0 {
+		warnings = append(warnings, gocore.Warning{Kind: gocore.WarnResponseOnly, Side: 1, Doc: -1, Count: 1,
+			Line: response[responseOnly[0]].Line,
+			Msg: fmt.Sprintf("%d of %d response documents %s not in the key (%s): ignored",
+				len(responseOnly), len(response), isAre(len(responseOnly)), docNames(response, responseOnly))})
+	}
 	// The documents' mentions are converted concurrently: each pair on its own.
 	forEach(len(key), func(i int) {
 		k := &key[i]
@@ -103,19 +149,56 @@ func pair(key, response []Doc, spanShapes bool) ([]gocore.Document, []int, []goc
 		}
 		// Empty nodes count in a mention's identity only when both sides
 		// are CoNLL-U (know them); otherwise a mention is its words.
-		in := interner{wordsOnly: r != nil && !(hasNodes(k) && hasNodes(r)), spanShapes: spanShapes}
+		in := interner{wordsOnly: r != nil && !(hasNodes(k) && hasNodes(r)), spanShapes: how.spanShapes}
 		docs[i].Key = in.side(k)
 		if r != nil {
 			docs[i].Response = in.side(r)
 		}
 	})
-	for j := range response {
-		if !used[j] {
-			r := &response[j]
-			warn(gocore.WarnResponseOnly, 1, -1, r.Line, "document %q of the response (%s:%d) is not in the key: ignored", r.Name, r.Path, r.Line)
-		}
-	}
 	return docs, respOf, warnings, nil
+}
+
+// isAre is the verb after a count of n.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// docNames lists the quoted names of the first namesShown documents of
+// which (indices into docs), "and n more" after them; "none" when empty.
+func docNames(docs []Doc, which []int) string {
+	if len(which) == 0 {
+		return "none"
+	}
+	var b strings.Builder
+	for n, i := range which[:min(len(which), namesShown)] {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", docs[i].Name)
+	}
+	if len(which) > namesShown {
+		fmt.Fprintf(&b, " and %d more", len(which)-namesShown)
+	}
+	return b.String()
+}
+
+// pairedNames lists the first namesShown of the key documents which with the
+// response documents they are paired with: "KEY" with "RESPONSE".
+func pairedNames(key, response []Doc, respOf, which []int) string {
+	var b strings.Builder
+	for n, i := range which[:min(len(which), namesShown)] {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q with %q", key[i].Name, response[respOf[i]].Name)
+	}
+	if len(which) > namesShown {
+		fmt.Fprintf(&b, " and %d more", len(which)-namesShown)
+	}
+	return b.String()
 }
 
 // forEach calls f(0) ... f(n-1), on up to GOMAXPROCS goroutines; a panic

@@ -52,7 +52,7 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 	if opt.Stop != nil && opt.Stop() {
 		return nil, nil, nil, nil, nil, gocore.NewError(gocore.KindCancelled, "cancelled")
 	}
-	docs, respOf, warnings, err = pair(key, resp, opt.Match != gocore.MatchExact)
+	docs, respOf, warnings, err = pair(key, resp, pairing{spanShapes: opt.Match != gocore.MatchExact, allowDisjoint: opt.AllowDisjoint})
 	if err != nil {
 		return nil, nil, nil, nil, nil, err
 	}

@@ -271,8 +271,12 @@ type FileReport struct {
 	Names            []string
 	Records          []gocore.ErrorRecord
 	AnalysisWarnings []string
-	// Key and Response are both files' documents as read (with mention
-	// types), KeyText the words of each key document (see Documents).
+	// Key is the key file's documents as read (with mention types), KeyText
+	// the words of each (see Documents). Response holds, for each key
+	// document in key order, the response document the scoring paired it
+	// with (see Pair), or an empty document of the key's name when none: a
+	// viewer shows document i of both side by side without a pairing rule
+	// of its own.
 	Key, Response []conll.Doc
 	KeyText       []conll.Text
 }
@@ -291,7 +295,14 @@ func Report(keyPath, respPath string, opt, analysisOpt gocore.Options) (*FileRep
 	if err != nil {
 		return nil, err
 	}
-	rep.Key, rep.Response = key, resp
+	rep.Key, rep.Response = key, make([]conll.Doc, len(key))
+	for i, j := range respOf {
+		if j >= 0 {
+			rep.Response[i] = resp[j]
+		} else {
+			rep.Response[i] = conll.Doc{Name: key[i].Name, Path: respPath, NumTokens: -1}
+		}
+	}
 	rep.Names = make([]string, len(docs))
 	for i := range docs {
 		rep.Names[i] = docs[i].Name

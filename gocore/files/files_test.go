@@ -32,8 +32,8 @@ func TestPairErrors(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b"}, names)
 	require.Len(t, warnings, 2)
-	assert.Contains(t, warnings[0], `document "b" of the key`)
-	assert.Contains(t, warnings[1], `document "c" of the response`)
+	assert.Equal(t, `1 of 2 key documents is not in the response ("b"): scored against an empty response`, warnings[0])
+	assert.Equal(t, `1 of 2 response documents is not in the key ("c"): ignored`, warnings[1])
 	sum := sumRows(counts)
 	assert.Equal(t, 2.0, sum["mentions.recall_den"], "b's key mention is scored against nothing")
 	assert.Equal(t, 1.0, sum["mentions.recall_num"])
@@ -86,4 +86,28 @@ func TestReport(t *testing.T) {
 	_, err := Report(key, filepath.Join(t.TempDir(), "none.conll"), gocore.Options{}, gocore.Options{})
 	require.Error(t, err)
 	require.Equal(t, 1, gocore.AsError(err).Side)
+}
+
+// TestReportPairsResponseByScoring checks that the report's response
+// documents are those the scoring paired with each key document, in key
+// order: a CoNLL-2012 key "(d1); part 000" shows the jsonlines response
+// "d1" it was scored against, and a key document without a response shows
+// an empty one.
+func TestReportPairsResponseByScoring(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key.conll")
+	resp := filepath.Join(dir, "resp.jsonlines")
+	require.NoError(t, os.WriteFile(key, []byte("#begin document (d0); part 000\nd0 0 0 A NNP - - - - - (0)\n#end document\n"+
+		"#begin document (d1); part 000\nd1 0 0 B NNP - - - - - (0)\nd1 0 1 C PRP - - - - - (0)\n#end document\n"), 0o644))
+	require.NoError(t, os.WriteFile(resp, []byte(`{"doc_key": "zz", "clusters": [[[0, 0]]]}`+"\n"+
+		`{"doc_key": "d1", "clusters": [[[0, 0], [1, 1]]]}`+"\n"), 0o644))
+	rep, err := Report(key, resp, gocore.Options{}, gocore.Options{})
+	require.NoError(t, err)
+	require.Len(t, rep.Response, 2)
+	require.Empty(t, rep.Response[0].Mentions, "(d0); part 000 has no response")
+	require.Equal(t, "d1", rep.Response[1].Name)
+	require.Len(t, rep.Response[1].Mentions, 2)
+	ncol := gocore.NumColumns()
+	muc := gocore.ColumnIndex("muc.recall_num")
+	require.Equal(t, 1.0, rep.Score.Counts[ncol+muc], "d1 is scored against the response it is shown with")
 }

@@ -1,19 +1,24 @@
 """Scores from additive counts: the one place where counts become scores.
 
 The engine returns, per document, a row of named counts ("muc.recall_num",
-"blanc.coref.precision_den", ...). Corpus scores are computed from the sums of
-those rows (the micro average of the CoNLL reference scorer). Every function
-here works on arrays of any leading shape ``(..., n_columns)``, so the same
-code scores one document, a corpus, or ten thousand bootstrap resamples at
-once.
+...); corpus scores come from the sums of those rows (the micro average of
+the CoNLL reference scorer). The arithmetic is written with operators only,
+so the same lines score a row of Python floats (``Result``, and the NumPy-free
+table of the command line) and arrays of shape ``(..., n_columns)`` (ten
+thousand bootstrap resamples at once). A metric with nothing to count (its
+recall and precision denominators all 0) is no score: ``counted`` says so,
+while the numbers stay the reference scorer's 0. No NumPy at import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False  # on the command line's path: no typing or collections at import
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any
 
-import numpy as np
-
+#: The four standard counts of a metric, in column order.
+RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 #: Metrics whose mean F1 is the CoNLL score (Pradhan et al. 2014).
 CONLL_METRICS = ("muc", "bcub", "ceafe")
 
@@ -52,56 +57,82 @@ def split_scored(columns: Sequence[str], metrics: Sequence[str]) -> tuple[tuple[
     return found
 
 
-def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` elementwise, 0 where ``den`` is 0 (as the reference scorer)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    shape = np.broadcast_shapes(num.shape, den.shape)
-    return np.divide(num, den, out=np.zeros(shape), where=den != 0)
+def ratio(num: Any, den: Any) -> Any:
+    """``num / den``, 0 where ``den`` is 0 (as the reference scorer); floats or arrays alike."""
+    return num / (den + (den == 0)) * (den != 0)
 
 
-def f1(recall: np.ndarray, precision: np.ndarray) -> np.ndarray:
-    """Harmonic mean, 0 where both are 0."""
-    return ratio(2 * recall * precision, recall + precision)
+def f1(recall: Any, precision: Any) -> Any:
+    """Harmonic mean, 0 where both are 0; the reference scorer's order of operations, ``((2 P) R) / (P + R)``."""
+    return ratio(2 * precision * recall, precision + recall)
 
 
-def _rp(counts: np.ndarray, idx: dict[str, int], prefix: str = "") -> dict[str, np.ndarray]:
-    recall = ratio(counts[..., idx[prefix + "recall_num"]], counts[..., idx[prefix + "recall_den"]])
-    precision = ratio(counts[..., idx[prefix + "precision_num"]], counts[..., idx[prefix + "precision_den"]])
-    return {"recall": recall, "precision": precision, "f1": f1(recall, precision)}
+def _rp(get: Callable[[str], Any], prefix: str = "") -> dict[str, Any]:
+    rd, pd = get(prefix + "recall_den"), get(prefix + "precision_den")
+    recall, precision = ratio(get(prefix + "recall_num"), rd), ratio(get(prefix + "precision_num"), pd)
+    return {"recall": recall, "precision": precision, "f1": f1(recall, precision), "counted": (rd != 0) | (pd != 0)}
 
 
-def _blanc(counts: np.ndarray, idx: dict[str, int], rule: str) -> dict[str, np.ndarray]:
+def _blanc(get: Callable[[str], Any], rule: str) -> dict[str, Any]:
     """BLANC (Luo et al. 2014) from its link counts.
 
     ``rule="key"`` is the reference scorer's: a half (coreference or
     non-coreference links) is used when the key has links of that kind; with
     neither, BLANC is 0. ``rule="either"`` uses a half when the key or the
     response has links of that kind, so a response that invents links where
-    the key has none is penalised.
+    the key has none is penalised. Recall, precision and F1 are the means of
+    the used halves'.
     """
-    coref = _rp(counts, idx, "coref.")
-    noncoref = _rp(counts, idx, "noncoref.")
+    coref, noncoref = _rp(get, "coref."), _rp(get, "noncoref.")
     if rule == "key":
-        has_c = counts[..., idx["coref.recall_den"]] != 0
-        has_n = counts[..., idx["noncoref.recall_den"]] != 0
+        has_c, has_n = get("coref.recall_den") != 0, get("noncoref.recall_den") != 0
     elif rule == "either":
-        has_c = (counts[..., idx["coref.recall_den"]] != 0) | (counts[..., idx["coref.precision_den"]] != 0)
-        has_n = (counts[..., idx["noncoref.recall_den"]] != 0) | (counts[..., idx["noncoref.precision_den"]] != 0)
+        has_c, has_n = coref["counted"], noncoref["counted"]
     else:
         raise ValueError(f"`blanc_rule` must be one of {BLANC_RULES}; got {rule!r} instead.")
-    halves = has_c.astype(np.float64) + has_n.astype(np.float64)
-    out = {}
-    for key in ("recall", "precision", "f1"):
-        total = np.where(has_c, coref[key], 0.0) + np.where(has_n, noncoref[key], 0.0)
-        out[key] = ratio(total, halves)
-    out["coref"] = coref
-    out["noncoref"] = noncoref
+    halves = 1 * has_c + 1 * has_n  # ints, also for NumPy booleans (whose + is a logical or)
+    out = {q: ratio(has_c * coref[q] + has_n * noncoref[q], halves) for q in ("recall", "precision", "f1")}
+    out.update(counted=coref["counted"] | noncoref["counted"], coref=coref, noncoref=noncoref)
     return out
 
 
+def scores_of(metric: str, get: Callable[[str], Any], blanc_rule: str = "key") -> dict[str, Any]:
+    """Recall, precision, F1 and ``counted`` of one metric; ``get(suffix)`` gives its summed count column.
+
+    ``counted`` is false where the metric had nothing to count (every
+    recall and precision denominator 0): not a score, whatever the ratios.
+    BLANC also has ``"coref"`` and ``"noncoref"`` (its halves, the same keys).
+    """
+    return _blanc(get, blanc_rule) if metric == "blanc" else _rp(get)
+
+
+#: Why a metric can have nothing to count, by metric (else NOTHING_TO_COUNT).
+_NOTHING_TO_COUNT = {
+    "muc": "no coreference links in the key or the response (every entity is a singleton)",
+    "lmuc": "no coreference links in the key or the response (every entity is a singleton)",
+    "blanc": "no pair of mentions in any document of the key or the response",
+    "zero": "no zero mentions in the key or the response",
+}
+NOTHING_TO_COUNT = "no mentions in the key or the response"
+
+
+def na_warning(metric: str) -> str:
+    """The warning line of a metric with nothing to count: what is shown and why."""
+    return f"{metric}: n/a, nothing to count: {_NOTHING_TO_COUNT.get(metric, NOTHING_TO_COUNT)}"
+
+
+def na_warnings(scores: Iterable[tuple[str, Any]]) -> list[str]:
+    """:func:`na_warning` for each ``(name, score)`` whose ``counted`` is false."""
+    return [na_warning(m) for m, s in scores if not s.counted]
+
+
+def count_text(counts: dict[str, Any]) -> str:
+    """A count-only analysis's counts as tables print them: ``"name value, ..."`` (integral values as ints)."""
+    return ", ".join(f"{k} {int(v) if float(v).is_integer() else v}" for k, v in counts.items())
+
+
 def metric_scores(
-    counts: np.ndarray,
+    counts: Any,
     columns: Sequence[str],
     metrics: Sequence[str],
     *,
@@ -123,50 +154,38 @@ def metric_scores(
     Returns
     -------
     dict
-        ``{metric: {"recall": array, "precision": array, "f1": array, ...}}``;
-        BLANC also has ``"coref"`` and ``"noncoref"`` sub-dictionaries.
+        ``{metric: {"recall": array, "precision": array, "f1": array,
+        "counted": array, ...}}`` (see :func:`scores_of`); BLANC also has
+        ``"coref"`` and ``"noncoref"`` sub-dictionaries.
     """
+    import numpy as np
+
     counts = np.asarray(counts, dtype=np.float64)
     lay = layout(columns)
     out: dict[str, dict] = {}
     for metric in metrics:
         idx = lay[metric]
-        if metric == "blanc":
-            out[metric] = _blanc(counts, idx, blanc_rule)
-        else:
-            out[metric] = _rp(counts, idx)
-        extra = _EXTRAS.get(metric)
-        if extra is not None:
-            out[metric].update(extra(counts, idx))
+        out[metric] = scores_of(metric, lambda suffix, idx=idx: counts[..., idx[suffix]], blanc_rule)
+        out[metric].update(extras(metric, lambda suffix, idx=idx: counts[..., idx[suffix]]))
     return out
 
 
-def conll_f1(scores: dict[str, dict]) -> np.ndarray | None:
+def conll_f1(scores: dict[str, dict]) -> Any:
     """Mean F1 of MUC, B-cubed and CEAF_e, or None when one is missing."""
     if not all(m in scores for m in CONLL_METRICS):
         return None
     return sum(scores[m]["f1"] for m in CONLL_METRICS) / len(CONLL_METRICS)
+    return sum(scores[m]["f1"] for m in CONLL_METRICS) / len(CONLL_METRICS)
 
 
-def _da_errors(counts: np.ndarray, idx: dict[str, int]) -> dict[str, np.ndarray]:
-    """DA's error analysis (Trouilleux et al. 2000, §5).
+def extras(metric: str, get: Callable[[str], Any]) -> dict[str, Any]:
+    """A metric's quantities beyond its counts, recall, precision and F1 (``get`` as in :func:`scores_of`).
 
-    The counts of incorrect (substituted), spurious (overgenerated) and missing
-    (undergenerated) denotation assignments, and each as a share of all errors.
+    Only DA has some: its error analysis (Trouilleux et al. 2000, §5), the
+    shares of incorrect (substitution), spurious (overgeneration) and
+    missing (undergeneration) denotation assignments among all its errors.
     """
-    incorrect = counts[..., idx["incorrect"]]
-    spurious = counts[..., idx["spurious"]]
-    missing = counts[..., idx["missing"]]
-    errors = counts[..., idx["errors"]]
-    return {
-        "incorrect": incorrect,
-        "spurious": spurious,
-        "missing": missing,
-        "substitution": ratio(incorrect, errors),
-        "overgeneration": ratio(spurious, errors),
-        "undergeneration": ratio(missing, errors),
-    }
-
-
-# Per-metric extra quantities beyond recall, precision and F1, keyed by metric.
-_EXTRAS: dict = {"da": _da_errors}
+    if metric != "da":
+        return {}
+    shares = (("substitution", "incorrect"), ("overgeneration", "spurious"), ("undergeneration", "missing"))
+    return {share: ratio(get(count), get("errors")) for share, count in shares}

@@ -3,9 +3,10 @@
 ``corefscore METRIC KEY RESPONSE [none|DOCNAME]`` prints what ``perl scorer.pl``
 prints for the same files, line for line, so that scripts which read its output
 keep working. Everything here is arithmetic and formatting on the engine's
-additive counts; this module imports nothing beyond the standard library, so
-that the drop-in command starts fast. :class:`Totals` gives ``corefscore
-score``'s table the same way (the scores of ``Result`` without NumPy).
+additive counts; this module imports nothing beyond the standard library and
+the NumPy-free ``_arith``, so that the drop-in command starts fast.
+:class:`Totals` gives ``corefscore score``'s table from ``_arith``'s lines
+(the scores of ``Result``, without NumPy).
 
 What is printed, per metric (``all`` prints MUC, B-cubed, CEAF_m, CEAF_e and
 BLANC, each after a ``METRIC name:`` line)::
@@ -64,6 +65,8 @@ from __future__ import annotations
 import math
 import os
 
+from ._arith import RP_COUNTS
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # collections.abc imports collections: ~4 ms of the command line's start-up
     from collections.abc import Sequence
@@ -74,8 +77,8 @@ REFERENCE_VERSION = "8.01"
 REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 #: The rule printed after every score line.
 RULE = "-" * 74
-#: The four standard counts of a metric, in the order the reference prints them.
-RP = ("recall_num", "recall_den", "precision_num", "precision_den")
+#: The four standard counts of a metric, in the order the reference prints them (the engine's column order).
+RP = RP_COUNTS
 
 
 def perl_number(x: float) -> str:
@@ -114,7 +117,8 @@ def rpf(num_r: float, den_r: float, num_p: float, den_p: float, f1: float | None
 
     Recall ``num_r / den_r`` and precision ``num_p / den_p`` are 0 when the
     denominator is 0; F1 is ``2 P R / (P + R)`` (0 when ``P + R`` is 0) unless
-    given. Returns two lines joined by ``"\\n"``, without a final newline.
+    given: the lines of ``_arith``, which follow the reference's order of
+    operations. Returns two lines joined by ``"\n"``, without a final newline.
 
     Examples
     --------
@@ -122,22 +126,19 @@ def rpf(num_r: float, den_r: float, num_p: float, den_p: float, f1: float | None
     Recall: (3 / 6) 50%	Precision: (3 / 5) 60%	F1: 54.54%
     --------------------------------------------------------------------------
     """
-    precision = num_p / den_p if den_p else 0.0
-    recall = num_r / den_r if den_r else 0.0
-    if f1 is None:
-        f1 = 0.0
-        if recall + precision:
-            # The reference's order of operations: ((2 * P) * R) / (P + R).
-            f1 = 2 * precision * recall / (precision + recall)
+    from ._arith import scores_of
+
+    counts = dict(zip(RP, (num_r, den_r, num_p, den_p)))
+    s = scores_of("", counts.__getitem__)
     return (
-        f"Recall: ({perl_number(num_r)} / {perl_number(den_r)}) {percent(recall)}%"
-        f"\tPrecision: ({perl_number(num_p)} / {perl_number(den_p)}) {percent(precision)}%"
-        f"\tF1: {percent(f1)}%\n{RULE}"
+        f"Recall: ({perl_number(num_r)} / {perl_number(den_r)}) {percent(s['recall'])}%"
+        f"\tPrecision: ({perl_number(num_p)} / {perl_number(den_p)}) {percent(s['precision'])}%"
+        f"\tF1: {percent(s['f1'] if f1 is None else f1)}%\n{RULE}"
     )
 
 
 def blanc_scores(coref: Sequence[float], noncoref: Sequence[float], rule: str = "key") -> tuple[float, float, float]:
-    """BLANC recall, precision and F1 from its two halves' summed counts, as the reference computes them.
+    """BLANC recall, precision and F1 from its two halves' summed counts (``_arith``'s BLANC, the reference's).
 
     Each half is ``(recall_num, recall_den, precision_num, precision_den)``.
     With ``rule="key"`` (the reference) a half counts when the key has links
@@ -151,26 +152,12 @@ def blanc_scores(coref: Sequence[float], noncoref: Sequence[float], rule: str = 
     >>> perl_number(r), perl_number(p)
     ('0.632142857142857', '0.74680170575693')
     """
+    from ._arith import scores_of
 
-    def half(c: Sequence[float]) -> tuple[float, float, float]:
-        r = c[0] / c[1] if c[1] else 0.0
-        p = c[2] / c[3] if c[3] else 0.0
-        f = 2 * p * r / (p + r) if p + r else 0.0
-        return r, p, f
-
-    if rule == "key":
-        use_c, use_n = bool(coref[1]), bool(noncoref[1])
-    else:
-        use_c, use_n = bool(coref[1] or coref[3]), bool(noncoref[1] or noncoref[3])
-    rc, pc, fc = half(coref)
-    rn, pn, fn = half(noncoref)
-    if use_c and use_n:
-        return (rc + rn) / 2, (pc + pn) / 2, (fc + fn) / 2
-    if use_c:
-        return rc, pc, fc
-    if use_n:
-        return rn, pn, fn
-    return 0.0, 0.0, 0.0
+    counts = {f"{half}.{c}": float(v) for half, side in (("coref", coref), ("noncoref", noncoref))
+              for c, v in zip(RP, side)}
+    s = scores_of("blanc", counts.__getitem__, rule)
+    return s["recall"], s["precision"], s["f1"]
 
 
 def identification_lines(key: float, response: float, exact: float, key_repeats: int = 0) -> list[str]:
@@ -337,15 +324,20 @@ class Report:
 
 
 class MetricTotal:
-    """Recall, precision and F1 of one metric over a whole batch (the attributes of a ``MetricScore``)."""
+    """Recall, precision, F1 and ``counted`` of one metric over a whole batch (the attributes of a ``MetricScore``)."""
 
-    __slots__ = ("f1", "precision", "recall")
+    __slots__ = ("counted", "f1", "precision", "recall")
 
-    def __init__(self, recall: float, precision: float, f1: float) -> None:
-        self.recall, self.precision, self.f1 = recall, precision, f1
+    def __init__(self, recall: float, precision: float, f1: float, counted: bool = True) -> None:
+        self.recall, self.precision, self.f1, self.counted = recall, precision, f1, counted
 
     def __repr__(self) -> str:
-        return f"MetricTotal(recall={self.recall!r}, precision={self.precision!r}, f1={self.f1!r})"
+        return (f"MetricTotal(recall={self.recall!r}, precision={self.precision!r}, f1={self.f1!r}, "
+                f"counted={self.counted!r})")
+
+    def shown(self) -> tuple[float, float, float] | None:
+        """``(recall, precision, f1)`` as views show them: None when there was nothing to count."""
+        return (self.recall, self.precision, self.f1) if self.counted else None
 
 
 class Totals:
@@ -355,9 +347,8 @@ class Totals:
     or a macro average, without importing NumPy (whose import takes longer
     than reading and scoring a 30 MB corpus). The numbers are those of
     ``Result``: each column is summed document by document, in key order (the
-    order of NumPy's sum over the documents' axis), and the scores are the
-    same IEEE operations as ``_arith.metric_scores`` (a ratio is 0 over 0, F1
-    is ``2 R P / (R + P)``, BLANC as :func:`blanc_scores`).
+    order of NumPy's sum over the documents' axis), and the scores are those
+    of the same lines, ``_arith.scores_of``, on floats instead of arrays.
 
     Parameters
     ----------
@@ -369,12 +360,14 @@ class Totals:
         The engine's column names.
     metrics : sequence of str
         The metrics the engine applied; those without recall and precision
-        (count-only analyses) are left out, as ``Result.metrics`` leaves them.
+        (count-only analyses) are in ``analyses``, as in ``Result``.
     blanc_rule : {"key", "either"}
     """
 
     def __init__(self, counts: Sequence[float], n_documents: int, columns: Sequence[str], metrics: Sequence[str],
                  blanc_rule: str = "key") -> None:
+        from . import _arith
+
         width = len(columns)
         if len(counts) != n_documents * width:
             raise ValueError(f"`counts` must hold {n_documents} rows of {width} columns; got {len(counts)} values.")
@@ -384,20 +377,13 @@ class Totals:
             sums = [s + c for s, c in zip(sums, flat[start:start + width])]
         self.sums = sums
         self.n_documents = n_documents
-        index = {name: i for i, name in enumerate(columns)}
-        self.metrics = tuple(m for m in metrics if m + ".recall_num" in index or m == "blanc")
+        self.metrics, self.analyses = _arith.split_scored(tuple(columns), tuple(metrics))
+        lay = _arith.layout(columns)
         self._scores: dict[str, MetricTotal] = {}
         for m in self.metrics:
-            if m == "blanc":
-                coref = [sums[index["blanc.coref." + c]] for c in RP]
-                noncoref = [sums[index["blanc.noncoref." + c]] for c in RP]
-                self._scores[m] = MetricTotal(*blanc_scores(coref, noncoref, blanc_rule))
-                continue
-            num_r, den_r, num_p, den_p = (sums[index[f"{m}.{c}"]] for c in RP)
-            recall = num_r / den_r if den_r else 0.0
-            precision = num_p / den_p if den_p else 0.0
-            both = recall + precision
-            self._scores[m] = MetricTotal(recall, precision, 2 * recall * precision / both if both else 0.0)
+            s = _arith.scores_of(m, lambda suffix, idx=lay[m]: sums[idx[suffix]], blanc_rule)
+            self._scores[m] = MetricTotal(s["recall"], s["precision"], s["f1"], s["counted"])
+        self.counts = {a: {k: sums[i] for k, i in lay[a].items()} for a in self.analyses}
 
     def __getitem__(self, metric: str) -> MetricTotal:
         return self._scores[metric]
@@ -405,9 +391,21 @@ class Totals:
     def __contains__(self, metric: object) -> bool:
         return metric in self._scores
 
+    def items(self) -> list[tuple[str, MetricTotal]]:
+        """``(name, MetricTotal)`` pairs in engine order."""
+        return list(self._scores.items())
+
     @property
     def conll_f1(self) -> float | None:
-        """Mean F1 of MUC, B-cubed and CEAF_e, or None if one was not scored."""
-        if not all(m in self._scores for m in ("muc", "bcub", "ceafe")):
+        """Mean F1 of MUC, B-cubed and CEAF_e, or None if one was not scored or had nothing to count."""
+        from ._arith import CONLL_METRICS
+
+        if not all(m in self._scores and self._scores[m].counted for m in CONLL_METRICS):
             return None
-        return sum(self._scores[m].f1 for m in ("muc", "bcub", "ceafe")) / 3
+        return sum(self._scores[m].f1 for m in CONLL_METRICS) / len(CONLL_METRICS)
+
+    def na_warnings(self) -> list[str]:
+        """A line for each metric with nothing to count (shown as n/a), saying why."""
+        from ._arith import na_warnings
+
+        return na_warnings(self._scores.items())

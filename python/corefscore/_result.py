@@ -9,12 +9,11 @@ from typing import Any
 import numpy as np
 
 from . import _arith
+from ._arith import RP_COUNTS
 from ._engine import Duplicate
 
-#: The four standard counts of a metric, in column order.
-RP_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 #: BLANC's halves: (name in results, column prefix).
-BLANC_HALVES = (("coref_links", "coref."), ("noncoref_links", "noncoref."))
+BLANC_HALVES = (("coref_links", "coref"), ("noncoref_links", "noncoref"))
 #: Names of the score quantities.
 QUANTITIES = ("recall", "precision", "f1")
 
@@ -32,6 +31,11 @@ class MetricScore:
     ----------
     name : str
     recall, precision, f1 : float
+        The reference scorer's values (0 over 0).
+    counted : bool
+        False when the metric had nothing to count (its recall and precision
+        denominators all 0): then it is not a score, and ``to_dict()``, tables
+        and ``to_pandas()`` show ``None``, ``n/a`` and NaN.
     recall_num, recall_den, precision_num, precision_den : float
         The summed counts (absent for metrics with other counts).
     coref_links, noncoref_links : MetricScore
@@ -41,7 +45,7 @@ class MetricScore:
     too, listed in :attr:`extra`.
     """
 
-    __slots__ = ("_parts", "counts", "extra", "f1", "name", "precision", "recall")
+    __slots__ = ("_parts", "counted", "counts", "extra", "f1", "name", "precision", "recall")
 
     def __init__(
         self,
@@ -52,6 +56,7 @@ class MetricScore:
         counts: dict[str, float],
         extra: dict[str, float] | None = None,
         parts: dict[str, MetricScore] | None = None,
+        counted: bool = True,
     ) -> None:
         self.name = name
         self.recall = float(recall)
@@ -60,6 +65,7 @@ class MetricScore:
         self.counts = counts
         self.extra = extra or {}
         self._parts = parts or {}
+        self.counted = bool(counted)
 
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("__"):
@@ -70,7 +76,13 @@ class MetricScore:
         raise AttributeError(f"metric {self.name!r} has no quantity {attr!r}")
 
     def __repr__(self) -> str:
+        if not self.counted:
+            return f"MetricScore({self.name!r}, n/a: nothing to count)"
         return f"MetricScore({self.name!r}, recall={self.recall:.4f}, precision={self.precision:.4f}, f1={self.f1:.4f})"
+
+    def shown(self) -> tuple[float, float, float] | None:
+        """``(recall, precision, f1)`` as views show them: None when there was nothing to count."""
+        return (self.recall, self.precision, self.f1) if self.counted else None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MetricScore):
@@ -80,8 +92,9 @@ class MetricScore:
     __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
-        """The metric as in the ``--json`` schema: scores, counts, BLANC halves, extras."""
-        out: dict[str, Any] = {"recall": self.recall, "precision": self.precision, "f1": self.f1}
+        """The metric as in the ``--json`` schema: scores (None with nothing to count), counts, BLANC halves, extras."""
+        shown = self.shown() or (None, None, None)
+        out: dict[str, Any] = dict(zip(QUANTITIES, shown))
         for key, value in self.counts.items():
             out[key] = _num(value)
         for key, part in self._parts.items():
@@ -91,52 +104,26 @@ class MetricScore:
         return out
 
 
-def _metric_scores(
-    sums: np.ndarray, columns: Sequence[str], metrics: Sequence[str], blanc_rule: str
-) -> dict[str, MetricScore]:
-    """MetricScore objects from one vector of summed counts."""
-    return _metric_score_rows(np.asarray(sums).reshape(1, -1), columns, metrics, blanc_rule)[0]
+def _percents(scores: tuple[float, float, float] | None) -> tuple[str, str, str]:
+    """Scores as tables print them: percentages with two decimals, or n/a when there was nothing to count."""
+    return ("n/a",) * 3 if scores is None else tuple(f"{100 * x:.2f}" for x in scores)  # type: ignore[return-value]
 
 
-def _metric_score_rows(
-    counts: np.ndarray, columns: Sequence[str], metrics: Sequence[str], blanc_rule: str
-) -> list[dict[str, MetricScore]]:
-    """MetricScore objects for every row of ``counts`` (n, n_columns), from one vectorised pass."""
-    raw = _arith.metric_scores(counts, columns, metrics, blanc_rule=blanc_rule)
-    lay = _arith.layout(columns)
-    n = counts.shape[0]
-    cols = counts.T.tolist()  # one Python list per column
-    out: list[dict[str, MetricScore]] = [{} for _ in range(n)]
+def _metric_scores(row: Sequence[float], lay: dict[str, dict[str, int]], metrics: Sequence[str],
+                   blanc_rule: str) -> dict[str, MetricScore]:
+    """MetricScore objects from one row of counts (Python floats), by ``_arith.scores_of``: the scalar lines."""
+    out = {}
     for metric in metrics:
-        idx = lay[metric]
-        scores = raw[metric]
-        r, p, f = (np.broadcast_to(scores[q], (n,)).tolist() for q in QUANTITIES)
-        halves = []
+        counts = {k: row[i] for k, i in lay[metric].items()}
+        s = _arith.scores_of(metric, counts.__getitem__, blanc_rule)
+        parts = None
         if metric == "blanc":
-            for half, prefix in BLANC_HALVES:
-                sub = scores[prefix[:-1]]
-                hq = [np.broadcast_to(sub[q], (n,)).tolist() for q in QUANTITIES]
-                hc = [(c, cols[idx[prefix + c]]) for c in RP_COUNTS]
-                halves.append((half, hq, hc))
-            own = [(k, cols[i]) for k, i in idx.items() if not k.startswith(("coref.", "noncoref."))]
-        else:
-            own = [(k, cols[i]) for k, i in idx.items()]
-        extra_keys = [k for k in scores if k not in QUANTITIES and k not in ("coref", "noncoref") and k not in idx]
-        extras = [(k, np.broadcast_to(scores[k], (n,)).tolist()) for k in extra_keys]
-        for d in range(n):
-            parts = {
-                half: MetricScore(f"blanc.{half}", hq[0][d], hq[1][d], hq[2][d], {c: v[d] for c, v in hc})
-                for half, hq, hc in halves
-            }
-            out[d][metric] = MetricScore(
-                metric,
-                r[d],
-                p[d],
-                f[d],
-                {k: v[d] for k, v in own},
-                {k: v[d] for k, v in extras},
-                parts,
-            )
+            parts = {half: MetricScore(f"blanc.{half}", *(s[prefix][q] for q in QUANTITIES),
+                                       {c: counts[f"{prefix}.{c}"] for c in RP_COUNTS}, counted=s[prefix]["counted"])
+                     for half, prefix in BLANC_HALVES}
+            counts = {}
+        out[metric] = MetricScore(metric, *(s[q] for q in QUANTITIES), counts,
+                                  _arith.extras(metric, counts.__getitem__), parts, s["counted"])
     return out
 
 
@@ -230,12 +217,15 @@ class Result:
 
     def _all(self) -> dict[str, MetricScore]:
         if self._scores is None:
-            self._scores = _metric_scores(self.total_counts, self.columns, self.metrics, self.blanc_rule)
+            self._scores = _metric_scores(self.total_counts.tolist(), _arith.layout(self.columns), self.metrics,
+                                          self.blanc_rule)
         return self._scores
 
     def __getitem__(self, metric: str) -> MetricScore:
         if metric not in self.metrics:
-            raise KeyError(f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead.")
+            hint = f" ({metric} has counts, not scores: result.counts[{metric!r}])" if metric in self.analyses else ""
+            raise KeyError(f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead."
+                           + hint)
         return self._all()[metric]
 
     def __contains__(self, metric: object) -> bool:
@@ -262,11 +252,17 @@ class Result:
 
     @property
     def conll_f1(self) -> float | None:
-        """Mean F1 of MUC, B-cubed and CEAF_e (the CoNLL score), or None if one was not scored."""
+        """Mean F1 of MUC, B-cubed and CEAF_e (the CoNLL score), or None if one is absent or had nothing to count."""
         if not all(m in self.metrics for m in _arith.CONLL_METRICS):
             return None
         scores = self._all()
+        if not all(scores[m].counted for m in _arith.CONLL_METRICS):
+            return None
         return float(sum(scores[m].f1 for m in _arith.CONLL_METRICS) / len(_arith.CONLL_METRICS))
+
+    def na_warnings(self) -> list[str]:
+        """A line for each metric with nothing to count over the whole batch (shown as n/a), saying why."""
+        return _arith.na_warnings(self._all().items())
 
     @property
     def counts(self) -> dict[str, dict[str, float]]:
@@ -280,7 +276,8 @@ class Result:
 
     def per_document(self) -> list[Result]:
         """One single-document Result per document, in order (scores computed in one vectorised pass)."""
-        rows = _metric_score_rows(self.counts_matrix, self.columns, self.metrics, self.blanc_rule)
+        lay = _arith.layout(self.columns)
+        rows = [_metric_scores(row, lay, self.metrics, self.blanc_rule) for row in self.counts_matrix.tolist()]
         docs = []
         for i, scores in enumerate(rows):
             doc = self._subset([i])
@@ -324,8 +321,11 @@ class Result:
             precision, f1, recall_num, recall_den, precision_num,
             precision_den}}, "conll_f1", "warnings"}``; BLANC also has
             ``"coref_links"`` and ``"noncoref_links"`` objects with the same
-            seven fields. Integral counts are ints. With ``per_doc=True``,
-            ``"documents": [{"name", "metrics"}]`` is added.
+            seven fields. Integral counts are ints. A metric with nothing to
+            count has None scores (and a line in ``"warnings"``). Count-only
+            analyses asked for (``kk``, ``ms``) are ``"analyses": {NAME:
+            {count: value}}``. With ``per_doc=True``, ``"documents": [{"name",
+            "metrics"}]`` is added (and ``"analyses"`` per document).
         """
         from ._version import __version__
 
@@ -335,14 +335,22 @@ class Result:
             "response": self.response,
             "metrics": {name: s.to_dict() for name, s in self._all().items()},
             "conll_f1": self.conll_f1,
-            "warnings": list(self.warnings),
+            "warnings": [*self.warnings, *self.na_warnings()],
         }
+        if self.analyses:
+            out["analyses"] = self._analysis_counts()
         if per_doc:
             out["documents"] = [
-                {"name": doc.doc_names[0], "metrics": {n: s.to_dict() for n, s in doc._all().items()}}
+                {"name": doc.doc_names[0], "metrics": {n: s.to_dict() for n, s in doc._all().items()},
+                 **({"analyses": doc._analysis_counts()} if self.analyses else {})}
                 for doc in self.per_document()
             ]
         return out
+
+    def _analysis_counts(self) -> dict[str, dict[str, float | int]]:
+        """The count-only analyses' summed counts, ints where integral (their ``to_dict`` form)."""
+        counts = self.counts
+        return {a: {k: _num(v) for k, v in counts[a].items()} for a in self.analyses}
 
     def to_pandas(self, per_document: bool = False) -> Any:
         """A pandas DataFrame: one row per metric (or per document and metric).
@@ -368,13 +376,19 @@ class Result:
                 row: dict[str, Any] = {}
                 if per_document:
                     row["document"] = doc.doc_names[0]
-                row.update(metric=name, recall=s.recall, precision=s.precision, f1=s.f1)
+                row.update(zip(("metric", *QUANTITIES), (name, *(s.shown() or (np.nan,) * 3))))
                 row.update({c: s.counts.get(c, np.nan) for c in RP_COUNTS})
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def _table_rows(self) -> list[tuple[str, float, float, float]]:
-        return [(n, s.recall, s.precision, s.f1) for n, s in self._all().items()]
+    def _table_rows(self) -> list[tuple[str, str, str, str]]:
+        """(name, recall, precision, F1) as printed: percentages, or n/a with nothing to count."""
+        return [(n, *(_percents(s.shown()))) for n, s in self._all().items()]
+
+    def _count_rows(self) -> list[tuple[str, str]]:
+        """(analysis, its counts as "name value" pairs) for the count-only analyses asked for."""
+        counts = self.counts
+        return [(a, _arith.count_text(counts[a])) for a in self.analyses]
 
     def __repr__(self) -> str:
         n = self.n_documents
@@ -384,18 +398,20 @@ class Result:
         head += ")"
         lines = [head, f"  {'metric':<12}{'recall':>9}{'precision':>11}{'F1':>9}"]
         for name, r, p, f in self._table_rows():
-            lines.append(f"  {name:<12}{100 * r:>9.2f}{100 * p:>11.2f}{100 * f:>9.2f}")
+            lines.append(f"  {name:<12}{r:>9}{p:>11}{f:>9}")
         conll = self.conll_f1
         if conll is not None:
             lines.append(f"  {'conll':<12}{'':>9}{'':>11}{100 * conll:>9.2f}")
+        lines.extend(f"  {name:<12}{counts}" for name, counts in self._count_rows())
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         n = self.n_documents
         rows = "".join(
-            f"<tr><th>{html.escape(name)}</th><td>{100 * r:.2f}</td><td>{100 * p:.2f}</td><td>{100 * f:.2f}</td></tr>"
+            f"<tr><th>{html.escape(name)}</th><td>{r}</td><td>{p}</td><td>{f}</td></tr>"
             for name, r, p, f in self._table_rows()
-        )
+        ) + "".join(f"<tr><th>{html.escape(name)}</th><td colspan=\"3\">{html.escape(counts)}</td></tr>"
+                    for name, counts in self._count_rows())
         conll = self.conll_f1
         foot = ""
         if conll is not None:

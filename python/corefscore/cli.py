@@ -88,6 +88,7 @@ ENGINE_DEFAULTS: dict[str, Any] = {
     "da_weights": None,
     "da_greedy": False,
     "clusters_field": None,
+    "allow_disjoint": False,
 }
 
 
@@ -121,6 +122,9 @@ def _engine_options(p: Any) -> None:
         "--da-weights", metavar="A,B,C", help="DA similarity weights: names, nominals, pronouns (default 0.6,0.3,0.1)"
     )
     g.add_argument("--da-greedy", action="store_true", help="DA's greedy correspondence instead of the optimal one")
+    g.add_argument("--allow-disjoint", action="store_true",
+                   help="score a key and a response with no document name in common (refused by default: "
+                        "every key document would be scored against an empty response)")
 
 
 def _metrics_option(p: Any) -> None:
@@ -180,6 +184,7 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
         "link_weights": _floats(args.link_weights, 4, "--link-weights") if args.link_weights else None,
         "da_weights": _floats(args.da_weights, 3, "--da-weights") if args.da_weights else None,
         "da_greedy": args.da_greedy,
+        "allow_disjoint": args.allow_disjoint or None,
     }
 
 
@@ -188,9 +193,17 @@ def _metric_list(text: str | None) -> list[str] | None:
 
 
 def _known_metrics() -> tuple[str, ...]:
-    from . import _lib
+    """The metrics with scores (recall and precision), which the drop-in form prints as the reference does."""
+    from . import _arith, _lib
 
-    return _lib.metric_names()
+    return _arith.split_scored(_lib.columns(), _lib.metric_names())[0]
+
+
+def _analyses() -> tuple[str, ...]:
+    """The count-only analyses (kk, ms): counts without scores, printed by ``corefscore score --metrics``."""
+    from . import _arith, _lib
+
+    return _arith.split_scored(_lib.columns(), _lib.metric_names())[1]
 
 
 def _input_error(exc: Any) -> str:
@@ -284,6 +297,9 @@ def _dropin(argv: list[str]) -> int:
         args = _parse(parser, argv)
     metric = args.metric.lower()
     known = _known_metrics()
+    if metric in _analyses():
+        raise UsageError(f"{metric} is an error analysis, counts without a score: run "
+                         f"`corefscore score KEY RESPONSE --metrics {metric}` to print its counts")
     if metric != "all" and metric not in known:
         raise UsageError(f"invalid metric {args.metric!r}; use all, {', '.join(known)}")
     wanted = list(REFERENCE_METRICS) if metric == "all" else [metric]
@@ -364,38 +380,50 @@ def _score_table(result: Any, args: Any, intervals: Any, macro: Any) -> str:
     width = 24 if intervals is not None else 10
     lines.append(f"{'metric':<13}" + "".join(f"{h:>{width}}" for h in ("recall", "precision", "F1")))
 
-    def cell(metric: str, q: str, value: float) -> str:
+    def cell(metric: str, q: str, value: float | None) -> str:
+        if value is None:
+            return "n/a".rjust(width)
         if intervals is not None and metric in intervals and q in intervals[metric]:
             iv = intervals[metric][q]
             return f"{_pct(value)} [{_pct(iv.low)}, {_pct(iv.high)}]".rjust(width)
         return _pct(value).rjust(width)
 
     for m in names:
-        if macro is not None:
-            s = macro[m]
-            r, p, f = s["recall"], s["precision"], s["f1"]
+        if not result[m].counted:  # nothing to count in the corpus, so in no document either: no average
+            r = p = f = None
+        elif macro is not None:
+            r, p, f = (macro[m][q] for q in ("recall", "precision", "f1"))
         else:
-            s = result[m]
-            r, p, f = s.recall, s.precision, s.f1
+            r, p, f = result[m].shown()
         lines.append(f"{m:<13}" + cell(m, "recall", r) + cell(m, "precision", p) + cell(m, "f1", f))
     conll = macro["conll"]["f1"] if macro is not None and "conll" in macro else result.conll_f1
-    if conll is not None:
+    if conll is not None or all(m in names for m in ("muc", "bcub", "ceafe")):
         lines.append(f"{'CoNLL F1':<13}" + " " * (2 * width) + cell("conll", "f1", conll))
+    lines.extend(_count_lines(result))
     return "\n".join(lines) + "\n"
+
+
+def _count_lines(result: Any) -> list[str]:
+    """The count-only analyses asked for (kk, ms), one line each: counts, not scores."""
+    from ._arith import count_text
+
+    counts = result.counts
+    return [f"{a:<13}{count_text(counts[a])}" for a in result.analyses]
 
 
 def _per_doc_table(result: Any) -> str:
     names = list(result.metrics)
     docs = result.per_document()
     width = max([8, *(len(d.doc_names[0]) for d in docs)])
-    head = f"{'document':<{width}}" + "".join(f"{m:>12}" for m in names) + f"{'conll':>9}"
+    has_conll = all(m in names for m in ("muc", "bcub", "ceafe"))
+    head = f"{'document':<{width}}" + "".join(f"{m:>12}" for m in names) + (f"{'conll':>9}" if has_conll else "")
     lines = ["", "F1 per document", head]
     for d in docs:
         conll = d.conll_f1
         lines.append(
             f"{d.doc_names[0]:<{width}}"
-            + "".join(f"{_pct(d[m].f1):>12}" for m in names)
-            + (f"{_pct(conll):>9}" if conll is not None else "")
+            + "".join(f"{_pct(d[m].f1) if d[m].counted else 'n/a':>12}" for m in names)
+            + (f"{_pct(conll) if conll is not None else 'n/a':>9}" if has_conll else "")
         )
     return "\n".join(lines) + "\n"
 
@@ -435,13 +463,13 @@ def _cmd_score(argv: list[str]) -> int:
         raise UsageError("give KEY RESPONSE, or --datasets KEY1 RESPONSE1 [KEY2 RESPONSE2 ...]")
     if not (args.ci or args.json or args.per_doc or args.average != "micro"):
         result = _plain_score_files(args.key, args.response, _score_kwargs(args, metrics))
-        _warn(result.warnings)
+        _warn([*result.warnings, *result.na_warnings()])
         sys.stdout.write(_score_table(result, args, None, None))
         return 0
     if not args.ci:
         _no_blas_threads()
     result = _score_files(args.key, args.response, **_score_kwargs(args, metrics))
-    _warn(result.warnings)
+    _warn([*result.warnings, *result.na_warnings()])
     intervals = macro = None
     if args.ci or args.average == "macro":
         from . import stats
@@ -478,12 +506,20 @@ def _cmd_score(argv: list[str]) -> int:
     return 0
 
 
-def _dataset_names(keys: list[str]) -> list[str]:
-    """A name per dataset: its key file's stem, or the path as given when stems repeat."""
+def _dataset_names(keys: list[str], responses: list[str]) -> list[str]:
+    """A distinct name per dataset (position): its key file's stem, else "KEY vs RESPONSE" stems, else numbered.
+
+    Datasets are positions on the command line, never paths: one key file
+    given for two systems is two datasets.
+    """
     from pathlib import Path
 
-    stems = [Path(k).stem for k in keys]
-    return stems if len(set(stems)) == len(stems) else list(keys)
+    names = [Path(k).stem for k in keys]
+    if len(set(names)) < len(names):
+        names = [f"{Path(k).stem} vs {Path(r).stem}" for k, r in zip(keys, responses)]
+    if len(set(names)) < len(names):
+        names = [f"{n} ({i + 1})" for i, n in enumerate(names)]
+    return names
 
 
 def _score_datasets(args: Any, metrics: Any) -> int:
@@ -499,19 +535,20 @@ def _score_datasets(args: Any, metrics: Any) -> int:
         _no_blas_threads()
     keys, responses = files[0::2], files[1::2]
     results = {}
-    for name, key, response in zip(_dataset_names(keys), keys, responses):
+    for name, key, response in zip(_dataset_names(keys, responses), keys, responses):
         kwargs = _score_kwargs(args, metrics)
         if args.json:
             results[name] = _score_files(key, response, **kwargs)
         else:
             results[name] = _plain_score_files(key, response, kwargs)
-        _warn(results[name].warnings)
+        _warn([f"{name}: {w}" for w in (*results[name].warnings, *results[name].na_warnings())])
     shared = [m for m in next(iter(results.values())).metrics if all(m in r.metrics for r in results.values())]
-    macro: dict[str, Any] = {
-        "metrics": {m: {q: sum(getattr(r[m], q) for r in results.values()) / len(results)
-                        for q in ("recall", "precision", "f1")} for m in shared},
-        "n_datasets": len(results),
-    }
+    macro: dict[str, Any] = {"metrics": {}, "n_datasets": len(results)}
+    for m in shared:
+        # The mean over the datasets where the metric had something to count: n/a where none had.
+        scored = [r[m] for r in results.values() if r[m].counted]
+        macro["metrics"][m] = {q: sum(getattr(s, q) for s in scored) / len(scored) if scored else None
+                               for q in ("recall", "precision", "f1")}
     conll = [r.conll_f1 for r in results.values()]
     macro["conll_f1"] = None if any(c is None for c in conll) else sum(conll) / len(conll)
     if args.json:
@@ -523,7 +560,8 @@ def _score_datasets(args: Any, metrics: Any) -> int:
     lines = [f"macro average over {len(results)} datasets (mean of per-dataset scores)", "",
              f"{'metric':<13}" + "".join(f"{h:>10}" for h in ("recall", "precision", "F1"))]
     for m, s in macro["metrics"].items():
-        lines.append(f"{m:<13}" + "".join(_pct(s[q]).rjust(10) for q in ("recall", "precision", "f1")))
+        lines.append(f"{m:<13}" + "".join((_pct(s[q]) if s[q] is not None else "n/a").rjust(10)
+                                          for q in ("recall", "precision", "f1")))
     if macro["conll_f1"] is not None:
         lines.append(f"{'CoNLL F1':<13}{'':>20}{_pct(macro['conll_f1']):>10}")
     out.append("\n".join(lines) + "\n")

@@ -65,9 +65,9 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
         iv = stats.bootstrap(result, n=n_bootstrap, confidence=confidence, seed=seed) if n_bootstrap else None
         table = {}
         for m in metrics:
-            s = result[m]
-            row = {"recall": s.recall, "precision": s.precision, "f1": s.f1}
-            if iv is not None and m in iv:
+            shown = result[m].shown()  # None: nothing to count, shown as n/a (no interval either)
+            row = dict(zip(("recall", "precision", "f1"), shown or (None,) * 3))
+            if iv is not None and m in iv and shown is not None:
                 for q, interval in iv[m].items():
                     row[f"{q}_ci"] = [interval.low, interval.high]
             table[m] = row
@@ -76,11 +76,13 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
         data["error_counts"][system] = {c: analysis.counts[c] for c in report_html.KK_CATEGORIES}
         by_doc, links = _errors(analysis)
         data["link_counts"][system] = links
-        resp = {d["name"]: d["entities"] for d in _engine.documents_of(resp_raw, words=False)}
+        # The engine returns the response documents in key order, each the one scoring paired with that key document.
+        resp = _engine.documents_of(resp_raw, words=False)
         for i, doc in enumerate(docs):
-            doc["responses"][system] = resp.get(doc["name"], [])
+            doc["responses"][system] = resp[i]["entities"]
             if i < len(per_doc):
-                doc["scores"][system] = {m: per_doc[i][m].f1 for m in metrics if m in per_doc[i]}
+                doc["scores"][system] = {m: per_doc[i][m].f1 if per_doc[i][m].counted else None
+                                         for m in metrics if m in per_doc[i]}
             doc["errors"][system] = by_doc.get(doc["name"], [])
     data["documents"] = docs
     return data

@@ -141,9 +141,9 @@ _SYSTEM_COLOURS = ("#3b6fb6", "#e08a2c")
 
 
 def _pct(x: Any) -> str:
-    """A fraction as a percentage with two decimals ("" when missing or not finite)."""
+    """A fraction as a percentage with two decimals ("n/a" for None: nothing to count; "" when not finite)."""
     if x is None:
-        return ""
+        return "n/a"
     try:
         v = float(x)
     except (TypeError, ValueError):
@@ -422,7 +422,7 @@ var CAT_COLOURS=__CATCOLOURS__;
 var systems=DATA.systems, docs=DATA.documents||[], metrics=DATA.metrics||[];
 function $(sel){return ROOT.querySelector(sel);}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e;}
-function pct(x){return (x==null||!isFinite(x))?"":(100*x).toFixed(2);}
+function pct(x){return x==null?"n/a":!isFinite(x)?"":(100*x).toFixed(2);}
 
 // ---- per-document table
 var docTable=$(".cfs-docs"), docBody=docTable.querySelector("tbody");
