@@ -54,6 +54,20 @@ from ._api import score_corpus, score_files
 QUANTITIES = ("recall", "precision", "f1")
 #: Name of the CoNLL average (mean F1 of MUC, B-cubed and CEAF_e) in results.
 CONLL = "conll"
+#: The old spelling of :data:`CONLL` as a metric key, still accepted with a DeprecationWarning.
+CONLL_DEPRECATED = "conll_f1"
+
+
+def _metric_key(metric: Any) -> Any:
+    """``metric`` as a key of Intervals and Comparison: ``"conll_f1"`` is read as ``"conll"``, with a warning."""
+    if metric == CONLL_DEPRECATED:
+        import warnings
+
+        warnings.warn(f"the CoNLL score's metric key is {CONLL!r}; {CONLL_DEPRECATED!r} is deprecated "
+                      f"(Result.conll_f1 and the 'conll_f1' of to_dict() are its F1)", DeprecationWarning,
+                      stacklevel=3)
+        return CONLL
+    return metric
 #: Supported averages.
 AVERAGES = ("micro", "macro")
 #: How a macro average treats documents whose denominators of a metric are all zero.
@@ -603,12 +617,12 @@ class Intervals:
 
     def __getitem__(self, metric: str) -> dict[str, Interval]:
         try:
-            return self.table[metric]
+            return self.table[_metric_key(metric)]
         except KeyError:
             raise KeyError(f"no interval for metric {metric!r}; have {self.metrics}") from None
 
     def __contains__(self, metric: object) -> bool:
-        return metric in self.table
+        return _metric_key(metric) in self.table
 
     def __iter__(self):
         return iter(self.table)
@@ -637,7 +651,12 @@ class Intervals:
         }
 
     def to_pandas(self) -> Any:
-        """One row per metric; columns ``recall``, ``recall_low``, ``recall_high``, ... ``f1_high``."""
+        """One row per metric: columns ``metric``, ``recall``, ``recall_low``, ``recall_high``, ... ``f1_high``.
+
+        The shape of every ``to_pandas`` of corefscore: one row per metric
+        (per document and metric where documents are listed), the names as
+        columns, a plain RangeIndex; ``.set_index("metric")`` indexes it.
+        """
         pd = _pandas()
         rows = []
         for m, row in self.table.items():
@@ -648,7 +667,7 @@ class Intervals:
                 rec[q + "_low"] = iv.low if iv else np.nan
                 rec[q + "_high"] = iv.high if iv else np.nan
             rows.append(rec)
-        return pd.DataFrame(rows).set_index("metric")
+        return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
         lines = [f"Intervals ({self._title()})"]
@@ -885,12 +904,12 @@ class Comparison:
 
     def __getitem__(self, metric: str) -> MetricComparison:
         try:
-            return self.table[metric]
+            return self.table[_metric_key(metric)]
         except KeyError:
             raise KeyError(f"no comparison for metric {metric!r}; have {self.metrics}") from None
 
     def __contains__(self, metric: object) -> bool:
-        return metric in self.table
+        return _metric_key(metric) in self.table
 
     def __iter__(self):
         return iter(self.table)
@@ -923,9 +942,10 @@ class Comparison:
         }
 
     def to_pandas(self) -> Any:
-        """One row per metric; columns ``score_a``, ``score_b``, ``difference``, ``low``, ``high``, ``p_value``."""
+        """One row per metric: columns ``metric``, ``score_a``, ``score_b``, ``difference``, ``low``, ``high``,
+        ``p_value`` (the shape of :meth:`Intervals.to_pandas`)."""
         pd = _pandas()
-        return pd.DataFrame([{"metric": m, **vars(c)} for m, c in self.table.items()]).set_index("metric")
+        return pd.DataFrame([{"metric": m, **vars(c)} for m, c in self.table.items()])
 
     def __repr__(self) -> str:
         ci = f"{100 * self.confidence:g}% CI"
