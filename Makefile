@@ -76,11 +76,13 @@ $(VENV)/.installed-test: $(PACKAGING) | $(PY)
 	@$(call quiet_pip,$(VENV),--no-compile -e '.[test]')
 	@touch $@ $(VENV)/.installed
 
+# (a variable: a comma written inside $(call ...) would split its arguments)
+TEST_TORCH_EXTRAS := .[test,torch]
 # The torch extra on top (torch, torchmetrics, lightning), only for `make test-torch`: PyPI's torch for
 # Linux x86_64 is the CUDA build, ~5 GB with its nvidia-* wheels and minutes of pip.
 $(VENV)/.installed-torch: $(VENV)/.installed-test
 	@echo "installing the torch extra (torch, torchmetrics, lightning) into $(VENV); torch alone is ~2.5 min the first time"
-	@$(call quiet_pip,$(VENV),--no-compile -e '.[test,torch]')
+	@$(call quiet_pip,$(VENV),--no-compile -e '$(TEST_TORCH_EXTRAS)')
 	@touch $@
 
 # The shared library, built straight into the package (what setup.py's build_ext does too).
