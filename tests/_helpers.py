@@ -94,4 +94,5 @@ def import_torch_module(name: str):
 
     if TORCH_REQUIRED:
         return importlib.import_module(name)
-    return pytest.importorskip(name, reason=f"{name} is not installed (make test-torch, or pip install corefscore[torch])")
+    reason = f"{name} is not installed (make test-torch, or pip install corefscore[torch])"
+    return pytest.importorskip(name, reason=reason)

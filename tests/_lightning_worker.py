@@ -1,4 +1,4 @@
-"""The Lightning example of the README, run by tests/test_lightning.py: ``python _lightning_worker.py DEVICES OUT_JSON``.
+"""The README's Lightning example, run by tests/test_lightning.py: ``python _lightning_worker.py DEVICES OUT_JSON``.
 
 A LightningModule holds two CorefMetric (sums only, and with rows) and
 validates a synthetic corpus on DEVICES CPU processes (strategy "ddp" with

@@ -20,8 +20,7 @@ from pathlib import Path
 import corefscore
 import numpy as np
 import pytest
-
-from _helpers import import_torch_module  # noqa: E402
+from _helpers import import_torch_module
 
 pytestmark = pytest.mark.torch
 torch = import_torch_module("torch")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import html.parser
 import json
 
+import corefscore
 import numpy as np
 import pytest
-import corefscore
 from corefscore import _arith, stats
 from test_stats_synth import (
     CLASSIC,

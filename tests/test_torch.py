@@ -10,7 +10,6 @@ from __future__ import annotations
 import corefscore
 import numpy as np
 import pytest
-
 from _helpers import import_torch_module
 
 pytestmark = pytest.mark.torch
