@@ -13,7 +13,7 @@ import json
 import corefscore
 import numpy as np
 import pytest
-from corefscore import _arith, stats
+from corefscore import _arith, _resample, stats
 from test_stats_synth import (
     CLASSIC,
     Doc,
@@ -174,7 +174,7 @@ def test_bootstrap_of_one_document_is_a_point(cols):
 
 def test_blocked_arithmetic_equals_one_block(small, cols, monkeypatch):
     whole = stats.bootstrap_counts(small, cols, CLASSIC, n=300, seed=9).to_dict()
-    monkeypatch.setattr(stats, "_BLOCK_CELLS", 7 * small.shape[0])  # blocks of 7 resamples
+    monkeypatch.setattr(_resample, "_BLOCK_CELLS", 7 * small.shape[0])  # blocks of 7 resamples
     blocked = stats.bootstrap_counts(small, cols, CLASSIC, n=300, seed=9).to_dict()
     for m, row in whole["metrics"].items():
         for q, d in row.items():

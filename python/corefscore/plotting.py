@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import stats
+from . import _resample, stats
 
 _EXTRA = "pip install corefscore[notebook]"
 
@@ -44,7 +44,7 @@ def _scores_of(scores: Any, blanc_rule: str) -> tuple[dict[str, dict[str, float]
     if isinstance(scores, stats.Intervals):
         return {m: {q: iv.estimate for q, iv in row.items()} for m, row in scores.table.items()}, (scores)
     if hasattr(scores, "counts_matrix") and hasattr(scores, "columns"):
-        parts = stats._result_parts(scores, "scores")
+        parts = _resample._result_parts(scores, "scores")
         return (
             stats.corpus_scores(
                 parts["counts"],
@@ -133,7 +133,7 @@ def plot_scores(
     if isinstance(quantities, str):
         quantities = (quantities,)
     for q in quantities:
-        stats._check_choice(q, "quantities", stats.QUANTITIES)
+        _resample._check_choice(q, "quantities", stats.QUANTITIES)
     names = list(metrics) if metrics is not None else list(points)
     for m in names:
         if m not in points:
@@ -221,7 +221,7 @@ def plot_distribution(
     matplotlib.axes.Axes
     """
     if hasattr(counts_matrix, "counts_matrix"):
-        parts = stats._result_parts(counts_matrix, "counts_matrix")
+        parts = _resample._result_parts(counts_matrix, "counts_matrix")
         counts_matrix, columns, blanc_rule = (
             parts["counts"],
             parts["columns"],
@@ -229,7 +229,7 @@ def plot_distribution(
         )
     if columns is None:
         raise TypeError("`columns` must be given with a counts array; got None instead.")
-    stats._check_choice(quantity, "quantity", stats.QUANTITIES)
+    _resample._check_choice(quantity, "quantity", stats.QUANTITIES)
     per_doc = stats.per_document_scores(counts_matrix, columns, [metric], blanc_rule=blanc_rule)
     defined = per_doc[metric]["defined"]
     values = 100 * per_doc[metric][quantity][defined]
