@@ -1,6 +1,6 @@
 # corefscore: build, test, benchmark and package.
 #
-# `make demo` and `make test` set everything up themselves on a fresh machine. They need Go (go.mod),
+# `make demo`, `make test` and `make test-torch` set everything up themselves on a fresh machine. They need Go (go.mod),
 # a C compiler and Python 3.9+ with its venv module, and install the rest into the project's own
 # virtual environment .venv: the interpreter they are started with (PYTHON) only creates it. They
 # install only what changed since the last run: stamp files in .venv record what was installed,
@@ -51,7 +51,7 @@ goarch_aarch64 := arm64
 
 WHEEL_TARGETS := $(addprefix wheel-,$(WHEEL_ARCHES))
 
-.PHONY: all build demo test test-go test-python lint bench wheels wheel $(WHEEL_TARGETS) sdist test-wheel \
+.PHONY: all build demo test test-go test-python test-torch lint bench wheels wheel $(WHEEL_TARGETS) sdist test-wheel \
 	clean distclean
 
 all: build
@@ -68,11 +68,22 @@ $(VENV)/.installed: $(PACKAGING) | $(PY)
 	@$(call quiet_pip,$(VENV),-e .)
 	@touch $@
 
-# The same with the test extra (pytest, torch, dask, pandas, matplotlib, playwright, ruff).
+# The same with the test extra (pytest, ruff, dask, pandas, matplotlib, playwright): no torch, ~0.4 GB.
+# --no-compile: Python compiles what the tests import when they import it; compiling every installed
+# module up front took ~0.1 GB and a share of the install time.
 $(VENV)/.installed-test: $(PACKAGING) | $(PY)
-	@echo "installing corefscore (editable) with its test extra into $(VENV); torch alone is ~2.5 min the first time"
-	@$(call quiet_pip,$(VENV),-e '.[test]')
+	@echo "installing corefscore (editable) with its test extra into $(VENV)"
+	@$(call quiet_pip,$(VENV),--no-compile -e '.[test]')
 	@touch $@ $(VENV)/.installed
+
+# (a variable: a comma written inside $(call ...) would split its arguments)
+TEST_TORCH_EXTRAS := .[test,torch]
+# The torch extra on top (torch, torchmetrics, lightning), only for `make test-torch`: PyPI's torch for
+# Linux x86_64 is the CUDA build, ~5 GB with its nvidia-* wheels and minutes of pip.
+$(VENV)/.installed-torch: $(VENV)/.installed-test
+	@echo "installing the torch extra (torch, torchmetrics, lightning) into $(VENV); torch alone is ~2.5 min the first time"
+	@$(call quiet_pip,$(VENV),--no-compile -e '$(TEST_TORCH_EXTRAS)')
+	@touch $@
 
 # The shared library, built straight into the package (what setup.py's build_ext does too).
 $(LIB): $(GO_SOURCES)
@@ -91,8 +102,14 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
 
+# Every Python test but those marked `torch` (pyproject.toml): no GPU framework to install.
 test-python: $(VENV)/.installed-test $(LIB)
-	$(call pytest,$(PY))
+	$(call pytest,$(PY),-m "not torch")
+
+# The tests marked `torch` (torch, torchmetrics, Lightning, DDP), with the torch extra installed first;
+# COREFSCORE_TEST_TORCH=1 turns a missing torch module into an error instead of a skip.
+test-torch: $(VENV)/.installed-torch $(LIB)
+	COREFSCORE_TEST_TORCH=1 $(call pytest,$(PY),-m torch)
 
 lint: $(VENV)/.installed-test
 	gofmt -l . | (! grep .)

@@ -2,7 +2,7 @@
 
 Every process builds the same seeded synthetic corpus, scores its share of the
 documents (``rank::world``, as a DistributedSampler deals them) with
-CorefMetric and with Scorer.all_reduce, and saves what compute() gave it.
+CorefMetric and with Scorer.all_reduce, and saves the Results behind them.
 """
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ def main(rank: int, world: int, init_file: str, out_dir: str) -> None:
     first = scorer.all_reduce().compute()
     again = scorer.all_reduce().compute()  # summed afresh from the local rows, not from the sums
     rows_result = scorer_rows.all_reduce(rows=True).compute()
-    from_metric = metric.compute()
-    from_metric_rows = with_rows.compute()
-    typed_result, lonely_result, lonely_rows_result = typed.compute(), lonely.compute(), lonely_rows.compute()
+    from_metric = metric.result()
+    from_metric_rows = with_rows.result()
+    typed_result, lonely_result, lonely_rows_result = typed.result(), lonely.result(), lonely_rows.result()
     # After a change, compute() is local again.
     scorer.update(corpus.key[mine[0]], corpus.response[mine[0]])
     local_after = scorer.compute()

@@ -75,3 +75,24 @@ def read_conll_clusters(path: Path) -> dict[str, list[list[tuple[int, int]]]]:
                 clusters.setdefault(cid, []).append((start, pos))
         pos += 1
     return docs
+
+
+#: Set by `make test-torch`: the tests marked `torch` must run there, so a missing torch, torchmetrics
+#: or lightning is an import error instead of a skip.
+TORCH_REQUIRED = os.environ.get("COREFSCORE_TEST_TORCH") == "1"
+
+
+def import_torch_module(name: str):
+    """Import ``name`` (torch, torchmetrics, lightning) for a test marked `torch`.
+
+    Skips with a message when it is missing, except under `make test-torch`
+    (COREFSCORE_TEST_TORCH=1), where the import error fails the run.
+    """
+    import importlib
+
+    import pytest
+
+    if TORCH_REQUIRED:
+        return importlib.import_module(name)
+    reason = f"{name} is not installed (make test-torch, or pip install corefscore[torch])"
+    return pytest.importorskip(name, reason=reason)

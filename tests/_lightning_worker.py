@@ -1,10 +1,14 @@
-"""The Lightning check of tests/test_lightning.py: ``python _lightning_worker.py DEVICES OUT_JSON``.
+"""The README's Lightning example, run by tests/test_lightning.py: ``python _lightning_worker.py DEVICES OUT_JSON``.
 
-A LightningModule holds a CorefMetric and validates a synthetic corpus on
-DEVICES CPU processes (strategy "ddp" relaunches this script for the other
-ranks). Each rank reads its own share of the documents without padding
-(``use_distributed_sampler=False``): a DistributedSampler would repeat
-documents to even out the shares, and they would be counted twice.
+A LightningModule holds two CorefMetric (sums only, and with rows) and
+validates a synthetic corpus on DEVICES CPU processes (strategy "ddp" with
+gloo relaunches this script for the other ranks): ``validation_step`` updates
+the metrics with a batch of named documents, ``on_validation_epoch_end`` logs
+``self.coref.compute()`` with ``self.log_dict`` as it is. Each rank reads its
+own share of the documents without padding (``use_distributed_sampler=False``):
+a DistributedSampler would repeat documents to even out the shares, and they
+would be counted twice. Rank 0 writes what Lightning logged (the values
+``trainer.validate`` returns) and the Results behind them.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ class Validated(L.LightningModule):
         self.corpus = synthetic_corpus(**CORPUS)
         self.layer = torch.nn.Linear(1, 1)
         self.coref = CorefMetric()
+        self.coref_rows = CorefMetric(rows=True)
         self.out = out
 
     def val_dataloader(self) -> torch.utils.data.DataLoader:
@@ -34,16 +39,22 @@ class Validated(L.LightningModule):
         return torch.utils.data.DataLoader(mine, batch_size=4, collate_fn=list)
 
     def validation_step(self, batch: list[int], batch_idx: int) -> None:
-        self.coref.update([self.corpus.key[i] for i in batch], [self.corpus.response[i] for i in batch], batch=True)
+        c = self.corpus
+        key = {c.names[i]: c.key[i] for i in batch}
+        response = {c.names[i]: c.response[i] for i in batch}
+        self.coref.update(key, response)
+        self.coref_rows.update(key, response)
 
     def on_validation_epoch_end(self) -> None:
-        result = self.coref.compute()
-        self.log("val_conll_f1", result.conll_f1)
+        self.log_dict(self.coref.compute())
+        summed, rows = self.coref.result(), self.coref_rows.result()
         if self.global_rank == 0:
-            with open(self.out, "w") as f:
-                json.dump({"counts": result.total_counts.tolist(), "metrics": result.metrics,
-                           "n_documents": result.n_documents, "world": self.trainer.world_size}, f)
+            with open(self.out + ".results", "w") as f:
+                json.dump({"counts": summed.total_counts.tolist(), "metrics": summed.metrics,
+                           "n_documents": summed.n_documents, "world": self.trainer.world_size,
+                           "row_counts": rows.counts_matrix.tolist(), "row_names": rows.doc_names}, f)
         self.coref.reset()
+        self.coref_rows.reset()
 
 
 if __name__ == "__main__":
@@ -52,4 +63,9 @@ if __name__ == "__main__":
     trainer = L.Trainer(accelerator="cpu", devices=devices, strategy="ddp" if devices > 1 else "auto",
                         use_distributed_sampler=False, logger=False, enable_progress_bar=False,
                         enable_model_summary=False, enable_checkpointing=False)
-    trainer.validate(Validated(out))
+    logged = trainer.validate(Validated(out), verbose=False)
+    if trainer.global_rank == 0:
+        with open(out + ".results") as f:
+            results = json.load(f)
+        with open(out, "w") as f:
+            json.dump({"logged": logged[0], **results}, f)

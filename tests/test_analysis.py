@@ -171,7 +171,11 @@ def test_plot_errors_side_by_side():
     ax = plotting.plot_errors(a, b)
     bars = [p for c in ax.containers for p in c]
     assert len(bars) == 2 * len(CATEGORIES)
-    assert [p.get_height() for p in ax.containers[0]] == [a.counts[c] for c in CATEGORIES]
+    # Most frequent first (b, the key itself, has none): a's counts in decreasing order, ties in engine order.
+    by_count = sorted(CATEGORIES, key=lambda c: -a.counts[c])
+    assert [t.get_text() for t in ax.get_xticklabels()] == [c.replace("_", " ") for c in by_count]
+    assert [p.get_height() for p in ax.containers[0]] == [a.counts[c] for c in by_count]
+    assert [t.get_text() for t in ax.texts] == [str(a.counts[c]) for c in by_count] + ["0"] * len(CATEGORIES)
     assert [p.get_height() for p in ax.containers[1]] == [0] * len(CATEGORIES)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [a.name, "perfect"]
     one = plotting.plot_errors(a, categories=KK_CATEGORIES)
@@ -199,9 +203,13 @@ def test_cli_report(tmp_path, capsys, n_responses):
     results = {n: corefscore.score_files(KEY, p) for n, p in zip(names, responses)}
     seen = set()
     for system, metric, part, value in cells:
-        assert float(value) == pytest.approx(getattr(results[system][metric], part), abs=1e-12)
+        if metric == "conll":  # the CoNLL F1 row, first
+            assert part == "f1" and float(value) == pytest.approx(results[system].conll_f1, abs=1e-12)
+        else:
+            assert float(value) == pytest.approx(getattr(results[system][metric], part), abs=1e-12)
         seen.add((system, metric))
-    assert seen == {(s, m) for s in names for m in results[s].metrics}
+    assert seen == {(s, m) for s in names for m in (*results[s].metrics, "conll")}
+    assert _CELL.search(html).group(2) == "conll"
     # Every document with its words.
     for word in ("John", "Smith", "Anna", "Paris"):
         assert f'"{word}"' in html

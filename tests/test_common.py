@@ -11,7 +11,7 @@ from __future__ import annotations
 import corefscore
 import numpy as np
 import pytest
-from _helpers import ANALYSES, TYPED_METRICS, WORD_METRICS
+from _helpers import ANALYSES, TYPED_METRICS, WORD_METRICS, import_torch_module
 from corefscore import ArraySide
 from fixtures.synthetic import make_key, perturb
 
@@ -65,7 +65,7 @@ def _labels(key, resp):
 
 
 def _torch():
-    return pytest.importorskip("torch")
+    return import_torch_module("torch")
 
 
 class FakeTensor:
@@ -111,11 +111,15 @@ FORMS = {
 }
 
 
+#: The forms, those that need torch marked `torch` (run by make test-torch).
+FORM_PARAMS = [pytest.param(f, marks=pytest.mark.torch) if f.startswith("torch") else f for f in sorted(FORMS)]
+
+
 def _metrics(result, metric):
     return result.to_dict()["metrics"][metric]
 
 
-@pytest.mark.parametrize("form", sorted(FORMS))
+@pytest.mark.parametrize("form", FORM_PARAMS)
 @pytest.mark.parametrize("metric", CLASSIC)
 def test_every_form_gives_the_same_counts(metric, form):
     for i, (key, resp) in enumerate(DOCS):
@@ -124,7 +128,7 @@ def test_every_form_gives_the_same_counts(metric, form):
         assert _metrics(got, metric) == _metrics(want, metric), f"document {i}"
 
 
-@pytest.mark.parametrize("form", sorted(FORMS))
+@pytest.mark.parametrize("form", FORM_PARAMS)
 def test_every_form_through_score_corpus(form):
     """The same documents as one corpus in each form: identical per-document counts."""
     want = corefscore.score_corpus([k for k, _ in DOCS], [r for _, r in DOCS])

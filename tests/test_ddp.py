@@ -2,7 +2,8 @@
 
 Both ways are checked: the torchmetrics metric (``corefscore.torchmetrics``)
 and ``Scorer.all_reduce``. Needs torch and torchmetrics (``pip install
-corefscore[torch]``; CI installs them); skipped with a message without them.
+corefscore[torch]``; ``make test-torch`` installs them and fails without them);
+skipped with a message elsewhere.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from pathlib import Path
 import corefscore
 import numpy as np
 import pytest
+from _helpers import import_torch_module
 
-torch = pytest.importorskip("torch", reason="torch is not installed (pip install corefscore[torch])")
-pytest.importorskip("torchmetrics", reason="torchmetrics is not installed (pip install corefscore[torch])")
+pytestmark = pytest.mark.torch
+torch = import_torch_module("torch")
+import_torch_module("torchmetrics")
 
 from _ddp_worker import CORPUS  # noqa: E402
 from _helpers import TYPED_METRICS  # noqa: E402
@@ -153,7 +156,7 @@ def test_metric_in_one_process_matches_score_corpus():
     metric = CorefMetric(metrics=["muc", "bcub", "ceafe", "blanc"])
     for k, r in zip(corpus.key, corpus.response):
         metric.update(k, r)
-    got = metric.compute()
+    got = metric.result()
     want = corpus.score(metrics=["muc", "bcub", "ceafe", "blanc"])
     _assert_same_counts(got.total_counts, want.total_counts, want.columns)
     assert got.metrics == want.metrics
@@ -162,7 +165,7 @@ def test_metric_in_one_process_matches_score_corpus():
     metric.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torchmetrics: compute before update
-        empty = metric.compute()
+        empty = metric.result()
     assert empty.n_documents == 0
     assert empty.metrics == corefscore.Scorer(metrics=["muc", "bcub", "ceafe", "blanc"]).compute().metrics
 
@@ -170,7 +173,7 @@ def test_metric_in_one_process_matches_score_corpus():
 def test_summed_result_refuses_per_document_work():
     metric = CorefMetric()
     metric.update([[1, 2, 3]], [[1, 2], [3]])
-    result = metric.compute()
+    result = metric.result()
     assert isinstance(result, corefscore.SummedResult)
     with pytest.raises(ValueError, match=r"CorefMetric\(rows=True\)"):
         result.per_document()
@@ -182,21 +185,22 @@ def test_summed_result_refuses_per_document_work():
 def test_forward_returns_the_batch_and_accumulates():
     metric = CorefMetric(metrics="muc")
     batch = metric([[1, 2, 3]], [[1, 2], [3]])
-    assert batch["muc"].recall == 0.5
+    assert float(batch["muc/recall"]) == 0.5
     metric([[1, 2]], [[1, 2]])
-    assert metric.compute()["muc"].recall_den == 3.0
+    assert metric.result()["muc"].recall_den == 3.0
+    assert float(metric.compute()["muc/recall"]) == 2 / 3
 
 
 def test_metric_copies_and_pickles_with_its_state():
     metric = CorefMetric(metrics=["muc", "lea"], singletons="exclude")
     metric.update([[1, 2, 3], [7]], [[1, 2], [3, 7]])
-    want = metric.compute().to_dict()
-    assert copy.deepcopy(metric).compute().to_dict() == want
-    assert metric.clone().compute().to_dict() == want
+    want = metric.result().to_dict()
+    assert copy.deepcopy(metric).result().to_dict() == want
+    assert metric.clone().result().to_dict() == want
     restored = pickle.loads(pickle.dumps(metric))
     restored.update([[5, 6]], [[5, 6]])
-    assert restored.compute().n_documents == 2
-    assert restored.compute().options == metric.compute().options
+    assert restored.result().n_documents == 2
+    assert restored.result().options == metric.result().options
 
 
 def test_states_stay_float64_whatever_the_module_precision():
@@ -205,7 +209,7 @@ def test_states_stay_float64_whatever_the_module_precision():
     metric.float()
     assert metric.counts.dtype == torch.float64
     metric.update([[10**9, 2]], [[10**9, 2]])
-    assert metric.compute()["muc"].f1 == 1.0
+    assert metric.result()["muc"].f1 == 1.0
 
 
 def test_options_are_checked_when_the_metric_is_made():
@@ -235,3 +239,46 @@ def test_docstring_examples():
 
     result = doctest.testmod(corefscore.torchmetrics, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_compute_is_a_flat_dict_of_float_tensors_with_configurable_keys():
+    key, response = [[1, 2, 3], [7, 8]], [[1, 2], [3, 7, 8]]
+    want = corefscore.score(key, response, metrics=["muc", "bcub", "ceafe"])
+    metric = CorefMetric(metrics=["muc", "bcub", "ceafe"])
+    metric.update(key, response)
+    scores = metric.compute()
+    assert set(scores) == {f"{m}/{q}" for m in want.metrics for q in ("recall", "precision", "f1")} | {"conll_f1"}
+    assert all(isinstance(v, torch.Tensor) and v.dtype == torch.float64 and v.ndim == 0 for v in scores.values())
+    assert float(scores["conll_f1"]) == want.conll_f1
+    assert float(scores["bcub/precision"]) == want["bcub"].precision
+    custom = CorefMetric(metrics=["muc", "lea"], quantities=["f1"], key_format="val_{metric}_{quantity}",
+                         conll_key=None)
+    custom.update(key, response)
+    assert set(custom.compute()) == {"val_muc_f1", "val_lea_f1"}
+    with pytest.raises(TypeError, match="quantities"):
+        CorefMetric(quantities="f1")
+
+
+def test_metric_works_inside_a_metric_collection():
+    from torchmetrics import MetricCollection
+
+    key, response = [[1, 2, 3], [7, 8]], [[1, 2], [3, 7, 8]]
+    collection = MetricCollection({"coref": CorefMetric(metrics=["muc", "bcub", "ceafe"])}, prefix="val/")
+    collection.update(key, response)
+    scores = collection.compute()
+    want = corefscore.score(key, response, metrics=["muc", "bcub", "ceafe"])
+    assert float(scores["val/conll_f1"]) == want.conll_f1
+    assert float(scores["val/muc/f1"]) == want["muc"].f1
+    assert collection["coref"].result().conll_f1 == want.conll_f1
+
+
+def test_rows_keep_the_names_given_and_number_the_others():
+    metric = CorefMetric(rows=True, metrics="muc")
+    metric.update([[1, 2]], [[1, 2]], name="first")
+    metric.update([[1, 2]], [[1], [2]])
+    metric.update({"ä/b": [[1, 2, 3]], "c": [[4, 5]]}, {"ä/b": [[1, 2], [3]], "c": [[4, 5]]})
+    result = metric.result()
+    assert result.doc_names == ["first", "1", "ä/b", "c"]
+    assert [d["muc"].f1 for d in result.per_document()] == [1.0, 0.0, pytest.approx(2 / 3), 1.0]
+    with pytest.raises(TypeError, match="single document"):
+        metric.update([[[1, 2]]], [[[1, 2]]], batch=True, name="x")

@@ -27,6 +27,11 @@ LAYERS = {
     "_result": 5,
     "_analysis": 5,
     "_api": 6,
+    # statistics, split by job (stats is their public face): resampling -> tables -> intervals, comparison
+    "_resample": 6.1,
+    "_tables": 6.2,
+    "_intervals": 6.3,
+    "_compare": 6.3,
     "stats": 7,
     "torchmetrics": 7,
     "dask": 7,

@@ -91,6 +91,26 @@ def test_bars_and_whiskers_show_the_scores(pair, cols):
         assert seg[1][1] == pytest.approx(100 * iv[m]["f1"].high)
 
 
+def test_plot_scores_zooms_to_the_data_and_labels_the_values(pair, cols):
+    iv = stats.bootstrap_counts(pair[0], cols, ["muc", "bcub", "ceafe"], n=300, seed=1)
+    ax = plotting.plot_scores(iv)
+    names = ["muc", "bcub", "ceafe", "conll"]
+    lows = [100 * iv[m]["f1"].low for m in names]
+    highs = [100 * iv[m]["f1"].high for m in names]
+    bottom, top = ax.get_ylim()
+    assert 0 < bottom < min(lows) and max(highs) < top <= 100 + (top - bottom)
+    assert top - bottom < 60  # the scores here lie within a few points
+    assert [t.get_text() for t in ax.texts] == [f"{100 * iv[m]['f1'].estimate:.1f}" for m in names]
+    # Each label sits on its whisker's top, so the two do not overlap.
+    assert [t.xy[1] for t in ax.texts] == pytest.approx(highs)
+    zero = plotting.plot_scores(iv, zero_baseline=True, labels=False)
+    assert zero.get_ylim() == (0.0, 100.0)
+    assert len(zero.texts) == 0
+    close = plotting.plot_scores({"muc": {"f1": 0.712}, "bcub": {"f1": 0.684}})
+    bottom, top = close.get_ylim()
+    assert 66 < bottom < 68.4 and 71.2 < top < 75
+
+
 def test_plot_scores_accepts_mappings_and_results(pair, cols):
     ax = plotting.plot_scores({"muc": {"f1": 0.7}, "bcub": {"f1": 0.25}})
     assert [p.get_height() for p in ax.patches] == pytest.approx([70, 25])

@@ -466,9 +466,10 @@ def test_browser_cli_report(browser, tmp_path):
     page.goto(out.as_uri())
     page.wait_for_selector(".cfs-key-text .m")
 
-    # The score table equals score_files.
+    # The score table equals score_files; it leads with the CoNLL F1 and its bootstrap interval.
     result = corefscore.score_files(key, resp)
-    cells = page.query_selector_all(".cfs-scores td[data-metric]")
+    _check_conll_row(page, "response.conll", result, corefscore.bootstrap(result, n=1000, seed=0))
+    cells = page.query_selector_all('.cfs-scores td[data-metric]:not([data-metric="conll"])')
     assert len(cells) == 3 * len(result.metrics)
     for td in cells:
         m, part = td.get_attribute("data-metric"), td.get_attribute("data-part")
@@ -504,5 +505,75 @@ def test_browser_cli_report(browser, tmp_path):
     shot = _artifact_path()
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+    assert problems == []
+    page.close()
+
+
+def _check_conll_row(page, system, result, intervals):
+    """The first row of the score table is the CoNLL F1 of ``system``, with its interval; the lead line says it."""
+    first = page.query_selector(".cfs-scores tbody tr")
+    assert first.get_attribute("data-metric") == "conll"
+    assert first.query_selector("th").inner_text() == "CoNLL F1"
+    f1 = first.query_selector(f'td[data-system="{system}"][data-part="f1"]')
+    assert float(f1.get_attribute("data-value")) == pytest.approx(result.conll_f1, abs=1e-12)
+    assert f1.query_selector(".cfs-v").inner_text() == f"{100 * result.conll_f1:.2f}"
+    ci = f1.query_selector(".cfs-ci")
+    want = intervals["conll"]["f1"]
+    assert float(ci.get_attribute("data-lo")) == pytest.approx(want.low, abs=1e-12)
+    assert float(ci.get_attribute("data-hi")) == pytest.approx(want.high, abs=1e-12)
+    lead = page.query_selector(f'.cfs-lead-sys[data-system="{system}"]')
+    assert float(lead.get_attribute("data-value")) == pytest.approx(result.conll_f1, abs=1e-12)
+    assert f"{100 * result.conll_f1:.2f}" in lead.inner_text()
+
+
+def test_browser_cli_report_two_systems_agrees_with_compare(browser, tmp_path, capsys):
+    """A two-system report: the CoNLL F1 row, and B - A, its interval and p-value equal `corefscore compare`'s."""
+    import corefscore
+    from corefscore import cli
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    key, a = examples / "key.conll", examples / "response.conll"
+    b = tmp_path / "system_b.conll"  # the key as system B: a better system on every metric
+    b.write_bytes(key.read_bytes())
+    out = tmp_path / "report.html"
+    settings = ["--n", "500", "--seed", "3", "--confidence", "0.9"]
+    assert cli.main(["report", str(key), str(a), str(b), "-o", str(out), *settings]) == 0
+    assert capsys.readouterr().out == f"wrote {out} (2 documents, response.conll vs system_b.conll)\n"
+    assert cli.main(["compare", str(key), str(a), str(b), "--json", *settings]) == 0
+    compared = json.loads(capsys.readouterr().out)["metrics"]
+
+    page = browser.new_page(viewport={"width": 1500, "height": 900})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.goto(out.as_uri())
+    page.wait_for_selector(".cfs-key-text .m")
+
+    result_a = corefscore.score_files(key, a)
+    _check_conll_row(page, "response.conll", result_a, corefscore.bootstrap(result_a, n=500, seed=3, confidence=0.9))
+    assert "conll" in compared
+    for metric, want in compared.items():
+        row = page.query_selector(f'.cfs-scores tbody tr[data-metric="{metric}"]')
+        assert row is not None, metric
+        diff = row.query_selector('td[data-part="difference"]')
+        assert float(diff.get_attribute("data-value")) == pytest.approx(want["difference"], abs=1e-12)
+        assert diff.inner_text() == f"{100 * want['difference']:+.2f}"
+        ci = row.query_selector('td[data-part="interval"]')
+        assert float(ci.get_attribute("data-lo")) == pytest.approx(want["low"], abs=1e-12)
+        assert float(ci.get_attribute("data-hi")) == pytest.approx(want["high"], abs=1e-12)
+        p_value = row.query_selector('td[data-part="p_value"]')
+        assert float(p_value.get_attribute("data-value")) == want["p_value"]
+        assert p_value.inner_text() == f"{want['p_value']:.4f}"
+    lead = page.query_selector(".cfs-lead-diff")
+    assert float(lead.get_attribute("data-value")) == pytest.approx(compared["conll"]["difference"], abs=1e-12)
+    assert f"p = {compared['conll']['p_value']:.4f}" in lead.inner_text()
+
+    # The per-document table sorts by the difference of the CoNLL F1 (B - A), largest first.
+    header = page.query_selector('.cfs-docs thead th:has-text("CoNLL F1 (B - A)")')
+    header.click()
+    shown = [float(td.get_attribute("data-value")) for td in page.query_selector_all(".cfs-docs tbody td.cfs-doc-diff")]
+    per_a = {d.doc_names[0]: d.conll_f1 for d in result_a.per_document()}
+    want_diffs = sorted((1.0 - f for f in per_a.values()), reverse=True)
+    assert shown == pytest.approx(want_diffs, abs=1e-12)
     assert problems == []
     page.close()

@@ -152,3 +152,11 @@ def test_plots_of_a_result(tmp_path):
     ax.figure.savefig(path)
     assert path.stat().st_size > 0
     assert plotting.plot_distribution(r, metric="muc") is not None
+
+
+def test_the_conll_score_is_an_attribute_and_the_key_error_says_so():
+    r = corefscore.score([[1, 2, 3]], [[1, 2], [3]])
+    for name in ("conll", "conll_f1"):
+        with pytest.raises(KeyError, match=r"result\.conll_f1"):
+            r[name]
+    assert r.conll_f1 == pytest.approx((r["muc"].f1 + r["bcub"].f1 + r["ceafe"].f1) / 3)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import html.parser
 import json
 
+import corefscore
 import numpy as np
 import pytest
-from corefscore import _arith, stats
+from corefscore import _arith, _resample, stats
 from test_stats_synth import (
     CLASSIC,
     Doc,
@@ -173,7 +174,7 @@ def test_bootstrap_of_one_document_is_a_point(cols):
 
 def test_blocked_arithmetic_equals_one_block(small, cols, monkeypatch):
     whole = stats.bootstrap_counts(small, cols, CLASSIC, n=300, seed=9).to_dict()
-    monkeypatch.setattr(stats, "_BLOCK_CELLS", 7 * small.shape[0])  # blocks of 7 resamples
+    monkeypatch.setattr(_resample, "_BLOCK_CELLS", 7 * small.shape[0])  # blocks of 7 resamples
     blocked = stats.bootstrap_counts(small, cols, CLASSIC, n=300, seed=9).to_dict()
     for m, row in whole["metrics"].items():
         for q, d in row.items():
@@ -520,13 +521,36 @@ def test_text_and_pandas_views(pair, cols):
     assert len(text.splitlines()) == 2 + len(CLASSIC) + 1
     pytest.importorskip("pandas", reason="DataFrames need the notebook extra (pandas)")
     frame = c.to_pandas()
-    assert list(frame.index) == [*CLASSIC, "conll"]
-    assert frame.loc["muc", "p_value"] == c["muc"].p_value
+    assert list(frame["metric"]) == [*CLASSIC, "conll"]
+    assert frame.set_index("metric").loc["muc", "p_value"] == c["muc"].p_value
     iv = stats.bootstrap_counts(a, cols, CLASSIC, n=100, seed=0)
     assert "100 resamples of 300 documents" in repr(iv)
-    f = iv.to_pandas()
+    f = iv.to_pandas().set_index("metric")
     assert f.loc["bcub", "f1_low"] == iv["bcub"]["f1"].low
     assert np.isnan(f.loc["conll", "recall"])
+
+
+def test_to_pandas_shapes_agree(pair, cols):
+    """Result, Intervals and Comparison: one row per metric, a `metric` column, a RangeIndex."""
+    pd = pytest.importorskip("pandas", reason="DataFrames need the notebook extra (pandas)")
+    a, b = pair
+    result = corefscore.Result.from_counts(a, cols, CLASSIC)
+    frames = [result.to_pandas(), stats.bootstrap(result, n=50, seed=0).to_pandas(),
+              stats.compare_counts(a, b, cols, CLASSIC, n=50, seed=0).to_pandas()]
+    for frame in frames:
+        assert isinstance(frame.index, pd.RangeIndex)
+        assert list(frame["metric"][:len(CLASSIC)]) == list(CLASSIC)
+
+
+def test_conll_f1_as_a_metric_key_is_deprecated(pair, cols):
+    a, b = pair
+    iv = stats.bootstrap_counts(a, cols, CLASSIC, n=50, seed=0)
+    c = stats.compare_counts(a, b, cols, CLASSIC, n=50, seed=0)
+    for table in (iv, c):
+        with pytest.warns(DeprecationWarning, match="'conll'"):
+            assert table["conll_f1"] == table["conll"]
+        with pytest.warns(DeprecationWarning):
+            assert "conll_f1" in table
 
 
 def test_result_like_objects(pair, cols):

@@ -1,6 +1,6 @@
 """PyTorch in a validation loop: tensors anywhere a mention or an array goes give the numbers of plain lists.
 
-Needs torch (the test extras install it; CI runs these). A tensor hashes by
+Needs torch (``make test-torch`` installs it; CI runs these). A tensor hashes by
 its ``id``, so a scorer that interned tensors as mentions would score two
 equal documents 0.00: every form here must compare by value.
 """
@@ -10,8 +10,10 @@ from __future__ import annotations
 import corefscore
 import numpy as np
 import pytest
+from _helpers import import_torch_module
 
-torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e '.[test]' installs it)")
+pytestmark = pytest.mark.torch
+torch = import_torch_module("torch")
 
 KEY = [[(0, 1), (3, 3), (12, 12)], [(7, 8)], [(14, 15), (27, 27)]]
 RESPONSE = [[(0, 1), (3, 3)], [(7, 8), (14, 15)], [(12, 12), (30, 30)]]

@@ -223,6 +223,9 @@ class Result:
 
     def __getitem__(self, metric: str) -> MetricScore:
         if metric not in self.metrics:
+            if metric in ("conll", "conll_f1"):  # the CoNLL score is an average of F1s, not a metric of counts
+                raise KeyError(f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} "
+                               "instead: the CoNLL score (mean F1 of muc, bcub and ceafe) is result.conll_f1.")
             hint = f" ({metric} has counts, not scores: result.counts[{metric!r}])" if metric in self.analyses else ""
             raise KeyError(f"`metric` must be one of the scored metrics {list(self.metrics)}; got {metric!r} instead."
                            + hint)

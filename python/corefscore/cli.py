@@ -41,7 +41,8 @@ usage: corefscore METRIC KEY RESPONSE [none|DOCNAME] [--json] [options]
           one of corefscore's other metrics: {others}
   none:   print the totals only; DOCNAME: score that document alone.
 
-Run `corefscore score --help` or `corefscore compare --help` for the options.
+Run `corefscore score --help`, `corefscore compare --help` or
+`corefscore report --help` for the options of each.
 """
 
 
@@ -92,11 +93,12 @@ ENGINE_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _engine_options(p: Any) -> None:
-    """Options shared by every form: input format and the engine's policies."""
+def _engine_options(p: Any, *, json: bool = True) -> None:
+    """Options shared by every form: input format and the engine's policies (and --json where it applies)."""
     g = p.add_argument_group("scoring options")
     g.set_defaults(**ENGINE_DEFAULTS)
-    g.add_argument("--json", action="store_true", help="print one JSON object (Result.to_dict()) on stdout")
+    if json:
+        g.add_argument("--json", action="store_true", help="print one JSON object (Result.to_dict()) on stdout")
     g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines"), help="input format (default: guessed)")
     g.add_argument("--clusters-field", metavar="NAME",
                    help="jsonlines: the response's clusters field (default: clusters, else predicted_clusters)")
@@ -434,8 +436,10 @@ def _version() -> str:
     return __version__
 
 
-def _stats_options(p: Any, n_default: int) -> None:
-    p.add_argument("--average", choices=("micro", "macro"), default="micro", help="corpus average (default micro)")
+def _stats_options(p: Any, n_default: int, *, average: bool = True) -> None:
+    if average:
+        p.add_argument("--average", choices=("micro", "macro"), default="micro",
+                       help="corpus average (default micro)")
     p.add_argument("--seed", type=int, default=0, help="random seed of the resampling (default 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval coverage (default 0.95)")
     p.add_argument("--n", "--n-boot", dest="n", type=int, default=n_default, help=f"resamples (default {n_default})")
@@ -641,15 +645,19 @@ def _cmd_compare(argv: list[str]) -> int:
 
 
 def _cmd_report(argv: list[str]) -> int:
-    parser = _parser("corefscore report", "Write one self-contained HTML report: scores with bootstrap intervals, "
-                     "per-document scores, error categories and a document viewer.")
+    parser = _parser("corefscore report", "Write one self-contained HTML report: the CoNLL F1 and every metric's "
+                     "scores with bootstrap intervals, per-document scores, error categories and a document viewer. "
+                     "With two responses, B - A per metric with its interval and p-value, as `corefscore compare` "
+                     "computes them with the same --method, --n, --seed and --confidence.")
     parser.add_argument("key")
     parser.add_argument("responses", nargs="+", metavar="RESPONSE", help="one or two response files")
     parser.add_argument("-o", "--output", required=True, help="the HTML file to write")
     parser.add_argument("--title", help="the page heading (default: the file names)")
     _metrics_option(parser)
-    _stats_options(parser, 1000)
-    _engine_options(parser)
+    parser.add_argument("--method", choices=("permutation", "bootstrap"), default="permutation",
+                        help="two responses: the p-value's test (default permutation, as compare)")
+    _stats_options(parser, 1000, average=False)
+    _engine_options(parser, json=False)
     args = _parse(parser, argv)
     if len(args.responses) > 2:
         raise UsageError("report takes one or two response files")
@@ -657,8 +665,11 @@ def _cmd_report(argv: list[str]) -> int:
 
     kwargs = _score_kwargs(args, _metric_list(args.metrics))
     fmt = kwargs.pop("format")
-    write_report(args.output, args.key, args.responses, n_bootstrap=args.n, confidence=args.confidence,
-                 seed=args.seed, format=fmt, title=args.title, **kwargs)
+    data = write_report(args.output, args.key, args.responses, n_bootstrap=args.n, confidence=args.confidence,
+                        seed=args.seed, format=fmt, title=args.title, method=args.method, **kwargs)
+    n_docs = len(data["documents"])
+    sys.stdout.write(f"wrote {args.output} ({n_docs} document{'s' if n_docs != 1 else ''}, "
+                     f"{' vs '.join(data['systems'])})\n")
     return 0
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import stats
+from . import _resample, stats
 
 _EXTRA = "pip install corefscore[notebook]"
 
@@ -44,7 +44,7 @@ def _scores_of(scores: Any, blanc_rule: str) -> tuple[dict[str, dict[str, float]
     if isinstance(scores, stats.Intervals):
         return {m: {q: iv.estimate for q, iv in row.items()} for m, row in scores.table.items()}, (scores)
     if hasattr(scores, "counts_matrix") and hasattr(scores, "columns"):
-        parts = stats._result_parts(scores, "scores")
+        parts = _resample._result_parts(scores, "scores")
         return (
             stats.corpus_scores(
                 parts["counts"],
@@ -62,6 +62,16 @@ def _scores_of(scores: Any, blanc_rule: str) -> tuple[dict[str, dict[str, float]
     )
 
 
+def _score_limits(values: np.ndarray, zero_baseline: bool) -> tuple[float, float]:
+    """The score axis: 0-100, or the span of ``values`` with a margin (room above for the value labels)."""
+    finite = values[np.isfinite(values)]
+    if zero_baseline or finite.size == 0:
+        return 0.0, 100.0
+    low, high = float(finite.min()), float(finite.max())
+    margin = max(2.0, 0.15 * (high - low))
+    return max(0.0, low - margin), min(100.0 + margin, high + 1.5 * margin)
+
+
 def plot_scores(
     scores: Any,
     *,
@@ -71,8 +81,10 @@ def plot_scores(
     ax: Any = None,
     title: str | None = None,
     blanc_rule: str = "key",
+    zero_baseline: bool = False,
+    labels: bool = True,
 ) -> Any:
-    """Per-metric bars, with interval whiskers when intervals are known.
+    """Per-metric bars, zoomed to the data, labelled with their values, with interval whiskers when known.
 
     Parameters
     ----------
@@ -95,6 +107,12 @@ def plot_scores(
         Axes title.
     blanc_rule : {"key", "either"}
         Used only when ``scores`` is a Result-like object without its own rule.
+    zero_baseline : bool, default False
+        False: the score axis spans the bars' tops and whiskers with a
+        margin (the differences a reader compares; the axis does not start
+        at 0, which its labels show). True: the axis runs from 0 to 100.
+    labels : bool, default True
+        Write each bar's value (one decimal) above it (above its whisker).
 
     Returns
     -------
@@ -115,7 +133,7 @@ def plot_scores(
     if isinstance(quantities, str):
         quantities = (quantities,)
     for q in quantities:
-        stats._check_choice(q, "quantities", stats.QUANTITIES)
+        _resample._check_choice(q, "quantities", stats.QUANTITIES)
     names = list(metrics) if metrics is not None else list(points)
     for m in names:
         if m not in points:
@@ -123,8 +141,10 @@ def plot_scores(
     ax = _axes(ax, (min(12.0, 1.5 + 0.8 * len(names) * (0.6 + 0.4 * len(quantities))), 3.5))
     width = 0.8 / len(quantities)
     x = np.arange(len(names))
+    drawn: list[np.ndarray] = []  # every bar top and whisker end, for the zoom
     for k, q in enumerate(quantities):
-        vals = np.array([100 * points[m].get(q, np.nan) for m in names])
+        vals = np.array([100 * points[m].get(q, np.nan) for m in names], dtype=float)
+        tops = vals.copy()
         err = None
         if intervals is not None:
             lo, hi = [], []
@@ -133,19 +153,26 @@ def plot_scores(
                 lo.append(v - 100 * iv.low if iv else np.nan)
                 hi.append(100 * iv.high - v if iv else np.nan)
             err = np.array([lo, hi])
-        ax.bar(
-            x + (k - (len(quantities) - 1) / 2) * width,
-            vals,
-            width,
-            yerr=err,
-            capsize=3 if err is not None else 0,
-            label=q,
-        )
+            drawn += [vals - err[0], vals + err[1]]
+            tops = np.fmax(vals, vals + err[1])
+        drawn.append(vals)
+        xs = x + (k - (len(quantities) - 1) / 2) * width
+        ax.bar(xs, vals, width, yerr=err, capsize=3 if err is not None else 0, label=q,
+               color=f"C{k}", error_kw={"elinewidth": 1, "ecolor": "0.2"})
+        if labels:
+            for xi, v, top in zip(xs, vals, tops):
+                if np.isfinite(v):
+                    ax.annotate(f"{v:.1f}", (xi, top), xytext=(0, 2), textcoords="offset points", ha="center",
+                                va="bottom", fontsize=8)
     ax.set_xticks(x, names)
     ax.set_ylabel("score (%)")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(*_score_limits(np.concatenate(drawn) if drawn else np.array([]), zero_baseline))
+    ax.grid(axis="y", color="0.9", linewidth=0.8)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
     if len(quantities) > 1:
-        ax.legend()
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     if title is None and intervals is not None:
         title = f"{100 * intervals.confidence:g}% bootstrap intervals ({intervals.n} resamples)"
     if title:
@@ -194,7 +221,7 @@ def plot_distribution(
     matplotlib.axes.Axes
     """
     if hasattr(counts_matrix, "counts_matrix"):
-        parts = stats._result_parts(counts_matrix, "counts_matrix")
+        parts = _resample._result_parts(counts_matrix, "counts_matrix")
         counts_matrix, columns, blanc_rule = (
             parts["counts"],
             parts["columns"],
@@ -202,7 +229,7 @@ def plot_distribution(
         )
     if columns is None:
         raise TypeError("`columns` must be given with a counts array; got None instead.")
-    stats._check_choice(quantity, "quantity", stats.QUANTITIES)
+    _resample._check_choice(quantity, "quantity", stats.QUANTITIES)
     per_doc = stats.per_document_scores(counts_matrix, columns, [metric], blanc_rule=blanc_rule)
     defined = per_doc[metric]["defined"]
     values = 100 * per_doc[metric][quantity][defined]
@@ -292,20 +319,37 @@ def plot_errors(*analyses: Any, categories: Sequence[str] | None = None, ax: Any
         bars are labelled with each one's ``name``.
     categories : sequence of str, optional
         The categories shown, in order (default: every category of the first
-        analysis' ``counts``, the seven Kummerfeld-Klein ones then the two
-        Martschat-Strube link errors).
+        analysis' ``counts``, the seven Kummerfeld-Klein ones and the two
+        Martschat-Strube link errors, most frequent first, counted over all
+        the analyses).
+    ax : matplotlib Axes, optional
+        Where to draw; a new headless figure when omitted.
+    figsize : (float, float)
+        The new figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     if not analyses:
         raise ValueError("plot_errors needs at least one Analysis")
-    cats = list(categories if categories is not None else analyses[0].counts)
+    if categories is None:  # the most frequent first, summed over the analyses; ties in the engine's order
+        totals = {c: sum(a.counts.get(c, 0) for a in analyses) for c in analyses[0].counts}
+        cats = sorted(totals, key=lambda c: -totals[c])
+    else:
+        cats = list(categories)
     ax = _axes(ax, figsize)
     k = len(analyses)
     width = 0.8 / k
     x = np.arange(len(cats))
     for i, a in enumerate(analyses):
-        ax.bar(x + (i - (k - 1) / 2) * width, [a.counts.get(c, 0) for c in cats], width, label=a.name)
+        bars = ax.bar(x + (i - (k - 1) / 2) * width, [a.counts.get(c, 0) for c in cats], width, label=a.name)
+        ax.bar_label(bars, fontsize=8, padding=2)
     ax.set_xticks(x, [c.replace("_", " ") for c in cats], rotation=30, ha="right")
     ax.set_ylabel("errors")
+    ax.margins(y=0.12)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
     if k > 1:
         ax.legend(frameon=False)
     return ax

@@ -31,12 +31,16 @@ def _system_names(responses: Sequence[Any]) -> list[str]:
 
 def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence[str] | None = None,
                 n_bootstrap: int = 1000, confidence: float = 0.95, seed: Any = 0, format: str | None = None,
-                title: str | None = None, **options: Any) -> dict[str, Any]:
+                title: str | None = None, method: str = "permutation", **options: Any) -> dict[str, Any]:
     """The ``data`` of :func:`render_report` for a key file and one or two response files.
 
-    Scores are those of :func:`corefscore.score_files` with the same options;
-    intervals are percentile bootstrap intervals over documents
-    (``n_bootstrap`` resamples, ``seed``); errors are those of
+    Scores are those of :func:`corefscore.score_files` with the same options,
+    the CoNLL F1 first; intervals are percentile bootstrap intervals over
+    documents (``n_bootstrap`` resamples, ``seed``). With two responses,
+    ``comparison`` holds B - A on F1 per metric, its interval and p-value:
+    :func:`corefscore.stats.compare_results` with ``method``, ``n=n_bootstrap``,
+    ``seed`` and ``confidence``, what ``corefscore compare`` computes with the
+    same ``--method --n --seed --confidence``. Errors are those of
     :func:`corefscore.analyze_files` with the same options (the files read,
     paired and compared as for scoring). Documents are the key's, in its
     order. Each file is read once (``cs_score_files`` with every output:
@@ -71,6 +75,10 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
                 for q, interval in iv[m].items():
                     row[f"{q}_ci"] = [interval.low, interval.high]
             table[m] = row
+        if result.conll_f1 is not None:
+            table[stats.CONLL] = {"f1": result.conll_f1}
+            if iv is not None and stats.CONLL in iv:
+                table[stats.CONLL]["f1_ci"] = [iv[stats.CONLL]["f1"].low, iv[stats.CONLL]["f1"].high]
         data["scores"][system] = table
         per_doc = result.per_document()
         data["error_counts"][system] = {c: analysis.counts[c] for c in report_html.KK_CATEGORIES}
@@ -83,8 +91,16 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
             if i < len(per_doc):
                 doc["scores"][system] = {m: per_doc[i][m].f1 if per_doc[i][m].counted else None
                                          for m in metrics if m in per_doc[i]}
+                if per_doc[i].conll_f1 is not None:
+                    doc["scores"][system][stats.CONLL] = per_doc[i].conll_f1
             doc["errors"][system] = by_doc.get(doc["name"], [])
     data["documents"] = docs
+    if len(done) == 2 and n_bootstrap:
+        cmp = stats.compare_results(done[0][0], done[1][0], method=method, n=n_bootstrap, seed=seed,
+                                    confidence=confidence)
+        data["comparison"] = {k: v for k, v in cmp.to_dict().items() if k != "metrics"}
+        data["comparison"]["metrics"] = {m: {"difference": c.difference, "low": c.low, "high": c.high,
+                                             "p_value": c.p_value} for m, c in cmp.table.items()}
     return data
 
 

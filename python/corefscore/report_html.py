@@ -11,10 +11,13 @@ document draws in well under a second.
 
 The report has four parts:
 
-- the score table: recall, precision and F1 per metric and system, with the
-  bootstrap interval of each when given;
-- the per-document table, sortable by any column (click a header); clicking
-  a row opens the document;
+- the CoNLL F1 of each system in one line, then the score table: recall,
+  precision and F1 per metric and system (the CoNLL F1 first), with the
+  bootstrap interval of each when given; with two systems and a
+  ``comparison``, B - A, its interval and its p-value per metric;
+- the per-document table, sortable by any column (click a header), with two
+  systems a B - A column of the first metric (the CoNLL F1); clicking a row
+  opens the document;
 - the errors by category as an inline SVG bar chart, one bar per category
   and system (two systems side by side);
 - the document viewer: the words with the key's entities on the left and a
@@ -49,6 +52,10 @@ tokens), as in the CoNLL readers and the Python span convention::
                   "f1_ci": [0.73, 0.77]},
           ...},
         ...},
+      # scores[system]["conll"] = {"f1": ..., "f1_ci": [...]}: the CoNLL F1, the table's first row
+      "comparison": {                              # two systems: B - A as `corefscore compare` gives it
+        "method": "permutation", "quantity": "f1", "n": 1000, "seed": 0, "confidence": 0.95,
+        "metrics": {"conll": {"difference": 0.012, "low": -0.003, "high": 0.027, "p_value": 0.11}, ...}},
       "categories": ["span_error", ...],           # chart order; default the seven
                                                    # Kummerfeld-Klein categories
       "error_counts": {                            # corpus totals per category and system
@@ -62,7 +69,7 @@ tokens), as in the CoNLL readers and the Python span convention::
          "sentences": [["It", "was", ...], ...],   # words per sentence
          "key": [[[0, 1], [7, 7]], ...],           # entities, each a list of mention spans
          "responses": {"coref-A": [[[0, 1]], ...], ...},
-         "scores": {"coref-A": {"muc": 0.71, ...}, ...},   # per-document F1 per metric
+         "scores": {"coref-A": {"muc": 0.71, ..., "conll": 0.68}, ...},   # per-document F1 per metric
          "errors": {"coref-A": [
              {"category": "divided_entity",        # a category name
               "mentions": [[7, 7]],                # spans involved
@@ -188,33 +195,88 @@ def _metrics_of(data: dict) -> list[str]:
     return []
 
 
+#: The name of the CoNLL score (the mean F1 of MUC, B-cubed and CEAF_e) in ``scores`` and ``comparison``.
+CONLL = "conll"
+
+
+def _ci_html(ci: Any) -> str:
+    if ci is None or len(ci) != 2:
+        return ""
+    return f'<span class="cfs-ci" data-lo="{_esc(ci[0])}" data-hi="{_esc(ci[1])}">[{_pct(ci[0])}, {_pct(ci[1])}]</span>'
+
+
+def _signed_pct(x: Any) -> str:
+    text = _pct(x)
+    return text if not text or text.startswith("-") else "+" + text
+
+
+def _lead(data: dict) -> str:
+    """The CoNLL F1 of each system (and B - A with its p-value) in one line above the tables."""
+    scores = data.get("scores") or {}
+    parts = []
+    for s in data["systems"]:
+        conll = (scores.get(s) or {}).get(CONLL)
+        if conll and conll.get("f1") is not None:
+            ci = conll.get("f1_ci")
+            interval = f" [{_pct(ci[0])}, {_pct(ci[1])}]" if ci is not None and len(ci) == 2 else ""
+            parts.append(f'<span class="cfs-lead-sys" data-system="{_esc(s)}" data-value="{_esc(conll["f1"])}">'
+                         f'{_esc(s)}: <b>{_pct(conll["f1"])}</b>{interval}</span>')
+    if not parts:
+        return ""
+    diff = ((data.get("comparison") or {}).get("metrics") or {}).get(CONLL)
+    if diff is not None and len(data["systems"]) == 2:
+        parts.append(f'<span class="cfs-lead-diff" data-value="{_esc(diff["difference"])}">B - A: '
+                     f'<b>{_signed_pct(diff["difference"])}</b> [{_signed_pct(diff["low"])}, '
+                     f'{_signed_pct(diff["high"])}], p = {diff["p_value"]:.4f}</span>')
+    return f'<p class="cfs-lead">CoNLL F1 (%) · {" · ".join(parts)}</p>'
+
+
 def _score_table(data: dict, metrics: list[str]) -> str:
     systems = data["systems"]
     scores = data.get("scores") or {}
     if not scores:
         return '<p class="cfs-muted">No corpus scores were given.</p>'
+    comparison = data.get("comparison") if len(systems) == 2 else None
+    compared = (comparison or {}).get("metrics") or {}
     head1 = "".join(f'<th colspan="3" class="cfs-sys" style="--sys:{_SYSTEM_COLOURS[i]}">{_esc(s)}</th>' for i, s in enumerate(systems))
     head2 = "".join('<th class="num">Recall</th><th class="num">Precision</th><th class="num">F1</th>' for _ in systems)
+    if comparison:
+        level = comparison.get("confidence")
+        ci_label = f"{100 * float(level):g}% CI" if level is not None else "CI"
+        head1 += f'<th colspan="3" class="cfs-diff-head">B - A ({_esc(comparison.get("quantity", "f1"))})</th>'
+        head2 += f'<th class="num">B - A</th><th class="num">{_esc(ci_label)}</th><th class="num">p-value</th>'
+    has_conll = any(CONLL in (scores.get(s) or {}) for s in systems)
     rows = []
-    for m in metrics:
+    for m in ([CONLL] if has_conll else []) + [m for m in metrics if m != CONLL]:
         cells = []
         for s in systems:
             sc = (scores.get(s) or {}).get(m) or {}
             for part in ("recall", "precision", "f1"):
                 v = sc.get(part)
-                ci = sc.get(part + "_ci")
-                ci_html = ""
-                if ci is not None and len(ci) == 2:
-                    ci_html = f'<span class="cfs-ci" data-lo="{_esc(ci[0])}" data-hi="{_esc(ci[1])}">[{_pct(ci[0])}, {_pct(ci[1])}]</span>'
                 value_attr = f' data-value="{_esc(v)}"' if v is not None else ""
                 cls = "num f1" if part == "f1" else "num"
                 cells.append(f'<td class="{cls}" data-system="{_esc(s)}" data-metric="{_esc(m)}" data-part="{part}"{value_attr}>'
-                             f'<span class="cfs-v">{_pct(v)}</span>{ci_html}</td>')
-        rows.append(f'<tr><th scope="row">{_esc(m)}</th>{"".join(cells)}</tr>')
+                             f'<span class="cfs-v">{_pct(v)}</span>{_ci_html(sc.get(part + "_ci"))}</td>')
+        if comparison:
+            c = compared.get(m)
+            if c is None:
+                cells.append('<td class="num"></td>' * 3)
+            else:
+                cells.append(f'<td class="num cfs-diff" data-metric="{_esc(m)}" data-part="difference" data-value="{_esc(c["difference"])}">{_signed_pct(c["difference"])}</td>'
+                             f'<td class="num cfs-diff-ci" data-metric="{_esc(m)}" data-part="interval" data-lo="{_esc(c["low"])}" data-hi="{_esc(c["high"])}">[{_signed_pct(c["low"])}, {_signed_pct(c["high"])}]</td>'
+                             f'<td class="num cfs-p" data-metric="{_esc(m)}" data-part="p_value" data-value="{_esc(c["p_value"])}">{c["p_value"]:.4f}</td>')
+        label = "CoNLL F1" if m == CONLL else m
+        rows.append(f'<tr class="{"cfs-conll" if m == CONLL else ""}" data-metric="{_esc(m)}"><th scope="row">{_esc(label)}</th>{"".join(cells)}</tr>')
     level = data.get("confidence")
     caption = "Corpus scores (%)"
     if level is not None:
         caption += f"; brackets: {100 * float(level):g}% bootstrap interval"
+    if has_conll:
+        caption += "; CoNLL F1: the mean F1 of muc, bcub and ceafe"
+    if comparison:
+        how = "approximate randomisation" if comparison.get("method") == "permutation" else "paired bootstrap"
+        caption += (f"; B - A: paired bootstrap interval, two-sided p-value by {how}, {comparison.get('n')} rounds, "
+                    f"seed {comparison.get('seed')} (as corefscore compare)")
     return (f'<table class="cfs-table cfs-scores"><caption>{_esc(caption)}</caption>'
             f'<thead><tr><th rowspan="2">Metric</th>{head1}</tr><tr>{head2}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table>')
@@ -353,9 +415,15 @@ _CSS = r"""
 .cfs-report h1{font-size:22px;margin:0 0 2px;font-weight:650;letter-spacing:-.01em}
 .cfs-report h2{font-size:16px;margin:28px 0 10px;font-weight:650;border-bottom:1px solid var(--line);padding-bottom:6px}
 .cfs-report .cfs-sub{color:var(--muted);margin:0 0 8px}
+.cfs-report .cfs-lead{font-size:16px;margin:4px 0 10px}
+.cfs-report .cfs-lead>span{margin-right:14px;white-space:nowrap}
+.cfs-report .cfs-table tr.cfs-conll th,.cfs-report .cfs-table tr.cfs-conll td{font-weight:600;border-bottom:2px solid var(--line,#d8dce2)}
+.cfs-report .cfs-table th.cfs-diff-head{text-align:center;border-bottom:3px solid #888}
 .cfs-report .cfs-muted{color:var(--muted)}
 .cfs-report .cfs-grid{display:grid;grid-template-columns:minmax(0,1.25fr) minmax(0,1fr);gap:28px;align-items:start}
 @media (max-width:1000px){.cfs-report .cfs-grid{grid-template-columns:1fr}}
+.cfs-report .cfs-grid.cfs-two{grid-template-columns:minmax(0,1fr)}
+.cfs-report .cfs-scores-wrap{overflow-x:auto}
 .cfs-report table.cfs-table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 .cfs-report .cfs-table caption{caption-side:bottom;text-align:left;color:var(--muted);font-size:12px;padding-top:6px}
 .cfs-report .cfs-table th,.cfs-report .cfs-table td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
@@ -427,11 +495,19 @@ function pct(x){return x==null?"n/a":!isFinite(x)?"":(100*x).toFixed(2);}
 // ---- per-document table
 var docTable=$(".cfs-docs"), docBody=docTable.querySelector("tbody");
 var cols=[{key:"name",label:"Document",num:false}];
-systems.forEach(function(s){metrics.forEach(function(m){cols.push({key:"s:"+s+":"+m,label:m+(systems.length>1?" ("+s+")":""),num:true,sys:s,metric:m});});});
+// The CoNLL F1 first when the documents have it; with two systems, B - A of it (else of the first metric).
+var hasConll=docs.some(function(d){var s=(d.scores||{})[systems[0]];return s&&s.conll!=null;});
+var docMetrics=(hasConll?["conll"]:[]).concat(metrics.filter(function(m){return m!=="conll";}));
+function metricLabel(m){return m==="conll"?"CoNLL F1":m;}
+if(systems.length===2&&docMetrics.length){var dm=docMetrics[0];
+  cols.push({key:"d:"+dm,label:metricLabel(dm)+" (B - A)",num:true,diff:true,metric:dm});}
+systems.forEach(function(s){docMetrics.forEach(function(m){cols.push({key:"s:"+s+":"+m,label:metricLabel(m)+(systems.length>1?" ("+s+")":""),num:true,sys:s,metric:m});});});
 systems.forEach(function(s){cols.push({key:"e:"+s,label:"errors"+(systems.length>1?" ("+s+")":""),num:true,sys:s,errors:true});});
 function cellValue(d,c){
   if(c.key==="name")return d.name;
   if(c.errors){var e=(d.errors||{})[c.sys];return e?(e.c||[]).filter(isKK).length:null;}
+  if(c.diff){var sa=(d.scores||{})[systems[0]],sb=(d.scores||{})[systems[1]];
+    return sa&&sb&&sa[c.metric]!=null&&sb[c.metric]!=null?sb[c.metric]-sa[c.metric]:null;}
   var s=(d.scores||{})[c.sys];return s&&s[c.metric]!=null?s[c.metric]:null;
 }
 var KK=["span_error","conflated_entities","extra_mention","extra_entity","divided_entity","missing_mention","missing_entity"];
@@ -442,7 +518,7 @@ docTable.querySelector("thead").appendChild(headRow);
 var rows=docs.map(function(d,i){
   var tr=el("tr");tr.dataset.doc=i;
   cols.forEach(function(c){var v=cellValue(d,c);var td=el("td",c.num?"num":"name");
-    if(c.num){td.textContent=c.errors?(v==null?"":String(v)):pct(v);if(v!=null)td.dataset.value=v;}else{td.textContent=v;td.title=v;}
+    if(c.num){td.textContent=c.errors?(v==null?"":String(v)):(c.diff&&v!=null&&v>=0?"+":"")+pct(v);if(v!=null)td.dataset.value=v;if(c.diff)td.className="num cfs-doc-diff";}else{td.textContent=v;td.title=v;}
     tr.appendChild(td);});
   tr.addEventListener("click",function(){showDoc(i,true);});
   return tr;});
@@ -658,8 +734,8 @@ def render_report(data: dict, *, full_page: bool = True) -> str:
 <style>{_CSS}</style>
 <h1>{_esc(title)}</h1>
 <p class="cfs-sub">{_esc(subtitle) + " · " if subtitle else ""}{n_docs} document{"s" if n_docs != 1 else ""} · system{"s" if len(systems) > 1 else ""}: {", ".join(_esc(s) for s in systems)}</p>
-<div class="cfs-grid">
-<section><h2>Scores</h2>{_score_table(data, metrics)}
+<div class="cfs-grid{" cfs-two" if len(systems) > 1 else ""}">
+<section><h2>Scores</h2>{_lead(data)}<div class="cfs-scores-wrap">{_score_table(data, metrics)}</div>
 {_link_table(data)}</section>
 <section><h2>Errors by category</h2>{_error_chart(data)}
 <p class="cfs-hint">Kummerfeld &amp; Klein (2013) categories: the operations that turn the response into the key.</p></section>
