@@ -150,8 +150,8 @@ def test_corpus_pairing_errors():
 def test_unpaired_documents_are_reported():
     r = corefscore.score_corpus({"a": KEY, "b": KEY}, {"a": KEY, "z": KEY})
     assert r.doc_names == ["a", "b"]
-    assert any("document b: no response document; scored as empty" in w for w in r.warnings)
-    assert any("document z: in the response only; not scored" in w for w in r.warnings)
+    assert '1 of 2 key documents is not in the response ("b"): scored against an empty response' in r.warnings
+    assert '1 of 2 response documents is not in the key ("z"): ignored' in r.warnings
     b = r.per_document()[1]
     assert b["mentions"].recall == 0.0 and b.counts["mentions"]["recall_den"] == 3
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import warnings as _warnings
 from collections.abc import Mapping, Sequence
@@ -133,9 +134,36 @@ def _empty_like(side: Any) -> Any:
     return []
 
 
+def _allows_disjoint(opts: Options) -> bool:
+    return str(opts.values.get("allow_disjoint", "")).lower() in ("true", "1")
+
+
+def _doc_names(names: list[str], which: list[int]) -> str:
+    """The first three of the names ``which`` indexes, quoted, "and n more" after them (as the engine lists them)."""
+    shown = ", ".join(json.dumps(names[i], ensure_ascii=False) for i in which[:3])
+    return shown + (f" and {len(which) - 3} more" if len(which) > 3 else "")
+
+
+def _unique_names(docs: Mapping, arg: str) -> list[str]:
+    """The documents' names as strings, refusing two keys that print as one name (``1`` and ``"1"``)."""
+    names = [str(n) for n in docs]
+    if len(set(names)) < len(names):
+        seen: dict[str, Any] = {}
+        for n in docs:
+            if str(n) in seen:
+                raise ValueError(f"`{arg}` must name each document once; got the keys {seen[str(n)]!r} and {n!r}, "
+                                 f"which are both the document {str(n)!r}.")
+            seen[str(n)] = n
+    return names
+
+
 def _pair(key_docs: Any, response_docs: Any, names: Sequence[str] | None, mention_types: Any = None,
-          first: int = 0) -> tuple[list, list[str], bool, list[str], list]:
-    """(pairs, names, named?, warnings, per-document mention_types): mappings by name, sequences by position."""
+          first: int = 0, allow_disjoint: bool = False) -> tuple[list, list[str], bool, list[str], list]:
+    """(pairs, names, named?, warnings, per-document mention_types): mappings by name, sequences by position.
+
+    Mappings pair as files do (``conll.Pair``): no name in common is refused unless ``allow_disjoint``; key
+    documents without a response and response-only documents are one summary warning each.
+    """
     if isinstance(key_docs, Mapping) or isinstance(response_docs, Mapping):
         if not (isinstance(key_docs, Mapping) and isinstance(response_docs, Mapping)):
             raise TypeError("`key_docs` and `response_docs` must both be mappings (paired by name) or both "
@@ -143,11 +171,25 @@ def _pair(key_docs: Any, response_docs: Any, names: Sequence[str] | None, mentio
         if mention_types is not None and not isinstance(mention_types, Mapping):
             raise TypeError("`mention_types` must be a mapping document name -> mapping when documents are "
                             f"mappings; got {type(mention_types).__name__}.")
+        key_names = _unique_names(key_docs, "key_docs")
+        resp_names = _unique_names(response_docs, "response_docs")
+        missing = [i for i, n in enumerate(key_docs) if n not in response_docs]
+        extra = [j for j, n in enumerate(response_docs) if n not in key_docs]
+        if key_docs and response_docs and len(missing) == len(key_docs) and not allow_disjoint:
+            raise ValueError(f"`key_docs` and `response_docs` have no document name in common (key: "
+                             f"{_doc_names(key_names, missing)}; response: {_doc_names(resp_names, extra)}); "
+                             "check that they belong together; allow_disjoint=True scores every key document "
+                             "against an empty response.")
+        warns = []
+        if missing:
+            warns.append(f"{len(missing)} of {len(key_names)} key documents {'is' if len(missing) == 1 else 'are'} "
+                         f"not in the response ({_doc_names(key_names, missing)}): scored against an empty response")
+        if extra:
+            warns.append(f"{len(extra)} of {len(resp_names)} response documents {'is' if len(extra) == 1 else 'are'} "
+                         f"not in the key ({_doc_names(resp_names, extra)}): ignored")
         pairs = [(k, response_docs[n] if n in response_docs else _empty_like(k)) for n, k in key_docs.items()]
-        warns = [f"document {n}: no response document; scored as empty" for n in key_docs if n not in response_docs]
-        warns += [f"document {n}: in the response only; not scored" for n in response_docs if n not in key_docs]
         types = [mention_types.get(n) for n in key_docs] if mention_types is not None else [None] * len(pairs)
-        return pairs, [str(n) for n in key_docs], True, warns, types
+        return pairs, key_names, True, warns, types
     for arg, docs in (("key_docs", key_docs), ("response_docs", response_docs)):
         if isinstance(docs, (str, bytes, ArraySide)) or not isinstance(docs, Sequence):
             raise TypeError(f"`{arg}` must be a sequence of documents or a mapping name -> document; "
@@ -207,7 +249,8 @@ def score_corpus(key_docs: Any, response_docs: Any, *, names: Sequence[str] | No
     [0.5, 1.0]
     """
     opts = _options(**options)
-    pairs, doc_names, named, warns, types = _pair(key_docs, response_docs, names, mention_types)
+    pairs, doc_names, named, warns, types = _pair(key_docs, response_docs, names, mention_types,
+                                                  allow_disjoint=_allows_disjoint(opts))
     if not pairs:
         raise ValueError("`key_docs` must hold at least one document; got an empty collection instead.")
     return _result(_score_pairs(pairs, doc_names, named, types, opts), opts, warns, 2)
@@ -401,11 +444,17 @@ class Scorer:
                     self._metrics)
 
     def _absorb(self, rows: list, names: list, dups: list, n_dups: int, warns: list,
-                metrics: tuple[str, ...] | None) -> None:
-        """Add documents; a metric is reported only if it applied to every batch (None: nothing scored)."""
+                metrics: tuple[str, ...] | None, positional: bool = False) -> None:
+        """Add documents; a metric is reported only if it applied to every batch (None: nothing scored).
+
+        ``positional``: the documents are unnamed and take their positions as names, counted here, under the
+        lock, so that threads sharing a Scorer never give two documents one name.
+        """
         with self._lock:
             self._reduced = None
             self._rows.extend(rows)
+            if positional:
+                names = [str(len(self._names) + i) for i in range(len(names))]
             self._names.extend(names)
             self._dups.extend(dups)
             self._n_dups += n_dups
@@ -417,15 +466,18 @@ class Scorer:
                mention_types: Any = None) -> None:
         """Score one document, or a batch (``batch=True``, or two mappings paired by name)."""
         if batch or _is_mapping(key) or _is_mapping(response):
-            pairs, names, named, warns, types = _pair(key, response, None, mention_types, self.n_documents)
+            pairs, names, named, warns, types = _pair(key, response, None, mention_types, self.n_documents,
+                                                      _allows_disjoint(self._opts))
             scores = _score_pairs(pairs, names, named, types, self._opts)
         else:
-            label = str(len(self._names)) if name is None else str(name)
+            named = name is not None
+            label = str(name) if named else str(len(self._names))  # in messages; the name is given in _absorb
             doc = convert(key, response, label, mention_types)
-            scores, warns = _engine.score_docs([doc], [label], self._opts, name is not None), []
+            scores, warns = _engine.score_docs([doc], [label], self._opts, named), []
         if scores.n_duplicates or scores.warnings:
             warns = warns + _report(scores, self._opts, 2)
-        self._absorb([scores.counts], scores.names, scores.duplicates, scores.n_duplicates, warns, scores.metrics)
+        self._absorb([scores.counts], scores.names, scores.duplicates, scores.n_duplicates, warns, scores.metrics,
+                     positional=not named)
 
     def merge(self, other: Scorer) -> Scorer:
         """Add another Scorer's documents (same options) to this one; returns self."""

@@ -58,8 +58,26 @@ def _pack(spans: list) -> array:
 
 
 def _describe(x: Any) -> str:
-    text = repr(x)
+    """A short description of a value for a message: its repr, cut short, without reading all of a huge value."""
+    if _short_repr is None:
+        _make_short_repr()
+    text = _short_repr.repr(x)
     return f"{text[:57] + '...' if len(text) > 60 else text} ({type(x).__name__})"
+
+
+_short_repr: Any = None
+
+
+def _make_short_repr() -> None:
+    # reprlib reads only what it shows: a 100 MB string given as a cluster costs a slice, not a copy of it.
+    import reprlib
+
+    global _short_repr
+    r = reprlib.Repr()
+    r.maxstring = r.maxother = r.maxlong = 64
+    r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = r.maxdict = 8
+    r.maxlevel = 4
+    _short_repr = r
 
 
 def to_numpy(x: Any) -> Any:
@@ -119,10 +137,15 @@ def _value(m: Any, where: str) -> Any:
     return m
 
 
-def _flatten(clusters: Any, side: str, doc: str) -> tuple[list, list[int]]:
-    """Mentions (as plain values) and cluster positions of one side given as a sequence of clusters."""
+def _check_sides(clusters: Any, side: str, doc: str) -> None:
+    """Refuses a side that is not a sequence of clusters, by an O(1) look: before any mention is read."""
     if isinstance(clusters, (str, bytes, Mapping)) or not hasattr(clusters, "__iter__"):
         raise InputTypeError(f"`{side}` of document {doc} must be a sequence of clusters; got {_describe(clusters)}.")
+
+
+def _flatten(clusters: Any, side: str, doc: str) -> tuple[list, list[int]]:
+    """Mentions (as plain values) and cluster positions of one side given as a sequence of clusters."""
+    _check_sides(clusters, side, doc)
     mentions: list = []
     cids: list[int] = []
     for i, cluster in enumerate(clusters):
@@ -242,6 +265,8 @@ def _refuse_bare_cluster(side: Any, name: str, doc: str) -> None:
 
 def _from_lists(key: Any, response: Any, doc: str, mention_types: Any = None) -> Doc:
     """The general path of :func:`from_lists`: every mention checked and converted on its own."""
+    for name, side in (("key", key), ("response", response)):  # both refused before either is read
+        _check_sides(side, name, doc)
     _refuse_bare_cluster(key, "key", doc)
     _refuse_bare_cluster(response, "response", doc)
     kms, kcs = _flatten(key, "key", doc)

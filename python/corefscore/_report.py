@@ -67,6 +67,15 @@ import os
 
 from ._arith import RP_COUNTS
 
+# Control characters (a newline, CR, NUL, ...) and the Unicode line and paragraph separators, as the escapes
+# repr() writes: a document name with one must not split a printed line (str.translate: no `re` at start-up).
+_LINE_SAFE = {c: repr(chr(c))[1:-1] for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
+def display_name(name: str) -> str:
+    """A document name as printed on one line of a table or of the drop-in form: control characters escaped."""
+    return name.translate(_LINE_SAFE)
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # collections.abc imports collections: ~4 ms of the command line's start-up
     from collections.abc import Sequence
@@ -278,14 +287,14 @@ class Report:
             selected = [i for i, n in enumerate(self.doc_names) if n == mode][:1]
         verbose = mode != "none"
         if mode is not None and mode != "none":
-            out.append(f"{mode}:")
+            out.append(f"{display_name(mode)}:")
             docs = selected or [-1]
         else:
             docs = selected if verbose else []
         for i in docs:
             if mode is None:
                 # The reference prints an undefined variable for BLANC's document name.
-                out.append(":" if metric == "blanc" else f"{self.doc_names[i]}:")
+                out.append(":" if metric == "blanc" else f"{display_name(self.doc_names[i])}:")
             out.extend(self._identification(i))
             if metric != "blanc":
                 row = self._counts(self.rows[i], metric + ".") if i >= 0 else [0.0] * 4

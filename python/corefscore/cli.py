@@ -416,14 +416,17 @@ def _count_lines(result: Any) -> list[str]:
 def _per_doc_table(result: Any) -> str:
     names = list(result.metrics)
     docs = result.per_document()
-    width = max([8, *(len(d.doc_names[0]) for d in docs)])
+    from ._report import display_name
+
+    shown = [display_name(d.doc_names[0]) for d in docs]
+    width = max([8, *map(len, shown)])
     has_conll = all(m in names for m in ("muc", "bcub", "ceafe"))
     head = f"{'document':<{width}}" + "".join(f"{m:>12}" for m in names) + (f"{'conll':>9}" if has_conll else "")
     lines = ["", "F1 per document", head]
-    for d in docs:
+    for d, name in zip(docs, shown):
         conll = d.conll_f1
         lines.append(
-            f"{d.doc_names[0]:<{width}}"
+            f"{name:<{width}}"
             + "".join(f"{_pct(d[m].f1) if d[m].counted else 'n/a':>12}" for m in names)
             + (f"{_pct(conll) if conll is not None else 'n/a':>9}" if has_conll else "")
         )
