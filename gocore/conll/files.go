@@ -67,6 +67,7 @@ func readPair(keyPath, respPath string, opt gocore.Options, x pairExtras) (key, 
 		return func() bool { return other.Load() || (opt.Stop != nil && opt.Stop()) }
 	}
 	var respErr error
+	respEmpty := false // a blank response file: no document, not an error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -79,6 +80,9 @@ func readPair(keyPath, respPath string, opt gocore.Options, x pairExtras) (key, 
 			}
 		}()
 		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.respText)
+		if isEmptyFile(respErr) {
+			resp, respErr, respEmpty = nil, nil, true
+		}
 	}()
 	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.keyText)
 	if err != nil {
@@ -97,6 +101,14 @@ func readPair(keyPath, respPath string, opt gocore.Options, x pairExtras) (key, 
 	docs, respOf, warnings, err = pair(key, resp, opt.Match != gocore.MatchExact)
 	if err != nil {
 		return nil, nil, nil, nil, nil, err
+	}
+	if respEmpty {
+		// The reference scores a system that produced nothing: every key
+		// document against an empty response, all scores 0. One warning
+		// says so rather than one per missing document, the only warnings
+		// pair can give with no response document.
+		warnings = []gocore.Warning{{Kind: gocore.WarnOther, Side: 1, Doc: -1, Count: 1,
+			Msg: fmt.Sprintf("the response file is empty: every key document (%d) is scored against an empty response, all scores 0, as the reference scorer does", len(key))}}
 	}
 	if opt.Match != gocore.MatchExact {
 		if err := checkHeads(key, resp, respOf, opt); err != nil {
