@@ -26,14 +26,15 @@ import (
 //     maximising the total weight |K ∩ R| / |K| over the candidate pairs:
 //     partial, R ⊆ K and K's head ∈ R; head, the same head node.
 //
-// Stages 1 and 3 are maximum-weight assignments (assign.MaxWeight). Where
-// several assignments reach the maximum, the tie rule picks one: the
-// mentions of the side with fewer unmatched mentions (the key on equal
-// counts), taken in document order (first node, last node, length), each
-// take in turn the earliest mention of the other side that still allows a
-// maximum total, or none. On one mention with two equally good partners this
-// is the SciPy solver's choice in the CorefUD scorer (the earlier one);
-// elsewhere the scorer's choice is whatever SciPy's augmenting order gives.
+// Stages 1 and 3 are maximum-weight assignments. Where several assignments
+// reach the maximum, the scorer's own choice is taken: it sorts each side's
+// mentions (first node, last node, length) and solves the dense matrix of
+// negated weights with SciPy's linear_sum_assignment, whose steps
+// assign.SciPyLSAP repeats (solveTies). Only beyond sciPyMaxCells cells
+// (thousands of mentions left on both sides) does a rule of our own break
+// the ties: the mentions of the side with fewer unmatched mentions (the key
+// on equal counts), taken in document order, each take in turn the
+// earliest mention of the other side that still allows a maximum total.
 
 // needsShapes reports whether the options need mention shapes: partial and
 // head matching need every mention's nodes and head. (The dependent zero
@@ -322,8 +323,46 @@ func alignRest(ks, rs []*Shape, taken []bool, partner []int32, mode MatchMode, p
 // solveTies finds a maximum-weight one-to-one assignment between left
 // mentions lk (key indices, in mention order) and right mentions rr
 // (response indices, in mention order) over edges (Left and Right index lk
-// and rr), with the tie rule of the package comment, and reports each pair.
+// and rr) and reports each pair of positive weight. It takes the CorefUD
+// scorer's own choice among equally good assignments: the scorer solves
+// the dense matrix of negated weights (rows lk, columns rr, 0 where no
+// edge) with SciPy's linear_sum_assignment, which assign.SciPyLSAP
+// replays. A matrix of more than sciPyMaxCells cells (thousands of mentions
+// left on both sides, where SciPy's dense solver itself takes seconds)
+// takes solveTiesByComponent's assignment instead: the same total, ties
+// broken by the rule of the package comment.
 func solveTies(lk, rr []int32, edges []assign.Edge, pair func(k, r int32)) {
+	if len(edges) == 0 {
+		return
+	}
+	rows, cols := len(lk), len(rr)
+	if rows*cols > sciPyMaxCells {
+		solveTiesByComponent(lk, rr, edges, pair)
+		return
+	}
+	cost := make([]float64, rows*cols)
+	for _, e := range edges {
+		cost[int(e.Left)*cols+int(e.Right)] = -e.Weight
+	}
+	rowTo, err := assign.SciPyLSAP(rows, cols, cost)
+	if err != nil { // not for finite weights; keep an answer all the same
+		solveTiesByComponent(lk, rr, edges, pair)
+		return
+	}
+	for i, j := range rowTo {
+		if j >= 0 && cost[i*cols+j] < 0 {
+			pair(lk[i], rr[j])
+		}
+	}
+}
+
+// sciPyMaxCells bounds the dense matrix that solveTies solves as SciPy.
+const sciPyMaxCells = 1 << 22
+
+// solveTiesByComponent is solveTies for large matrices: each connected
+// component of the edges solved on its own, with the tie rule of the
+// package comment (lexFirst).
+func solveTiesByComponent(lk, rr []int32, edges []assign.Edge, pair func(k, r int32)) {
 	if len(edges) == 0 {
 		return
 	}
