@@ -143,6 +143,9 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 	} else {
 		parallelFor(len(selected), inner, func(k int) bool { return runMetric(t, opt, row, errs, selected[k]) })
 	}
+	if t.lookupsDiffer && !opt.precisionView {
+		precisionFromResponseLookups(d, doc, opt, row, errs)
+	}
 	// Outcomes in registry order: the error reported is the first failing
 	// metric's, whatever the order the metrics ran in.
 	for i, err := range errs {
@@ -155,6 +158,39 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 			r.err = t.locate(d, err, registry[i].name)
 			return
 		}
+	}
+}
+
+// responseLookupMetrics are the metrics whose precision the CorefUD scorer
+// computes by looking response mentions up among the key's (MUC, B-cubed,
+// LEA); CEAF and BLANC look key mentions up only.
+var responseLookupMetrics = []string{"muc", "bcub", "lea"}
+
+// precisionFromResponseLookups scores d again with the mentions paired as
+// the CorefUD scorer's response lookups pair them (Options.precisionView)
+// and takes the precision counts of responseLookupMetrics from there: the
+// scorer's two lookups differ on this document (Table.lookupsDiffer).
+func precisionFromResponseLookups(d *Document, doc int, opt *Options, row []float64, errs []error) {
+	view := *opt
+	view.precisionView = true
+	var dups []Duplicate
+	var n int64
+	t, err := newTable(d, doc, &view, &dups, &n, 1, nil)
+	if err != nil {
+		return // the first table was built from the same input: not reached
+	}
+	t.stop = opt.Stop
+	for _, name := range responseLookupMetrics {
+		i := metricIndex(name)
+		if !opt.Metrics.Has(i) || errs[i] != nil {
+			continue
+		}
+		var out [4]float64
+		if err := registry[i].compute(t, &view, out[:]); err != nil {
+			errs[i] = err
+			continue
+		}
+		copy(row[columnStart[i]+2:columnStart[i]+4], out[2:4])
 	}
 }
 

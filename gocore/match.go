@@ -42,13 +42,16 @@ import (
 func needsShapes(opt *Options) bool { return opt.Match != MatchExact }
 
 // matches reports whether the options pair mentions other than by id.
-func matches(opt *Options) bool { return opt.Match != MatchExact || opt.ZeroMatch == ZeroDependent }
+func matches(opt *Options) bool { return opt.Match != MatchExact || opt.ZeroMatch.aligns() }
 
 // docShapes is what matching leaves for the Table: the shape of every kept
 // mention of each side and the MOR counts.
 type docShapes struct {
 	key, resp []*Shape
 	mor       [4]float64
+	// lookupsDiffer: the CorefUD scorer's key and response lookups are not
+	// one pairing (scorerLookups); this table holds one of them.
+	lookupsDiffer bool
 }
 
 // place stores the shapes in t by union mention index.
@@ -62,6 +65,7 @@ func (sh *docShapes) place(t *Table, key, resp *sideIndex, respPos []int32) {
 	}
 	mor := sh.mor
 	t.MOR = &mor
+	t.lookupsDiffer = sh.lookupsDiffer
 }
 
 // sideShapes returns the shape of each kept mention of a side, or nil when
@@ -129,7 +133,7 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 		partner[r] = k
 		taken[k] = true
 	}
-	if opt.ZeroMatch == ZeroDependent {
+	if opt.ZeroMatch.aligns() {
 		alignZeros(ks, rs, pair)
 	}
 	// Stage 2: the same nodes (equal ids), and under head matching the same
@@ -150,8 +154,163 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	if opt.Match != MatchExact {
 		alignRest(ks, rs, taken, partner, opt.Match, pair)
 	}
+	if opt.ZeroMatch == ZeroDependent {
+		// Each view that no renaming can express (a lookup mapping two
+		// mentions to one) keeps the alignment.
+		fromKey, fromResp := scorerLookups(ks, rs, key, resp, partner, opt.Match == MatchHead)
+		recallView, precisionView := partner, partner
+		if fromKey != nil {
+			recallView = inverse(fromKey, len(rs))
+		}
+		if fromResp != nil {
+			precisionView = fromResp
+		}
+		sh.lookupsDiffer = !slices.Equal(recallView, precisionView)
+		partner = recallView
+		if opt.precisionView {
+			partner = precisionView
+		}
+	}
 	renameResponse(key, resp, partner, sl)
 	return sh, nil
+}
+
+// scorerLookups returns the pairings that the CorefUD scorer's metrics
+// actually use, given its alignment partner (the key mention of each
+// response mention, -1 if none). The scorer keeps the pairs of the
+// alignment whose mentions differ in one dictionary, first key → response,
+// then response → key, keyed by a mention's position (its nodes; and its
+// head under head matching), so that a response entry overwrites a key
+// entry at the same position. A metric then maps a key mention k through
+// the dictionary (or leaves it) and looks the result up by position among
+// the response mentions; a response mention likewise among the key's. When
+// the dependent alignment pairs a key zero with a response zero at another
+// position while another zero sits at the first one's position, those
+// lookups differ from the alignment: in a sentence with key zeros 1.1 and
+// 2.1 and response zeros 1.1 and 2.1 where both key zeros are best aligned
+// with response 2.1, the alignment pairs key 1.1 with it and leaves key 2.1
+// out, but the lookups pair key 2.1 with response 1.1 as well.
+//
+// It returns fromKey, the response mention each key mention looks up (-1:
+// none; the recall side of MUC, B-cubed and LEA, and CEAF and BLANC
+// entirely) and fromResp, the key mention each response mention looks up
+// (the precision side of MUC, B-cubed and LEA). When they are inverse maps
+// they are one pairing; when not, each is a renaming of its own and the
+// document is scored twice (Table.lookupsDiffer). When one of them maps
+// two mentions to one, no renaming can express it: it is nil and that side
+// keeps the alignment (the scorer's counts may then differ; README,
+// "Policies and fidelity").
+func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHead bool) (fromKey, fromResp []int32) {
+	type position struct {
+		id   int64
+		head Node
+	}
+	posK := func(k int32) position {
+		p := position{id: key.ids[k]}
+		if byHead {
+			p.head = ks[k].Head
+		}
+		return p
+	}
+	posR := func(r int32) position {
+		p := position{id: resp.ids[r]}
+		if byHead {
+			p.head = rs[r].Head
+		}
+		return p
+	}
+	dict := map[position]position{}
+	for r, k := range partner {
+		if k >= 0 && posK(k) != posR(int32(r)) {
+			dict[posK(k)] = posR(int32(r))
+		}
+	}
+	if len(dict) == 0 { // every pair at one position: the lookups are the alignment
+		return inverse(partner, len(ks)), partner
+	}
+	for r, k := range partner {
+		if k >= 0 && posK(k) != posR(int32(r)) {
+			dict[posR(int32(r))] = posK(k)
+		}
+	}
+	keyAt := make(map[position]int32, len(ks))
+	for k := range ks {
+		keyAt[posK(int32(k))] = int32(k)
+	}
+	respAt := make(map[position]int32, len(rs))
+	for r := range rs {
+		respAt[posR(int32(r))] = int32(r)
+	}
+	lookup := func(p position, at map[position]int32) int32 {
+		if q, ok := dict[p]; ok {
+			p = q
+		}
+		if m, ok := at[p]; ok {
+			return m
+		}
+		return -1
+	}
+	fromKey = make([]int32, len(ks)) // the response mention each key mention looks up
+	for k := range ks {
+		fromKey[k] = lookup(posK(int32(k)), respAt)
+	}
+	fromResp = make([]int32, len(rs))
+	for r := range rs {
+		fromResp[r] = lookup(posR(int32(r)), keyAt)
+	}
+	if !injective(fromKey, len(rs)) {
+		fromKey = nil
+	}
+	if !injective(fromResp, len(ks)) {
+		fromResp = nil
+	}
+	return fromKey, fromResp
+}
+
+// injective reports whether no two entries of f (values in [0, n), -1 for
+// none) are equal.
+func injective(f []int32, n int) bool {
+	seen := make([]bool, n)
+	for _, x := range f {
+		if x >= 0 {
+			if seen[x] {
+				return false
+			}
+			seen[x] = true
+		}
+	}
+	return true
+}
+
+// symmetric reports whether the partial maps fromKey and fromResp are each
+// other's inverse.
+func symmetric(fromKey, fromResp []int32) bool {
+	for k, r := range fromKey {
+		if r >= 0 && fromResp[r] != int32(k) {
+			return false
+		}
+	}
+	for r, k := range fromResp {
+		if k >= 0 && fromKey[k] != int32(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// inverse returns, for the injective partial map f from key to response
+// mentions, the key mention of each of the n response mentions (-1: none).
+func inverse(f []int32, n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = -1
+	}
+	for k, r := range f {
+		if r >= 0 {
+			out[r] = int32(k)
+		}
+	}
+	return out
 }
 
 // renameResponse gives each matched response mention its key partner's id
