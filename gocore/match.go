@@ -51,8 +51,20 @@ type docShapes struct {
 	mor       [4]float64
 	// lookupsDiffer: the CorefUD scorer's key and response lookups are not
 	// one pairing (scorerLookups); this table holds one of them.
-	lookupsDiffer bool
+	// zeroDiffers: its zero score's lookup differs from its key lookups.
+	lookupsDiffer, zeroDiffers bool
 }
+
+// lookupView names the pairing a table is built with under the dependent
+// zero alignment: the CorefUD scorer's key-side lookups (the default), its
+// response-side lookups, or its zero score's lookups.
+type lookupView int8
+
+const (
+	keyLookups lookupView = iota
+	responseLookups
+	zeroLookups
+)
 
 // place stores the shapes in t by union mention index.
 func (sh *docShapes) place(t *Table, key, resp *sideIndex, respPos []int32) {
@@ -65,7 +77,7 @@ func (sh *docShapes) place(t *Table, key, resp *sideIndex, respPos []int32) {
 	}
 	mor := sh.mor
 	t.MOR = &mor
-	t.lookupsDiffer = sh.lookupsDiffer
+	t.lookupsDiffer, t.zeroDiffers = sh.lookupsDiffer, sh.zeroDiffers
 }
 
 // sideShapes returns the shape of each kept mention of a side, or nil when
@@ -157,18 +169,26 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	if opt.ZeroMatch == ZeroDependent {
 		// Each view that no renaming can express (a lookup mapping two
 		// mentions to one) keeps the alignment.
-		fromKey, fromResp := scorerLookups(ks, rs, key, resp, partner, opt.Match == MatchHead)
-		recallView, precisionView := partner, partner
+		fromKey, fromResp, fromKeyZero := scorerLookups(ks, rs, key, resp, partner, opt.Match == MatchHead)
+		recallView, precisionView, zeroView := partner, partner, partner
 		if fromKey != nil {
 			recallView = inverse(fromKey, len(rs))
 		}
 		if fromResp != nil {
 			precisionView = fromResp
 		}
+		if fromKeyZero != nil {
+			zeroView = inverse(fromKeyZero, len(rs))
+		}
 		sh.lookupsDiffer = !slices.Equal(recallView, precisionView)
-		partner = recallView
-		if opt.precisionView {
+		sh.zeroDiffers = !slices.Equal(recallView, zeroView)
+		switch opt.lookupView {
+		case responseLookups:
 			partner = precisionView
+		case zeroLookups:
+			partner = zeroView
+		default:
+			partner = recallView
 		}
 	}
 	renameResponse(key, resp, partner, sl)
@@ -196,11 +216,14 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 // entirely) and fromResp, the key mention each response mention looks up
 // (the precision side of MUC, B-cubed and LEA). When they are inverse maps
 // they are one pairing; when not, each is a renaming of its own and the
-// document is scored twice (Table.lookupsDiffer). When one of them maps
-// two mentions to one, no renaming can express it: it is nil and that side
-// keeps the alignment (the scorer's counts may then differ; README,
-// "Policies and fidelity").
-func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHead bool) (fromKey, fromResp []int32) {
+// document is scored twice (Table.lookupsDiffer). fromKeyZero is the
+// lookup of the scorer's zero score: by position first, and through the
+// dictionary only for a key mention with no response mention at its
+// position (Table.zeroDiffers: its own table). When a lookup maps two
+// mentions to one, no renaming can express it: it is nil and keeps the
+// alignment (the scorer's counts may then differ; README, "Policies and
+// fidelity").
+func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHead bool) (fromKey, fromResp, fromKeyZero []int32) {
 	type position struct {
 		id   int64
 		head Node
@@ -226,7 +249,7 @@ func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHea
 		}
 	}
 	if len(dict) == 0 { // every pair at one position: the lookups are the alignment
-		return inverse(partner, len(ks)), partner
+		return inverse(partner, len(ks)), partner, inverse(partner, len(ks))
 	}
 	for r, k := range partner {
 		if k >= 0 && posK(k) != posR(int32(r)) {
@@ -258,13 +281,29 @@ func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHea
 	for r := range rs {
 		fromResp[r] = lookup(posR(int32(r)), keyAt)
 	}
+	fromKeyZero = make([]int32, len(ks))
+	for k := range ks {
+		r, ok := respAt[posK(int32(k))]
+		if !ok {
+			r = -1
+			if q, in := dict[posK(int32(k))]; in {
+				if m, found := respAt[q]; found {
+					r = m
+				}
+			}
+		}
+		fromKeyZero[k] = r
+	}
 	if !injective(fromKey, len(rs)) {
 		fromKey = nil
 	}
 	if !injective(fromResp, len(ks)) {
 		fromResp = nil
 	}
-	return fromKey, fromResp
+	if !injective(fromKeyZero, len(rs)) {
+		fromKeyZero = nil
+	}
+	return fromKey, fromResp, fromKeyZero
 }
 
 // injective reports whether no two entries of f (values in [0, n), -1 for

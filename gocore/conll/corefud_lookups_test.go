@@ -60,10 +60,11 @@ func zeroDocs(t *testing.T, dir string, seed int64, n int) (keys, resps []string
 
 // lookupsOneToOne is a Python program that reads the CorefUD scorer's own
 // pairing of each (key, response) pair of its JSON input (dependent zeros,
-// exact matching, singletons kept) and prints, per pair, whether both of
-// its lookups are one-to-one: no two key mentions look up one response
-// mention through its alignment dictionary, and no two response mentions
-// one key mention.
+// exact matching, singletons kept) and prints, per pair, whether its
+// lookups are one-to-one: no two key mentions look up one response mention
+// through its alignment dictionary, and no two response mentions one key
+// mention; and whether, besides, no two key mentions look up one response
+// mention in its zero score's lookup (position first).
 const lookupsOneToOne = `
 import sys, os, json, logging
 logging.disable(logging.WARNING)
@@ -73,13 +74,17 @@ out = []
 for key, resp in json.load(sys.stdin):
     r = CorefUDReader(format="corefud", keep_singletons=True, keep_zeros=True, match="exact", zero_match_method="dependent")
     r.get_coref_infos(key, resp)
-    ok = True
+    ok, zero_ok = True, True
     for kc, sc, s2c, k2c, d in r.doc_coref_infos.values():
         for clusters, other in ((kc, s2c), (sc, k2c)):
             found = [d.get(m, m) for c in clusters for m in c]
             found = [m for m in found if m in other]
             ok = ok and len(found) == len(set(found))
-    out.append(ok)
+        # the zero score's lookup: by position first, then through the dictionary
+        found = [m if m in s2c else d.get(m) for c in kc for m in c]
+        found = [m for m in found if m is not None and m in s2c]
+        zero_ok = zero_ok and len(found) == len(set(found))
+    out.append([ok, ok and zero_ok])
 print(json.dumps(out))
 `
 
@@ -111,9 +116,9 @@ func TestCorefUDZeroLookupsAgainstScorer(t *testing.T) {
 	cmd.Stdin = bytes.NewReader(in)
 	out, err := cmd.Output()
 	require.NoError(t, err)
-	var oneToOne []bool
+	var oneToOne [][2]bool // the classic metrics' lookups, and the zero score's too
 	require.NoError(t, json.Unmarshal(out, &oneToOne))
-	compared, strictDiffers := 0, 0
+	compared, zeroCompared, strictDiffers := 0, 0, 0
 	for i, job := range jobs {
 		w := want[i][conf]
 		require.NotContains(t, w, "error")
@@ -124,9 +129,13 @@ func TestCorefUDZeroLookupsAgainstScorer(t *testing.T) {
 		for _, m := range []string{"muc", "bcub", "ceafe", "ceafm", "lea", "blanc.coref", "blanc.noncoref"} {
 			classic[m] = w[m]
 		}
-		if !oneToOne[i] {
+		if !oneToOne[i][0] {
 			t.Logf("%s: the scorer's lookups are not one-to-one", job.Key)
 			continue
+		}
+		if oneToOne[i][1] {
+			classic["zero"] = w["zero"]
+			zeroCompared++
 		}
 		compareCounts(t, job.Key, got, classic, nil)
 		compared++
@@ -139,8 +148,10 @@ func TestCorefUDZeroLookupsAgainstScorer(t *testing.T) {
 		}
 	}
 	assert.Greater(t, compared, 280, "documents with one-to-one lookups")
+	assert.Greater(t, zeroCompared, 240, "documents whose zero score is compared too")
 	assert.Positive(t, strictDiffers, "dependent-strict (the alignment alone) differs somewhere")
-	t.Logf("%d of %d documents compared; on %d of them dependent-strict gives other B-cubed counts", compared, len(jobs), strictDiffers)
+	t.Logf("%d of %d documents compared (%d with the zero score); on %d of them dependent-strict gives other B-cubed counts",
+		compared, len(jobs), zeroCompared, strictDiffers)
 }
 
 // TestCorefUDZeroLookupFixed: key zeros 1.1 and 2.1 (both DEPS 2:nsubj) in
@@ -189,7 +200,6 @@ func TestCorefUDZeroLookupFixed(t *testing.T) {
 		for m := range recorded {
 			assert.Equal(t, recorded[m], want[m], "%s as recorded", m)
 		}
-		delete(want, "zero")    // the zero score looks zeros up by position first (README)
 		delete(want, "aligned") // the alignment's size (1); the metrics pair 2 mentions
 		compareCounts(t, conf+" (scorer)", got, want, nil)
 	}
