@@ -178,14 +178,17 @@ func precisionFromResponseLookups(d *Document, doc int, opt *Options, row []floa
 	view.lookupView = responseLookups
 	var dups []Duplicate
 	var n int64
-	t, err := newTable(d, doc, &view, &dups, &n, 1, nil)
-	if err != nil {
-		return // the first table was built from the same input: not reached
+	t, err := newTable(d, doc, &view, &dups, &n, 1, nil) // fails only when stopped
+	if err == nil {
+		t.stop = opt.Stop
 	}
-	t.stop = opt.Stop
 	for _, name := range responseLookupMetrics {
 		i := metricIndex(name)
 		if !opt.Metrics.Has(i) || errs[i] != nil {
+			continue
+		}
+		if err != nil {
+			errs[i] = err
 			continue
 		}
 		var out [4]float64
@@ -209,9 +212,10 @@ func zeroFromZeroLookups(d *Document, doc int, opt *Options, row []float64, errs
 	view.lookupView = zeroLookups
 	var dups []Duplicate
 	var n int64
-	t, err := newTable(d, doc, &view, &dups, &n, 1, nil)
+	t, err := newTable(d, doc, &view, &dups, &n, 1, nil) // fails only when stopped
 	if err != nil {
-		return // the first table was built from the same input: not reached
+		errs[i] = err
+		return
 	}
 	t.stop = opt.Stop
 	errs[i] = registry[i].compute(t, &view, row[columnStart[i]:columnStart[i+1]])
