@@ -10,6 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from _helpers import HAVE_PERL, REFERENCE_SCORER
 from corefscore import cli
 
@@ -79,3 +80,18 @@ def test_empty_key_file_is_still_an_error(tmp_path, capsys):
     key.write_text("")
     status, out, err = run(capsys, "all", key, write_cells(tmp_path / "response", TIED_RESPONSE))
     assert status == 2 and out == "" and "empty file" in err
+
+
+def test_dependent_strict_is_an_option_of_the_api_and_the_command_line(capsys):
+    """``zero_match="dependent-strict"`` (the alignment alone) is accepted everywhere; a bad value names all three."""
+    import corefscore
+
+    fixture = Path(__file__).parent / "fixtures" / "corefud"
+    key, response = fixture / "key.conllu", fixture / "response.conllu"
+    strict = corefscore.score_files(key, response, zero_match="dependent-strict")
+    assert strict.counts["mentions"]["recall_num"] == corefscore.score_files(
+        key, response, zero_match="dependent").counts["mentions"]["recall_num"]
+    status, out, _ = run(capsys, "score", key, response, "--zero-match", "dependent-strict", "--json")
+    assert status == 0 and '"muc"' in out
+    with pytest.raises(corefscore.CorefScoreInputError, match="dependent-strict"):
+        corefscore.score_files(key, response, zero_match="by_id")
