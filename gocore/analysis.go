@@ -263,8 +263,9 @@ func (a *analysis) repairSpans(out []float64, recs *[]ErrorRecord) {
 		key        bool
 	}
 	var ivs []iv
+	base := a.respOf // the response as the analysis sees it (singletons dropped)
 	for _, m := range a.order {
-		isKey, isResp := t.KeyOf[m] >= 0, t.RespOf[m] >= 0
+		isKey, isResp := t.KeyOf[m] >= 0, base[m] >= 0
 		if isKey == isResp {
 			continue // on both sides: not a span error
 		}
@@ -316,20 +317,20 @@ func (a *analysis) repairSpans(out []float64, recs *[]ErrorRecord) {
 		active[side] = append(active[side], int32(i))
 	}
 	a.keyOf = slices.Clone(t.KeyOf)
-	a.respOf = slices.Clone(t.RespOf)
+	a.respOf = slices.Clone(base)
 	for i, v := range ivs {
 		if v.key || deg[i] != 1 || deg[partner[i]] != 1 {
 			continue
 		}
 		r, k := v.m, ivs[partner[i]].m
-		a.respOf[k] = t.RespOf[r]
+		a.respOf[k] = base[r]
 		a.respOf[r] = -1
 		out[0]++
 		if recs != nil {
 			*recs = append(*recs, ErrorRecord{Category: SpanError,
 				Mentions:         a.keep(t.IDs[r], t.IDs[k]),
 				KeyEntities:      a.keep(t.KeyLabels[t.KeyOf[k]]),
-				ResponseEntities: a.keep(t.RespLabels[t.RespOf[r]])})
+				ResponseEntities: a.keep(t.RespLabels[base[r]])})
 		}
 	}
 }
@@ -451,85 +452,122 @@ func (a *analysis) labelsOf(parts [][]int32, of []int32, labels []int64) []int64
 // kk writes the Kummerfeld-Klein counts (kkColumns order) to out and, when
 // recs is not nil, appends the records.
 //
-// After the span repair (repairSpans), each response entity R is split into
-// its parts R ∩ K (one per key entity K it meets) and its extra mentions
-// (mentions in no key entity), which are removed; each key entity K is then
-// assembled from its parts K ∩ R and its missing mentions (mentions in no
-// response entity), which are introduced. Following the Berkeley analyser,
-// the part that stays in a split, and the part that the others are merged
-// into, is the one holding the entity's first non-pronoun mention (first
-// mention when all are pronouns or types are unknown); here it is chosen
-// among the parts R ∩ K only, so that every removed or introduced mention is
-// counted once. Categories, per response entity R:
+// The categories are those of the authors' implementation, the Berkeley
+// Coreference Analyser (classify_coreference_errors.py), step for step:
 //
-//	ExtraEntity        R has no non-pronoun key mention and either two or
-//	                   more extra mentions or no key mention at all: one
-//	                   error, its extra mentions removed together
-//	ExtraMention       otherwise, one per extra mention
-//	ConflatedEntities  one per part R ∩ K other than the staying one
+//  1. Response singletons are dropped (the analyser ignores them: an extra
+//     one is no error, a key mention found only as one is missing).
+//  2. Spans are repaired (repairSpans; SpanError).
+//  3. Each response entity R is split into its parts R ∩ K, one per key
+//     entity K, and its extra mentions (in no key entity), each a part of
+//     its own; each key entity K is assembled from its parts K ∩ R and its
+//     missing mentions (in no response entity), each a part of its own.
+//     With one part there is nothing to split or merge.
+//  4. ExtraEntity: R has no non-pronoun key mention and two or more extra
+//     mentions: one error, its extra mentions removed together.
+//     MissingEntity: no mention of K in the response is a non-pronoun and
+//     two or more of K's mentions are missing: one error, introduced
+//     together.
+//  5. The part that stays (no error) is the one holding the entity's
+//     earliest non-pronoun mention, over all its mentions, extra or
+//     missing ones included; when every mention is a pronoun (or types are
+//     unknown: then none is), the one holding its first mention. An extra
+//     mention can thus stay (it anchors the split of every key part) and a
+//     missing one can stay (never introduced; the other parts merge into
+//     it). A part already taken by step 4 does not stay.
+//  6. ExtraMention: each extra mention left. MissingMention: each missing
+//     mention left.
+//  7. ConflatedEntities: each part R ∩ K left. DividedEntity: each part
+//     K ∩ R left.
 //
-// and per key entity K:
-//
-//	MissingEntity      K has no non-pronoun mention in the response and
-//	                   either two or more missing mentions or no mention in
-//	                   the response at all: one error, its missing mentions
-//	                   introduced together (and merged into the staying part
-//	                   if any)
-//	MissingMention     otherwise, one per missing mention
-//	DividedEntity      one per part K ∩ R other than the staying one
-//
-// The Berkeley tool drops response singletons first and never counts a lone
-// extra response singleton; here such a singleton is an ExtraEntity (a
-// response entity that is not one), mirroring a wholly missing key singleton
-// (MissingEntity), so that applying the records turns the response into the
-// key exactly.
+// So a key entity whose only missing mention is a singleton has no error,
+// and neither has a key singleton absent from the response. Records name
+// the mentions of each operation; Anchor is a mention of the part that
+// stays (a split, a merge, an introduction) when there is one. Applying
+// the records in category order to the response (singletons dropped), an
+// absent anchor being introduced first, gives the key but for what the
+// analyser leaves uncounted: the extra mentions that stay, and the key
+// singletons it never introduces.
 func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	clear(out)
 	t := a.t
+	a.dropResponseSingletons()
 	if opt.SpanMentions {
 		a.repairSpans(out, recs)
 	}
-	first := func(p []int32) int64 { return t.IDs[p[0]] }
+	// staying returns the index in ms of the mention whose part stays:
+	// the earliest non-pronoun mention, else the first.
+	staying := func(ms []int32) int {
+		for i, m := range ms {
+			if !a.isPronoun(m) {
+				return i
+			}
+		}
+		return 0
+	}
 	// Response entities: extra mentions and splits.
 	sp := newSplitter(a, len(t.KeySize))
 	start, list := a.members(a.respOf, len(t.RespSize))
 	for r := 0; r+1 < len(start); r++ {
 		ms := list[start[r]:start[r+1]]
-		if len(ms) == 0 {
+		nParts, nExtra, _, _ := sp.split(ms, a.keyOf)
+		if nParts+nExtra <= 1 {
 			continue
 		}
-		nParts, nExtra, anchor, nonPronoun := sp.split(ms, a.keyOf)
-		extraEntity := nExtra > 0 && !nonPronoun && (nExtra >= 2 || nParts == 0)
+		goldNonPronoun := false
+		for _, m := range ms {
+			if a.keyOf[m] >= 0 && !a.isPronoun(m) {
+				goldNonPronoun = true
+				break
+			}
+		}
+		extraEntity := !goldNonPronoun && nExtra >= 2
+		stay := staying(ms)
+		stayPart := int(sp.partOf[stay]) // -1: an extra mention stays
+		extraStays := stayPart < 0 && !extraEntity
 		if extraEntity {
 			out[3]++
 		} else {
 			out[2] += float64(nExtra)
+			if extraStays {
+				out[2]--
+			}
 		}
-		if nParts > 1 {
-			out[1] += float64(nParts - 1)
+		conflated := nParts
+		if stayPart >= 0 {
+			conflated--
 		}
-		if recs == nil || (nExtra == 0 && nParts <= 1) {
+		out[1] += float64(conflated)
+		if recs == nil {
 			continue
 		}
 		parts, extra := sp.groups(ms, nParts)
 		rLabel := a.keep(t.RespLabels[r])
 		keys := a.labelsOf(parts, a.keyOf, t.KeyLabels)
+		var anchor int64 // a mention of the part that stays, if one does
+		hasAnchor := !(extraEntity && stayPart < 0)
+		if hasAnchor {
+			anchor = t.IDs[ms[stay]]
+		}
 		if extraEntity {
 			*recs = append(*recs, ErrorRecord{Category: ExtraEntity, Mentions: a.ids(extra),
 				KeyEntities: keys, ResponseEntities: rLabel})
 		} else {
 			for _, m := range extra {
+				if m == ms[stay] {
+					continue
+				}
 				*recs = append(*recs, ErrorRecord{Category: ExtraMention, Mentions: a.keep(t.IDs[m]),
 					KeyEntities: keys, ResponseEntities: rLabel})
 			}
 		}
 		for p, part := range parts {
-			if p == anchor {
+			if p == stayPart {
 				continue
 			}
 			*recs = append(*recs, ErrorRecord{Category: ConflatedEntities, Mentions: a.ids(part),
 				KeyEntities: a.keep(t.KeyLabels[a.keyOf[part[0]]]), ResponseEntities: rLabel,
-				Anchor: first(parts[anchor]), HasAnchor: true})
+				Anchor: anchor, HasAnchor: hasAnchor})
 		}
 	}
 	// Key entities: missing mentions and merges.
@@ -537,51 +575,96 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	start, list = a.members(a.keyOf, len(t.KeySize))
 	for k := 0; k+1 < len(start); k++ {
 		ms := list[start[k]:start[k+1]]
-		if len(ms) == 0 {
+		nParts, nMissing, _, _ := sp.split(ms, a.respOf)
+		if nParts+nMissing <= 1 {
 			continue
 		}
-		nParts, nMissing, anchor, nonPronoun := sp.split(ms, a.respOf)
-		missingEntity := nMissing > 0 && !nonPronoun && (nMissing >= 2 || nParts == 0)
+		foundNonPronoun := false
+		for _, m := range ms {
+			if a.respOf[m] >= 0 && !a.isPronoun(m) {
+				foundNonPronoun = true
+				break
+			}
+		}
+		missingEntity := !foundNonPronoun && nMissing >= 2
+		stay := staying(ms)
+		stayPart := int(sp.partOf[stay]) // -1: a missing mention stays
 		if missingEntity {
 			out[6]++
 		} else {
 			out[5] += float64(nMissing)
+			if stayPart < 0 {
+				out[5]--
+			}
 		}
-		if nParts > 1 {
-			out[4] += float64(nParts - 1)
+		divided := nParts
+		if stayPart >= 0 {
+			divided--
 		}
-		if recs == nil || (nMissing == 0 && nParts <= 1) {
+		out[4] += float64(divided)
+		if recs == nil {
 			continue
 		}
 		parts, missing := sp.groups(ms, nParts)
 		kLabel := a.keep(t.KeyLabels[k])
 		resps := a.labelsOf(parts, a.respOf, t.RespLabels)
-		var anchorID int64
-		if anchor >= 0 {
-			anchorID = first(parts[anchor])
-		}
+		anchor := t.IDs[ms[stay]]
 		if missingEntity {
-			*recs = append(*recs, ErrorRecord{Category: MissingEntity, Mentions: a.ids(missing),
-				KeyEntities: kLabel, ResponseEntities: resps, Anchor: anchorID, HasAnchor: anchor >= 0})
+			// Introduced together, as an entity of their own unless a part
+			// of K stays.
+			rec := ErrorRecord{Category: MissingEntity, Mentions: a.ids(missing),
+				KeyEntities: kLabel, ResponseEntities: resps}
+			if stayPart >= 0 {
+				rec.Anchor, rec.HasAnchor = anchor, true
+			}
+			*recs = append(*recs, rec)
 		} else {
 			for _, m := range missing {
+				if m == ms[stay] {
+					continue
+				}
 				*recs = append(*recs, ErrorRecord{Category: MissingMention, Mentions: a.keep(t.IDs[m]),
-					KeyEntities: kLabel, ResponseEntities: resps, Anchor: anchorID, HasAnchor: true})
+					KeyEntities: kLabel, ResponseEntities: resps, Anchor: anchor, HasAnchor: true})
 			}
 		}
 		for p, part := range parts {
-			if p == anchor {
+			if p == stayPart {
 				continue
 			}
 			*recs = append(*recs, ErrorRecord{Category: DividedEntity, Mentions: a.ids(part),
 				KeyEntities: kLabel, ResponseEntities: a.keep(t.RespLabels[a.respOf[part[0]]]),
-				Anchor: anchorID, HasAnchor: true})
+				Anchor: anchor, HasAnchor: true})
 		}
 	}
 	if recs != nil {
 		// Category order (span errors first, as found), then by first mention:
 		// the order in which the operations apply.
 		slices.SortStableFunc(*recs, func(x, y ErrorRecord) int { return int(x.Category) - int(y.Category) })
+	}
+}
+
+// dropResponseSingletons takes the mentions of one-mention response
+// entities out of the analysis (respOf -1), as the Berkeley analyser does
+// before anything else.
+func (a *analysis) dropResponseSingletons() {
+	t := a.t
+	var single []bool
+	for c, n := range t.RespSize {
+		if n == 1 {
+			if single == nil {
+				single = make([]bool, len(t.RespSize))
+			}
+			single[c] = true
+		}
+	}
+	if single == nil {
+		return
+	}
+	a.respOf = slices.Clone(a.respOf)
+	for m, c := range a.respOf {
+		if c >= 0 && single[c] {
+			a.respOf[m] = -1
+		}
 	}
 }
 

@@ -143,6 +143,12 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 	} else {
 		parallelFor(len(selected), inner, func(k int) bool { return runMetric(t, opt, row, errs, selected[k]) })
 	}
+	if t.lookupsDiffer && opt.lookupView == keyLookups {
+		precisionFromResponseLookups(d, doc, opt, row, errs)
+	}
+	if t.zeroDiffers && opt.lookupView == keyLookups {
+		zeroFromZeroLookups(d, doc, opt, row, errs)
+	}
 	// Outcomes in registry order: the error reported is the first failing
 	// metric's, whatever the order the metrics ran in.
 	for i, err := range errs {
@@ -156,6 +162,63 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 			return
 		}
 	}
+}
+
+// responseLookupMetrics are the metrics whose precision the CorefUD scorer
+// computes by looking response mentions up among the key's (MUC, B-cubed,
+// LEA); CEAF and BLANC look key mentions up only.
+var responseLookupMetrics = []string{"muc", "bcub", "lea"}
+
+// precisionFromResponseLookups scores d again with the mentions paired as
+// the CorefUD scorer's response lookups pair them (Options.lookupView)
+// and takes the precision counts of responseLookupMetrics from there: the
+// scorer's two lookups differ on this document (Table.lookupsDiffer).
+func precisionFromResponseLookups(d *Document, doc int, opt *Options, row []float64, errs []error) {
+	view := *opt
+	view.lookupView = responseLookups
+	var dups []Duplicate
+	var n int64
+	t, err := newTable(d, doc, &view, &dups, &n, 1, nil) // fails only when stopped
+	if err == nil {
+		t.stop = opt.Stop
+	}
+	for _, name := range responseLookupMetrics {
+		i := metricIndex(name)
+		if !opt.Metrics.Has(i) || errs[i] != nil {
+			continue
+		}
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		var out [4]float64
+		if err := registry[i].compute(t, &view, out[:]); err != nil {
+			errs[i] = err
+			continue
+		}
+		copy(row[columnStart[i]+2:columnStart[i]+4], out[2:4])
+	}
+}
+
+// zeroFromZeroLookups scores the zero metric of d again with the mentions
+// paired as the CorefUD scorer's zero score pairs them: a key zero first by
+// position, then through the alignment (Table.zeroDiffers).
+func zeroFromZeroLookups(d *Document, doc int, opt *Options, row []float64, errs []error) {
+	i := metricIndex("zero")
+	if !opt.Metrics.Has(i) || errs[i] != nil {
+		return
+	}
+	view := *opt
+	view.lookupView = zeroLookups
+	var dups []Duplicate
+	var n int64
+	t, err := newTable(d, doc, &view, &dups, &n, 1, nil) // fails only when stopped
+	if err != nil {
+		errs[i] = err
+		return
+	}
+	t.stop = opt.Stop
+	errs[i] = registry[i].compute(t, &view, row[columnStart[i]:columnStart[i+1]])
 }
 
 // runMetric computes metric i of t into its columns of row and its outcome

@@ -26,14 +26,15 @@ import (
 //     maximising the total weight |K ∩ R| / |K| over the candidate pairs:
 //     partial, R ⊆ K and K's head ∈ R; head, the same head node.
 //
-// Stages 1 and 3 are maximum-weight assignments (assign.MaxWeight). Where
-// several assignments reach the maximum, the tie rule picks one: the
-// mentions of the side with fewer unmatched mentions (the key on equal
-// counts), taken in document order (first node, last node, length), each
-// take in turn the earliest mention of the other side that still allows a
-// maximum total, or none. On one mention with two equally good partners this
-// is the SciPy solver's choice in the CorefUD scorer (the earlier one);
-// elsewhere the scorer's choice is whatever SciPy's augmenting order gives.
+// Stages 1 and 3 are maximum-weight assignments. Where several assignments
+// reach the maximum, the scorer's own choice is taken: it sorts each side's
+// mentions (first node, last node, length) and solves the dense matrix of
+// negated weights with SciPy's linear_sum_assignment, whose steps
+// assign.SciPyLSAP repeats (solveTies). Only beyond sciPyMaxCells cells
+// (thousands of mentions left on both sides) does a rule of our own break
+// the ties: the mentions of the side with fewer unmatched mentions (the key
+// on equal counts), taken in document order, each take in turn the
+// earliest mention of the other side that still allows a maximum total.
 
 // needsShapes reports whether the options need mention shapes: partial and
 // head matching need every mention's nodes and head. (The dependent zero
@@ -41,14 +42,29 @@ import (
 func needsShapes(opt *Options) bool { return opt.Match != MatchExact }
 
 // matches reports whether the options pair mentions other than by id.
-func matches(opt *Options) bool { return opt.Match != MatchExact || opt.ZeroMatch == ZeroDependent }
+func matches(opt *Options) bool { return opt.Match != MatchExact || opt.ZeroMatch.aligns() }
 
 // docShapes is what matching leaves for the Table: the shape of every kept
 // mention of each side and the MOR counts.
 type docShapes struct {
 	key, resp []*Shape
 	mor       [4]float64
+	// lookupsDiffer: the CorefUD scorer's key and response lookups are not
+	// one pairing (scorerLookups); this table holds one of them.
+	// zeroDiffers: its zero score's lookup differs from its key lookups.
+	lookupsDiffer, zeroDiffers bool
 }
+
+// lookupView names the pairing a table is built with under the dependent
+// zero alignment: the CorefUD scorer's key-side lookups (the default), its
+// response-side lookups, or its zero score's lookups.
+type lookupView int8
+
+const (
+	keyLookups lookupView = iota
+	responseLookups
+	zeroLookups
+)
 
 // place stores the shapes in t by union mention index.
 func (sh *docShapes) place(t *Table, key, resp *sideIndex, respPos []int32) {
@@ -61,6 +77,7 @@ func (sh *docShapes) place(t *Table, key, resp *sideIndex, respPos []int32) {
 	}
 	mor := sh.mor
 	t.MOR = &mor
+	t.lookupsDiffer, t.zeroDiffers = sh.lookupsDiffer, sh.zeroDiffers
 }
 
 // sideShapes returns the shape of each kept mention of a side, or nil when
@@ -128,7 +145,7 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 		partner[r] = k
 		taken[k] = true
 	}
-	if opt.ZeroMatch == ZeroDependent {
+	if opt.ZeroMatch.aligns() {
 		alignZeros(ks, rs, pair)
 	}
 	// Stage 2: the same nodes (equal ids), and under head matching the same
@@ -149,8 +166,190 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	if opt.Match != MatchExact {
 		alignRest(ks, rs, taken, partner, opt.Match, pair)
 	}
+	if opt.ZeroMatch == ZeroDependent {
+		// Each view that no renaming can express (a lookup mapping two
+		// mentions to one) keeps the alignment.
+		fromKey, fromResp, fromKeyZero := scorerLookups(ks, rs, key, resp, partner, opt.Match == MatchHead)
+		recallView, precisionView, zeroView := partner, partner, partner
+		if fromKey != nil {
+			recallView = inverse(fromKey, len(rs))
+		}
+		if fromResp != nil {
+			precisionView = fromResp
+		}
+		if fromKeyZero != nil {
+			zeroView = inverse(fromKeyZero, len(rs))
+		}
+		sh.lookupsDiffer = !slices.Equal(recallView, precisionView)
+		sh.zeroDiffers = !slices.Equal(recallView, zeroView)
+		switch opt.lookupView {
+		case responseLookups:
+			partner = precisionView
+		case zeroLookups:
+			partner = zeroView
+		default:
+			partner = recallView
+		}
+	}
 	renameResponse(key, resp, partner, sl)
 	return sh, nil
+}
+
+// scorerLookups returns the pairings that the CorefUD scorer's metrics
+// actually use, given its alignment partner (the key mention of each
+// response mention, -1 if none). The scorer keeps the pairs of the
+// alignment whose mentions differ in one dictionary, first key → response,
+// then response → key, keyed by a mention's position (its nodes; and its
+// head under head matching), so that a response entry overwrites a key
+// entry at the same position. A metric then maps a key mention k through
+// the dictionary (or leaves it) and looks the result up by position among
+// the response mentions; a response mention likewise among the key's. When
+// the dependent alignment pairs a key zero with a response zero at another
+// position while another zero sits at the first one's position, those
+// lookups differ from the alignment: in a sentence with key zeros 1.1 and
+// 2.1 and response zeros 1.1 and 2.1 where both key zeros are best aligned
+// with response 2.1, the alignment pairs key 1.1 with it and leaves key 2.1
+// out, but the lookups pair key 2.1 with response 1.1 as well.
+//
+// It returns fromKey, the response mention each key mention looks up (-1:
+// none; the recall side of MUC, B-cubed and LEA, and CEAF and BLANC
+// entirely) and fromResp, the key mention each response mention looks up
+// (the precision side of MUC, B-cubed and LEA). When they are inverse maps
+// they are one pairing; when not, each is a renaming of its own and the
+// document is scored twice (Table.lookupsDiffer). fromKeyZero is the
+// lookup of the scorer's zero score: by position first, and through the
+// dictionary only for a key mention with no response mention at its
+// position (Table.zeroDiffers: its own table). When a lookup maps two
+// mentions to one, no renaming can express it: it is nil and keeps the
+// alignment (the scorer's counts may then differ; README, "Policies and
+// fidelity").
+func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHead bool) (fromKey, fromResp, fromKeyZero []int32) {
+	type position struct {
+		id   int64
+		head Node
+	}
+	posK := func(k int32) position {
+		p := position{id: key.ids[k]}
+		if byHead {
+			p.head = ks[k].Head
+		}
+		return p
+	}
+	posR := func(r int32) position {
+		p := position{id: resp.ids[r]}
+		if byHead {
+			p.head = rs[r].Head
+		}
+		return p
+	}
+	dict := map[position]position{}
+	for r, k := range partner {
+		if k >= 0 && posK(k) != posR(int32(r)) {
+			dict[posK(k)] = posR(int32(r))
+		}
+	}
+	if len(dict) == 0 { // every pair at one position: the lookups are the alignment
+		return inverse(partner, len(ks)), partner, inverse(partner, len(ks))
+	}
+	for r, k := range partner {
+		if k >= 0 && posK(k) != posR(int32(r)) {
+			dict[posR(int32(r))] = posK(k)
+		}
+	}
+	keyAt := make(map[position]int32, len(ks))
+	for k := range ks {
+		keyAt[posK(int32(k))] = int32(k)
+	}
+	respAt := make(map[position]int32, len(rs))
+	for r := range rs {
+		respAt[posR(int32(r))] = int32(r)
+	}
+	lookup := func(p position, at map[position]int32) int32 {
+		if q, ok := dict[p]; ok {
+			p = q
+		}
+		if m, ok := at[p]; ok {
+			return m
+		}
+		return -1
+	}
+	fromKey = make([]int32, len(ks)) // the response mention each key mention looks up
+	for k := range ks {
+		fromKey[k] = lookup(posK(int32(k)), respAt)
+	}
+	fromResp = make([]int32, len(rs))
+	for r := range rs {
+		fromResp[r] = lookup(posR(int32(r)), keyAt)
+	}
+	fromKeyZero = make([]int32, len(ks))
+	for k := range ks {
+		r, ok := respAt[posK(int32(k))]
+		if !ok {
+			r = -1
+			if q, in := dict[posK(int32(k))]; in {
+				if m, found := respAt[q]; found {
+					r = m
+				}
+			}
+		}
+		fromKeyZero[k] = r
+	}
+	if !injective(fromKey, len(rs)) {
+		fromKey = nil
+	}
+	if !injective(fromResp, len(ks)) {
+		fromResp = nil
+	}
+	if !injective(fromKeyZero, len(rs)) {
+		fromKeyZero = nil
+	}
+	return fromKey, fromResp, fromKeyZero
+}
+
+// injective reports whether no two entries of f (values in [0, n), -1 for
+// none) are equal.
+func injective(f []int32, n int) bool {
+	seen := make([]bool, n)
+	for _, x := range f {
+		if x >= 0 {
+			if seen[x] {
+				return false
+			}
+			seen[x] = true
+		}
+	}
+	return true
+}
+
+// symmetric reports whether the partial maps fromKey and fromResp are each
+// other's inverse.
+func symmetric(fromKey, fromResp []int32) bool {
+	for k, r := range fromKey {
+		if r >= 0 && fromResp[r] != int32(k) {
+			return false
+		}
+	}
+	for r, k := range fromResp {
+		if k >= 0 && fromKey[k] != int32(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// inverse returns, for the injective partial map f from key to response
+// mentions, the key mention of each of the n response mentions (-1: none).
+func inverse(f []int32, n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = -1
+	}
+	for k, r := range f {
+		if r >= 0 {
+			out[r] = int32(k)
+		}
+	}
+	return out
 }
 
 // renameResponse gives each matched response mention its key partner's id
@@ -322,8 +521,46 @@ func alignRest(ks, rs []*Shape, taken []bool, partner []int32, mode MatchMode, p
 // solveTies finds a maximum-weight one-to-one assignment between left
 // mentions lk (key indices, in mention order) and right mentions rr
 // (response indices, in mention order) over edges (Left and Right index lk
-// and rr), with the tie rule of the package comment, and reports each pair.
+// and rr) and reports each pair of positive weight. It takes the CorefUD
+// scorer's own choice among equally good assignments: the scorer solves
+// the dense matrix of negated weights (rows lk, columns rr, 0 where no
+// edge) with SciPy's linear_sum_assignment, which assign.SciPyLSAP
+// replays. A matrix of more than sciPyMaxCells cells (thousands of mentions
+// left on both sides, where SciPy's dense solver itself takes seconds)
+// takes solveTiesByComponent's assignment instead: the same total, ties
+// broken by the rule of the package comment.
 func solveTies(lk, rr []int32, edges []assign.Edge, pair func(k, r int32)) {
+	if len(edges) == 0 {
+		return
+	}
+	rows, cols := len(lk), len(rr)
+	if rows*cols > sciPyMaxCells {
+		solveTiesByComponent(lk, rr, edges, pair)
+		return
+	}
+	cost := make([]float64, rows*cols)
+	for _, e := range edges {
+		cost[int(e.Left)*cols+int(e.Right)] = -e.Weight
+	}
+	rowTo, err := assign.SciPyLSAP(rows, cols, cost)
+	if err != nil { // not for finite weights; keep an answer all the same
+		solveTiesByComponent(lk, rr, edges, pair)
+		return
+	}
+	for i, j := range rowTo {
+		if j >= 0 && cost[i*cols+j] < 0 {
+			pair(lk[i], rr[j])
+		}
+	}
+}
+
+// sciPyMaxCells bounds the dense matrix that solveTies solves as SciPy.
+const sciPyMaxCells = 1 << 22
+
+// solveTiesByComponent is solveTies for large matrices: each connected
+// component of the edges solved on its own, with the tie rule of the
+// package comment (lexFirst).
+func solveTiesByComponent(lk, rr []int32, edges []assign.Edge, pair func(k, r int32)) {
 	if len(edges) == 0 {
 		return
 	}

@@ -143,6 +143,9 @@ type Options struct {
 	// ZeroMatch is how zero mentions are aligned (see ZeroMatch);
 	// ZeroDependent needs Side.Shapes.
 	ZeroMatch ZeroMatch
+	// lookupView asks matching for one of the CorefUD scorer's lookups
+	// where they differ from its key-side ones (scoreDocOn, scorerLookups).
+	lookupView lookupView
 	// ReferenceSums makes the B-cubed and CEAF_e numerators sums of the
 	// same terms, in the same order, as those of the CoNLL reference scorer
 	// v8.01 (see refBcubNums and refCeafeNum), so that a document read in

@@ -34,7 +34,7 @@ var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "lin
 //	format          "" | conll2012 | conllu | jsonlines
 //	clusters_field  the jsonlines field of a response document's clusters
 //	match           exact | partial | head: how key and response mentions are paired (MatchMode)
-//	zero_match      linear | dependent: how zero mentions are aligned (ZeroMatch)
+//	zero_match      linear | dependent | dependent-strict: how zero mentions are aligned (ZeroMatch)
 //	preset          crac | conll: several options at once (ApplyPreset)
 //	allow_disjoint  true | false: score files with no document name in common (see AllowDisjoint)
 //
@@ -184,7 +184,7 @@ func (opt *Options) set(key, value string) *Error {
 	case "zero_match":
 		z, err := ParseZeroMatch(value)
 		if err != nil || value == "" {
-			return bad("must be linear or dependent; got %q", value)
+			return bad("must be linear, dependent or dependent-strict; got %q", value)
 		}
 		opt.ZeroMatch = z
 	default:

@@ -88,7 +88,7 @@ func TestParseOptions(t *testing.T) {
 		{"nope", "1", `unknown option "nope"`},
 		{"match", "fuzzy", "must be exact, partial or head"},
 		{"match", "", "must be exact, partial or head"},
-		{"zero_match", "by_id", "must be linear or dependent"},
+		{"zero_match", "by_id", "must be linear, dependent or dependent-strict"},
 		{"preset", "crac2099", "must be crac or conll"},
 	}
 	for _, b := range bad {

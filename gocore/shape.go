@@ -164,27 +164,41 @@ const (
 	ZeroLinear ZeroMatch = 0
 	// ZeroDependent first aligns the zeros of each sentence one-to-one,
 	// maximising 10·F1(parent and relation) + F1(parent) over their DEPS;
-	// zeros left over are then matched like other mentions.
+	// zeros left over are then matched like other mentions. The metrics
+	// then pair mentions as the CorefUD scorer's lookups do (see
+	// scorerLookups), which can pair a key zero with the response zero at
+	// its position that the alignment left out.
 	ZeroDependent ZeroMatch = 1
+	// ZeroDependentStrict is ZeroDependent with every metric following the
+	// alignment itself: a zero the alignment leaves out stays unmatched.
+	ZeroDependentStrict ZeroMatch = 2
 )
 
-// String returns "linear" or "dependent".
+// String returns "linear", "dependent" or "dependent-strict".
 func (z ZeroMatch) String() string {
-	if z == ZeroDependent {
+	switch z {
+	case ZeroDependent:
 		return "dependent"
+	case ZeroDependentStrict:
+		return "dependent-strict"
 	}
 	return "linear"
 }
 
-// ParseZeroMatch reads "linear" or "dependent".
+// aligns reports whether zeros are aligned by their DEPS first.
+func (z ZeroMatch) aligns() bool { return z == ZeroDependent || z == ZeroDependentStrict }
+
+// ParseZeroMatch reads "linear", "dependent" or "dependent-strict".
 func ParseZeroMatch(s string) (ZeroMatch, error) {
 	switch strings.ToLower(s) {
 	case "linear", "":
 		return ZeroLinear, nil
 	case "dependent":
 		return ZeroDependent, nil
+	case "dependent-strict":
+		return ZeroDependentStrict, nil
 	}
-	return 0, invalidf("unknown zero alignment %q; want linear or dependent", s)
+	return 0, invalidf("unknown zero alignment %q; want linear, dependent or dependent-strict", s)
 }
 
 // ApplyPreset sets the options a named preset stands for. "crac" is the

@@ -44,6 +44,11 @@ type Table struct {
 	HasTypes  bool // every mention has a known type
 
 	stop func() bool // Options.Stop, passed to the alignments
+	// lookupsDiffer: the mentions are paired as the CorefUD scorer's key
+	// lookups pair them, and its response lookups pair them otherwise (see
+	// scorerLookups); scoreDocOn then scores the response view too.
+	// zeroDiffers: its zero score pairs them otherwise again.
+	lookupsDiffer, zeroDiffers bool
 
 	// KeyShapes[m] and RespShapes[m] are the shapes of mention m on each
 	// side (nil when absent from that side); both are nil when the document

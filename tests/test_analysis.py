@@ -73,7 +73,10 @@ def test_records_name_the_callers_mentions_and_entities(seed):
             same = key_of if e.category == "recall_error" else resp_of
             assert same[anaphor] == same[antecedent]  # the cut edge lies inside one entity of that side
         if e.category in ("missing_mention", "missing_entity"):
-            assert all(m in key_of and m not in resp_of for m in e.mentions)
+            # Response singletons are dropped first, as the Berkeley analyser does: a key mention found
+            # only as one is missing.
+            singles = {c[0] for c in response if len(c) == 1}
+            assert all(m in key_of and (m not in resp_of or m in singles) for m in e.mentions)
         if e.category in ("extra_mention", "extra_entity"):
             assert all(m in resp_of and m not in key_of for m in e.mentions)
 
@@ -238,8 +241,9 @@ def test_report_documents_have_the_files_words():
 def test_martschat_strube_introduction_example():
     """The example that opens Martschat & Strube (2014): a system that misses "the factory" -> "the refinery".
 
-    One recall error, nominal to nominal (anaphor first), and for Kummerfeld &
-    Klein one missing mention; no precision error. Spans are the token spans
+    One recall error, nominal to nominal (anaphor first); no precision error. For Kummerfeld & Klein as
+    the Berkeley analyser counts, the response's singleton "the refinery" is dropped first, so the
+    entity {the refinery, the factory} is wholly missing: one missing entity. Spans are the token spans
     of the paper's two sentences.
     """
     project, refinery, this, factory = (11, 23), (16, 23), (30, 30), (34, 35)
@@ -248,7 +252,7 @@ def test_martschat_strube_introduction_example():
     response = [[project, this], [refinery]]
     a = corefscore.analyze(key, response, mention_types=types)
     assert [(e.category, e.mentions, e.types) for e in a.errors] == [
-        ("missing_mention", (factory,), ()),
+        ("missing_entity", (refinery, factory), ()),
         ("recall_error", (factory, refinery), ("nominal", "nominal")),
     ]
     r = corefscore.score(key, response, mention_types=types, metrics=["kk", "ms"])

@@ -133,6 +133,16 @@ _BERKELEY = {
         [[span(1, 2, 16), span(2, 7, 9), span(2, 21, 22), span(2, 25, 26)]],
         [[span(1, 2, 16), span(2, 7, 9)], [span(2, 21, 22), span(2, 25, 26)]],
         {"divided_entity": 1}),
+    # Issue 23, "Smith man man man man he": the entity's first non-pronoun mention, Smith, is the part that
+    # stays even when the other side lacks it (never introduced, never removed).
+    "first mention missing": (
+        [[span(0, 0, 1), span(0, 1, 2), span(0, 2, 3)]],
+        [[span(0, 1, 2), span(0, 2, 3)]],
+        {"divided_entity": 1}),
+    "first mention extra": (
+        [[span(0, 1, 2), span(0, 2, 3)]],
+        [[span(0, 0, 1), span(0, 1, 2), span(0, 2, 3)]],
+        {"conflated_entities": 1}),
 }
 
 

@@ -37,6 +37,11 @@ func litbankWithErrors(t testing.TB) []gocore.Document {
 			case 4: // extra mention next to it
 				r.Mentions = append(r.Mentions, m+1<<40)
 				r.Clusters = append(r.Clusters, c)
+			case 6: // and now and then an extra entity of two mentions
+				if j%5 == 0 {
+					r.Mentions = append(r.Mentions, m+2<<40, m+3<<40)
+					r.Clusters = append(r.Clusters, 1<<40+int64(j), 1<<40+int64(j))
+				}
 			}
 			r.Mentions = append(r.Mentions, m)
 			r.Clusters = append(r.Clusters, c)

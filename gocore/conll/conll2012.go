@@ -140,8 +140,12 @@ type conllDoc struct {
 	clsBuf    []tokenClass
 	corefOpen int // number of open coreference mentions
 
-	badItems   int64     // coreference items that are not numbers, skipped
-	badLine    int       // line of the first of them
+	badItems int64 // coreference items that are not numbers, skipped
+	badLine  int   // line of the first of them
+	// spaceItems counts the space-separated token lines with a coreference
+	// item outside the last column (see spaceItem); spaceLine is the first.
+	spaceItems int64
+	spaceLine  int
 	repeats    []Mention // see Doc.Repeats
 	numRepeats int64
 }
@@ -159,6 +163,7 @@ func (d *conllDoc) reset(name string, line int) {
 	d.neOpen = d.neOpen[:0]
 	d.corefOpen = 0
 	d.badItems, d.badLine = 0, 0
+	d.spaceItems, d.spaceLine = 0, 0
 	d.repeats, d.numRepeats = nil, 0
 }
 
@@ -414,7 +419,8 @@ func (p *conllParser) feed(data []byte) error {
 			if isBeginLine(trimCR(line)) {
 				n := beginName(line)
 				if first, dup := p.seen[n]; dup {
-					return parseErr(path, l.num, n, "document name repeated (first at line %d)", first)
+					return parseErr(path, l.num, n, "document name repeated (first at line %d): the reference scorer would "+
+						"score only the last document of that name and ignore the others; rename or remove one", first)
 				}
 				p.seen[n] = l.num
 				d.reset(n, l.num)
@@ -458,6 +464,20 @@ func (p *conllParser) feed(data []byte) error {
 			return err
 		}
 	}
+}
+
+// spaceItem reports whether a column holds what the reference scorer reads
+// as a coreference item ("(N", "N)", "(N)" with N digits): on a line with
+// no tab the reference takes the whole line as the coreference column, so
+// it reads a mention in a word such as "(3)".
+func spaceItem(c []byte) bool {
+	for i := range c {
+		digit := c[i] >= '0' && c[i] <= '9'
+		if digit && ((i > 0 && c[i-1] == '(') || (i+1 < len(c) && c[i+1] == ')')) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastColumn returns the last column of a token line whose columns are
@@ -518,6 +538,15 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 		}
 		if n > 0 {
 			last = cols[n-1]
+			for _, c := range cols[:n-1] {
+				if spaceItem(c) {
+					if d.spaceItems == 0 {
+						d.spaceLine = num
+					}
+					d.spaceItems++
+					break
+				}
+			}
 		}
 		return d.cells(pos, ne, last, path, num)
 	}
@@ -918,6 +947,12 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		doc.Warnings = append(doc.Warnings, gocore.Warning{Kind: gocore.WarnBadItem, Side: -1, Doc: -1,
 			Line: d.badLine, Count: d.badItems,
 			Msg: "a coreference item that is not a number was skipped, as the reference scorer skips it"})
+	}
+	if d.spaceItems > 0 {
+		doc.Warnings = append(doc.Warnings, gocore.Warning{Kind: gocore.WarnOther, Side: -1, Doc: -1,
+			Line: d.spaceLine, Count: d.spaceItems,
+			Msg: "a token line with no tab has a coreference item such as \"(3)\" in a column other than the last: " +
+				"read as a word; the reference scorer, which splits columns on tabs only, reads a mention there"})
 	}
 	total := 0
 	for _, ms := range d.ents {

@@ -190,6 +190,9 @@ type ParseError struct {
 	Line int    // 1-based line number
 	Doc  string // document name, empty when unknown
 	Msg  string
+	// empty marks the error of a file with no non-blank content (see
+	// isEmptyFile): a response file may be empty.
+	empty bool
 }
 
 // Error returns the message described on ParseError.
@@ -279,9 +282,15 @@ func trimCR(b []byte) []byte {
 // checkEmpty returns an error for a file with no non-blank content.
 func checkEmpty(data []byte, path string) error {
 	if isBlank(data) {
-		return parseErr(path, 1, "", "empty file: no document")
+		return &ParseError{Path: path, Line: 1, Msg: "empty file: no document", empty: true}
 	}
 	return nil
+}
+
+// isEmptyFile reports whether err is checkEmpty's error.
+func isEmptyFile(err error) bool {
+	var pe *ParseError
+	return errors.As(err, &pe) && pe.empty
 }
 
 // Read reads a coreference file in the given format: FormatCoNLL2012 (also

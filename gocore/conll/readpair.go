@@ -1,6 +1,7 @@
 package conll
 
 import (
+	"fmt"
 	"io/fs"
 	"sync/atomic"
 
@@ -25,6 +26,7 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 		return func() bool { return other.Load() || (opt.Stop != nil && opt.Stop()) }
 	}
 	var respErr error
+	respEmpty := false // a blank response file: no document, not an error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -37,6 +39,9 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 			}
 		}()
 		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText)
+		if isEmptyFile(respErr) {
+			resp, respErr, respEmpty = nil, nil, true
+		}
 	}()
 	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText)
 	if err != nil {
@@ -55,6 +60,13 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 	docs, respOf, warnings, err = pair(key, resp, pairing{spanShapes: opt.Match != gocore.MatchExact, allowDisjoint: opt.AllowDisjoint})
 	if err != nil {
 		return nil, nil, nil, nil, nil, err
+	}
+	if respEmpty {
+		// The reference scores a system that produced nothing: every key
+		// document against an empty response, all scores 0. One warning
+		// says so rather than pair's summary of missing documents.
+		warnings = []gocore.Warning{{Kind: gocore.WarnOther, Side: 1, Doc: -1, Count: 1,
+			Msg: fmt.Sprintf("the response file is empty: every key document (%d) is scored against an empty response, all scores 0, as the reference scorer does", len(key))}}
 	}
 	if opt.Match != gocore.MatchExact {
 		if err := checkHeads(key, resp, respOf, opt); err != nil {

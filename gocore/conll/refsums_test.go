@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -209,5 +210,213 @@ func TestReferenceSumsGenerator(t *testing.T) {
 		require.NoError(t, err, "seed %d", seed)
 		_, _, err = Pair(key, resp)
 		require.NoError(t, err, "seed %d", seed)
+	}
+}
+
+// tiedCEAFPair is the 8-token document of issue 23 whose optimal CEAF_e
+// alignments tie: every token a one-token mention on both sides.
+var tiedCEAFPair = [2]string{"(3)(1)(5)(2)(3)(0)(0)(4)", "(1)(0)(3)(3)(2)(0)(2)(1)"}
+
+// tiedCEAFLine is what the reference scorer printed for tiedCEAFPair (ceafe,
+// one run of v8.01); another alignment of the same total prints 62.49% and
+// 49.99%.
+const tiedCEAFLine = "Recall: (2.5 / 6) 41.66%\tPrecision: (2.5 / 4) 62.5%\tF1: 50%"
+
+// writeCellDocs writes one CoNLL-2012 file with a document per cell string:
+// a token per cell, the cell ("(3)" or "-") in the last column.
+func writeCellDocs(t *testing.T, path string, names []string, cells [][]string) {
+	t.Helper()
+	var b strings.Builder
+	for d, name := range names {
+		fmt.Fprintf(&b, "#begin document %s\n", name)
+		for i, c := range cells[d] {
+			fmt.Fprintf(&b, "doc\t0\t%d\tw%d\t_\t_\t_\t_\t_\t_\t_\t%s\n", i, i, c)
+		}
+		b.WriteString("\n#end document\n")
+	}
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o600))
+}
+
+// splitCells splits "(3)(1)-" into its cells.
+func splitCells(s string) []string {
+	var out []string
+	for s != "" {
+		if s[0] == '-' {
+			out, s = append(out, "-"), s[1:]
+			continue
+		}
+		i := strings.IndexByte(s, ')')
+		out, s = append(out, s[:i+1]), s[i+1:]
+	}
+	return out
+}
+
+// refCEAFe scores the documents of two files with ReferenceSums and returns
+// the CEAF_e counts of each (recall and precision numerators and
+// denominators), by name.
+func refCEAFe(t *testing.T, keyPath, respPath string) map[string][4]float64 {
+	t.Helper()
+	key, resp := readCoNLLFile(t, keyPath), readCoNLLFile(t, respPath)
+	docs, _, err := Pair(key, resp)
+	require.NoError(t, err)
+	metrics, err := gocore.ParseMetrics([]string{"ceafe"})
+	require.NoError(t, err)
+	opt := gocore.Options{ReferenceSums: true, Metrics: metrics}
+	counts := make([]float64, len(docs)*gocore.NumColumns())
+	_, err = gocore.ScoreBatch(docs, opt, counts)
+	require.NoError(t, err)
+	c := gocore.ColumnIndex("ceafe.recall_num")
+	out := map[string][4]float64{}
+	for i, d := range key {
+		out[d.Name] = [4]float64(counts[i*gocore.NumColumns()+c:])
+	}
+	return out
+}
+
+// ceafeLine is the reference's line for CEAF_e counts.
+func ceafeLine(c [4]float64) string { return perlRPF(c[0], c[1], c[2], c[3]) }
+
+// perlCEAFeLines runs the reference scorer's ceafe on two files and returns
+// its line for each document, by name.
+func perlCEAFeLines(t *testing.T, scorer, keyPath, respPath string, names []string) map[string]string {
+	t.Helper()
+	out, err := exec.Command("perl", scorer, "ceafe", keyPath, respPath).Output()
+	require.NoError(t, err)
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	lines := map[string]string{}
+	doc := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasSuffix(l, ":") && known[strings.TrimSuffix(l, ":")]:
+			doc = strings.TrimSuffix(l, ":")
+		case strings.HasPrefix(l, "Recall: (") && doc != "":
+			lines[doc] = l
+			doc = ""
+		}
+	}
+	require.Len(t, lines, len(names), "the reference printed a line per document")
+	return lines
+}
+
+// TestCEAFeTiedPairPrintsPerlsLine: the reference-sums path takes the
+// reference's alignment among tied optimal ones on the pair of issue 23,
+// checked against Perl too when COREFSCORE_REFERENCE_SCORER is set.
+func TestCEAFeTiedPairPrintsPerlsLine(t *testing.T) {
+	dir := t.TempDir()
+	keyPath, respPath := filepath.Join(dir, "key"), filepath.Join(dir, "response")
+	names := []string{"(tied); part 000"}
+	writeCellDocs(t, keyPath, names, [][]string{splitCells(tiedCEAFPair[0])})
+	writeCellDocs(t, respPath, names, [][]string{splitCells(tiedCEAFPair[1])})
+	got := refCEAFe(t, keyPath, respPath)[names[0]]
+	assert.Equal(t, tiedCEAFLine, ceafeLine(got))
+	scorer := os.Getenv("COREFSCORE_REFERENCE_SCORER")
+	if scorer == "" {
+		t.Log("COREFSCORE_REFERENCE_SCORER is unset: checked against the recorded line only")
+		return
+	}
+	assert.Equal(t, tiedCEAFLine, perlCEAFeLines(t, scorer, keyPath, respPath, names)[names[0]])
+	assert.Equal(t, perlCEAFeNums(t, scorer, keyPath, respPath)[names[0]], got[0])
+}
+
+// tiedCellDocs returns n random tiny documents made to tie: 3 to 10 tokens,
+// each a one-token mention of one of a few entities on each side (or, now
+// and then, absent from a side), so that many documents have several
+// optimal CEAF_e alignments.
+func tiedCellDocs(seed uint64, n int) (names []string, key, resp [][]string) {
+	rng := rand.New(rand.NewPCG(seed, 23)) //nolint:gosec // test data
+	cell := func(entities int) string {
+		if rng.IntN(8) == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("(%d)", rng.IntN(entities))
+	}
+	for d := range n {
+		tokens, ke, re := 3+rng.IntN(8), 1+rng.IntN(6), 1+rng.IntN(6)
+		var k, r []string
+		for range tokens {
+			k, r = append(k, cell(ke)), append(r, cell(re))
+		}
+		names = append(names, fmt.Sprintf("(tie/%d/%d); part 000", seed, d))
+		key, resp = append(key, k), append(resp, r)
+	}
+	return names, key, resp
+}
+
+// perlCEAFeNumerators is a Perl program that loads the reference scorer's
+// CorScorer.pm (the directory of scorer.pl + "/lib", first argument) and
+// prints, for each document of a key and a response file, its name and its
+// CEAF_e numerator to 17 significant digits (the scorer's own lines show 15
+// and truncated percentages, which hide most one-ulp differences). It runs
+// the scorer's own steps per document (GetCoreference, IdentifMentions,
+// Eval) and silences the scorer's verbose output.
+const perlCEAFeNumerators = `
+use strict;
+my ($lib, $key, $response) = @ARGV;
+open(my $results, ">&", \*STDOUT) or die;
+open(STDOUT, ">", "/dev/null") or die;
+unshift(@INC, $lib);
+require CorScorer;
+my $keyPos = CorScorer::GetFileNames($key);
+my $respPos = CorScorer::GetFileNames($response);
+foreach my $name (sort keys %$keyPos) {
+  my $k = CorScorer::GetCoreference($key, -1, $name, $keyPos->{$name});
+  my $r = CorScorer::GetCoreference($response, -1, $name, $respPos->{$name});
+  my @chains = CorScorer::IdentifMentions($k, $r, {});
+  my ($num) = CorScorer::Eval("ceafe", @chains);
+  printf $results "%s\t%.17g\n", $name, $num;
+}
+`
+
+// perlCEAFeNums runs perlCEAFeNumerators and returns each document's CEAF_e
+// numerator by name.
+func perlCEAFeNums(t *testing.T, scorer, keyPath, respPath string) map[string]float64 {
+	t.Helper()
+	cmd := exec.Command("perl", "-e", perlCEAFeNumerators, filepath.Join(filepath.Dir(scorer), "lib"), keyPath, respPath)
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	nums := map[string]float64{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, num, ok := strings.Cut(l, "\t")
+		require.True(t, ok, "line %q", l)
+		x, err := strconv.ParseFloat(num, 64)
+		require.NoError(t, err)
+		nums[name] = x
+	}
+	return nums
+}
+
+// TestCEAFeTiesAgainstPerl: on 2,400 tiny random documents full of tied
+// CEAF_e alignments, every per-document line of the reference-sums path is
+// the reference scorer's, and so is every CEAF_e numerator to the last bit.
+// Needs COREFSCORE_REFERENCE_SCORER and perl.
+func TestCEAFeTiesAgainstPerl(t *testing.T) {
+	scorer := os.Getenv("COREFSCORE_REFERENCE_SCORER")
+	if scorer == "" {
+		t.Skip("COREFSCORE_REFERENCE_SCORER is unset: set it to the reference scorer's scorer.pl to compare with Perl")
+	}
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("perl is not installed")
+	}
+	dir := t.TempDir()
+	docs := 0
+	for seed := uint64(1); seed <= 6; seed++ {
+		names, key, resp := tiedCellDocs(seed, 400)
+		keyPath, respPath := filepath.Join(dir, fmt.Sprintf("%d.key", seed)), filepath.Join(dir, fmt.Sprintf("%d.response", seed))
+		writeCellDocs(t, keyPath, names, key)
+		writeCellDocs(t, respPath, names, resp)
+		lines := perlCEAFeLines(t, scorer, keyPath, respPath, names)
+		nums := perlCEAFeNums(t, scorer, keyPath, respPath)
+		ours := refCEAFe(t, keyPath, respPath)
+		for _, name := range names {
+			assert.Equal(t, lines[name], ceafeLine(ours[name]), "seed %d %s: printed line", seed, name)
+			assert.Equal(t, nums[name], ours[name][0], "seed %d %s: numerator", seed, name)
+			docs++
+		}
+	}
+	if !t.Failed() {
+		t.Logf("%d tiny documents: every CEAF_e line and numerator equal to Perl's", docs)
 	}
 }

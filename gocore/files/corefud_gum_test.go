@@ -479,10 +479,7 @@ func TestCorefUDScorerGUM(t *testing.T) {
 // zero alignments with the CorefUD scorer on the zero test files of its
 // suite, where the suite itself checks only MUC and B-cubed. The scorer
 // fails on the dependent alignment of files without DEPS (ZA to ZE); we
-// align such zeros by position. One deliberate difference is skipped: the
-// zero score where the dependent alignment pairs a key zero with another
-// zero than the response zero at its position (ZF-4, ZF-5, ZG-2, ZG-3; see
-// TestZeroScoreFollowsAlignment).
+// align such zeros by position.
 func TestCorefUDScorerZeros(t *testing.T) {
 	scorer := corefudScorer(t)
 	dir := filepath.Join(filepath.Dir(scorer), "tests", "tests-corefud", "zeros")
@@ -508,11 +505,7 @@ func TestCorefUDScorerZeros(t *testing.T) {
 			}
 			_, counts, _, _, err := ScoreFiles(job.Key, job.Resp, conll.FormatCoNLLU, confOptions(t, conf))
 			require.NoError(t, err)
-			var skip map[string]bool
-			if strings.Contains(conf, "dependent") && slices.Contains([]string{"TC-ZF-4", "TC-ZF-5", "TC-ZG-2", "TC-ZG-3"}, name) {
-				skip = map[string]bool{"zero": true}
-			}
-			compareCounts(t, name+" "+conf, sumRows(counts), w, skip)
+			compareCounts(t, name+" "+conf, sumRows(counts), w, nil)
 			compared++
 		}
 	}

@@ -199,22 +199,27 @@ func TestRepeatedResponseMention(t *testing.T) {
 	}
 }
 
-// TestZeroScoreFollowsAlignment pins a deliberate difference from the
-// CorefUD scorer. Key {w1, zero 3.1 (3:nsubj)} {w5, w6}; response {w1, zero
-// 3.1 (3:dep)} {w5, zero 5.1 (3:nsubj), w6}. The dependent alignment pairs
-// the key zero with 5.1 (10·1 + 1 against 10·0 + 1), in the other entity:
-// every metric, ours and the scorer's, scores that link as wrong. The
-// scorer's zero score alone first looks the key zero up by position, finds
-// 3.1 and counts a correct anaphor (its counts: 1/1 recall, 1/2
-// precision); ours follows the alignment: a wrong link, and 3.1 spurious.
+// TestZeroScoreFollowsAlignment: the zero score as the CorefUD scorer
+// computes it, and as dependent-strict reads it. Key {w1, zero 3.1
+// (3:nsubj)} {w5, w6}; response {w1, zero 3.1 (3:dep)} {w5, zero 5.1
+// (3:nsubj), w6}. The dependent alignment pairs the key zero with 5.1 (10·1
+// + 1 against 10·0 + 1), in the other entity: MUC and B-cubed score that
+// link as wrong. The scorer's zero score alone first looks the key zero up
+// by position, finds 3.1 and counts a correct anaphor (its counts: 1/1
+// recall, 1/2 precision); dependent-strict follows the alignment in every
+// metric: a wrong link, and 3.1 spurious.
 func TestZeroScoreFollowsAlignment(t *testing.T) {
 	key := udDoc(6, map[int]string{1: "(e1-x-1-)", 5: "(e2-x-1-)", 6: "(e2-x-1-)"}, map[int][]string{3: {"3.1\t3:nsubj\t(e1-x-1-)"}})
 	resp := udDoc(6, map[int]string{1: "(e1-x-1-)", 5: "(e2-x-1-)", 6: "(e2-x-1-)"},
 		map[int][]string{3: {"3.1\t3:dep\t(e1-x-1-)"}, 5: {"5.1\t3:nsubj\t(e2-x-1-)"}})
-	got := scoreUD(t, key, resp, gocore.Options{Match: gocore.MatchHead, ZeroMatch: gocore.ZeroDependent})
+	got := scoreUD(t, key, resp, gocore.Options{Match: gocore.MatchHead, ZeroMatch: gocore.ZeroDependentStrict})
 	assert.Equal(t, []float64{0, 1, 0, 2}, []float64{got["zero.recall_num"], got["zero.recall_den"],
 		got["zero.precision_num"], got["zero.precision_den"]})
 	assert.Equal(t, 1.0, got["muc.recall_num"], "w5-w6 kept, the zero's link lost")
+	got = scoreUD(t, key, resp, gocore.Options{Match: gocore.MatchHead, ZeroMatch: gocore.ZeroDependent})
+	assert.Equal(t, []float64{1, 1, 1, 2}, []float64{got["zero.recall_num"], got["zero.recall_den"],
+		got["zero.precision_num"], got["zero.precision_den"]}, "the scorer's zero score")
+	assert.Equal(t, 1.0, got["muc.recall_num"], "the other metrics follow the alignment here")
 	// By position (linear), 3.1 is the key zero's match: a correct anaphor.
 	got = scoreUD(t, key, resp, gocore.Options{Match: gocore.MatchHead})
 	assert.Equal(t, []float64{1, 1, 1, 2}, []float64{got["zero.recall_num"], got["zero.recall_den"],

@@ -87,8 +87,11 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
         How key and response mentions are paired (default exact); partial and
         head need mention heads: CoNLL-U files, or CoNLL-2012 files with a POS
         column (``score_files``).
-    zero_match : {"linear", "dependent"}
+    zero_match : {"linear", "dependent", "dependent-strict"}
         How zero mentions (CoNLL-U empty nodes) are aligned (default linear).
+        ``"dependent"`` pairs mentions as the CorefUD scorer's metrics look
+        them up; ``"dependent-strict"`` follows its alignment alone (README,
+        "CorefUD and the CRAC shared tasks").
     preset : {"crac", "conll"}
         Several options at once: ``"crac"`` is head matching, singletons
         excluded and dependent zeros (the CRAC 2023-2024 ranking). It applies

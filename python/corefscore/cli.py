@@ -105,8 +105,9 @@ def _engine_options(p: Any, *, json: bool = True) -> None:
     g.add_argument("--singletons", choices=("keep", "exclude"), help="one-mention clusters (default keep)")
     g.add_argument("--match", choices=("exact", "partial", "head"),
                    help="mention matching (default exact); partial and head need heads (CoNLL-U, CoNLL-2012 with POS)")
-    g.add_argument("--zero-match", choices=("linear", "dependent"),
-                   help="alignment of zero mentions, CoNLL-U empty nodes (default linear)")
+    g.add_argument("--zero-match", choices=("linear", "dependent", "dependent-strict"),
+                   help="alignment of zero mentions, CoNLL-U empty nodes (default linear); dependent pairs them as the "
+                        "CorefUD scorer's lookups do, dependent-strict as its alignment alone")
     g.add_argument("--preset", choices=("crac", "conll"),
                    help="crac: --match head --singletons exclude --zero-match dependent (the CRAC 2023-2024 "
                         "ranking); conll: the defaults. Flags given beside it override it")
