@@ -2,11 +2,13 @@ package conll
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"io"
 	"math/bits"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -112,8 +114,12 @@ type conlluDoc struct {
 	propn    []bool  // per word, UPOS is PROPN
 	sent     []int32 // per word, document index of the first word of its sentence
 	empties  []emptyNode
-	nodeBuf  []gocore.Node // scratch for head positions
-	arena    []byte        // copies of the head attributes of the document's mentions (keep)
+	// emptyNodes are the nodes of empties, in file order (sorted): a
+	// contiguous mention's empty nodes are a run of them, which its Mention
+	// shares (so the array is new for each document, never reused).
+	emptyNodes []gocore.Node
+	nodeBuf    []gocore.Node // scratch for head positions
+	arena      []byte        // copies of the head attributes of the document's mentions (keep)
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
@@ -496,6 +502,7 @@ func (d *conlluDoc) emptyLine(cols *[10][]byte, path string, num int) error {
 		}
 	}
 	d.empties = append(d.empties, e)
+	d.emptyNodes = append(d.emptyNodes, e.node)
 	return entityValues(cols[9], func(v []byte) error {
 		return d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num)
 	})
@@ -695,7 +702,15 @@ func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, en
 	if headSpec == nil {
 		headSpec = p.head
 	}
-	d.finishMention(&m, p.head, headSpec, 0, 0, p.empty)
+	slices.Sort(p.empty)
+	var nodes []gocore.Node
+	for i, x := range slices.Compact(p.empty) {
+		if i == 0 {
+			nodes = make([]gocore.Node, 0, len(p.empty))
+		}
+		nodes = append(nodes, d.emptyNodes[x])
+	}
+	d.finishMention(&m, p.head, headSpec, nodes)
 	d.ments = append(d.ments, m)
 	return nil
 }
@@ -704,27 +719,17 @@ func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, en
 // word endWord (inclusive) and empty node endEmpty (exclusive) on line num.
 func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num int) {
 	d.ments = append(d.ments, Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
-	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, o.startEmpty, endEmpty, nil)
+	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, d.emptyNodes[o.startEmpty:endEmpty:endEmpty])
 }
 
 // finishMention sets the empty nodes, type and head of mention m, just
 // closed (a zero mention, whose head is an empty node, is a pronoun when its
-// words say nothing else): its empty nodes are d.empties[from:to] or, when given, those at
-// the indices empties; typeHead is the head attribute its type reads (as
+// words say nothing else): its empty nodes are empties (sorted, unique; m
+// keeps the slice); typeHead is the head attribute its type reads (as
 // before empty nodes were read), headSpec the one its head node reads.
-func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, to int, empties []int) {
-	if empties == nil {
-		for x := from; x < to; x++ {
-			empties = append(empties, x)
-		}
-	}
-	slices.Sort(empties)
-	empties = slices.Compact(empties)
+func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties []gocore.Node) {
 	if len(empties) > 0 {
-		m.empty = &emptyPart{nodes: make([]gocore.Node, len(empties))}
-		for i, x := range empties {
-			m.empty.nodes[i] = d.empties[x].node
-		}
+		m.empty = &emptyPart{nodes: empties}
 	}
 	h := headWord(m, d.attr.minspan, typeHead, d.heads)
 	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch)
@@ -739,7 +744,9 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, t
 // headSpec is a valid position; otherwise word h (headWord's choice: GUM's
 // minspan, else the dependency tree) when there is one; otherwise its first
 // node. It also sets the head's sentence and, for an empty head, its DEPS.
-func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int) {
+// Time O(log n) in the mention's length (the k-th node is found by binary
+// search, not by walking the mention).
+func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []gocore.Node) {
 	nw := 0
 	if m.Words != nil {
 		nw = len(m.Words)
@@ -756,53 +763,35 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int)
 	if total == 0 {
 		return
 	}
-	if len(empties) == 0 { // words only: no merge
-		node := gocore.WordNode(word(0))
-		if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
-			node = gocore.WordNode(word(k - 1))
-		} else if h >= 0 {
-			node = gocore.WordNode(h)
+	// wordsBefore returns the number of the mention's words before node x.
+	wordsBefore := func(x gocore.Node) int {
+		if m.Words != nil {
+			i, _ := slices.BinarySearchFunc(m.Words, x, func(w int32, x gocore.Node) int { return cmp.Compare(gocore.WordNode(w), x) })
+			return i
 		}
-		m.Head, m.HasHead, m.Sentence = node, true, d.sent[int(node>>16)-1]
-		return
+		return min(nw, max(0, int(int64(x>>16)-1-int64(m.Start)+1)))
 	}
 	// nodeAt returns the i-th node (0-based) of the merge of words and empty
-	// nodes, and the index of the empty node (-1 for a word).
-	nodeAt := func(i int) (gocore.Node, int) {
-		a, b := 0, 0
-		for {
-			var wn, en gocore.Node
-			haveW, haveE := a < nw, b < len(empties)
-			if haveW {
-				wn = gocore.WordNode(word(a))
-			}
-			if haveE {
-				en = d.empties[empties[b]].node
-			}
-			if haveW && (!haveE || wn < en) {
-				if a+b == i {
-					return wn, -1
-				}
-				a++
-			} else {
-				if a+b == i {
-					return en, empties[b]
-				}
-				b++
-			}
+	// nodes, and whether it is an empty node: empty node j sits at j +
+	// wordsBefore(empties[j]), increasing in j.
+	nodeAt := func(i int) (gocore.Node, bool) {
+		j := sort.Search(len(empties), func(j int) bool { return j+wordsBefore(empties[j]) >= i })
+		if j < len(empties) && j+wordsBefore(empties[j]) == i {
+			return empties[j], true
 		}
+		return gocore.WordNode(word(i - j)), false
 	}
-	var node gocore.Node
-	ei := -1
+	node, isEmpty := gocore.Node(0), false
 	if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
-		node, ei = nodeAt(k - 1)
+		node, isEmpty = nodeAt(k - 1)
 	} else if h >= 0 {
 		node = gocore.WordNode(h)
 	} else {
-		node, ei = nodeAt(0)
+		node, isEmpty = nodeAt(0)
 	}
 	m.Head, m.HasHead = node, true
-	if ei >= 0 {
+	if isEmpty {
+		ei, _ := slices.BinarySearch(d.emptyNodes, node)
 		m.Sentence = d.empties[ei].sentence
 		m.empty.deps = d.empties[ei].deps
 	} else {
