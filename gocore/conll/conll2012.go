@@ -928,14 +928,15 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	if d.hasPOS {
 		classes = d.classes
 	}
-	ne := d.ne // nil without an NE column: no lookups succeed
+	ne := d.ne          // nil without an NE column: no lookups succeed
+	var spans spanIndex // for long mentions only: built on the first
 	for e, ms := range d.ents {
 		for _, sp := range ms {
 			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e), Line: sp.line}
 			_, isNE := ne[packSpan(sp.start, sp.end)]
-			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf)
+			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf, &spans)
 			var h int32
-			if h, m.HasHead, d.clsBuf = spanHead(&m, classes, d.clsBuf); m.HasHead {
+			if h, m.HasHead, d.clsBuf = spanHead(&m, classes, d.clsBuf, &spans); m.HasHead {
 				m.Head, m.Sentence = gocore.WordNode(h), -1
 			}
 			doc.Mentions = append(doc.Mentions, m)

@@ -110,9 +110,10 @@ type conlluDoc struct {
 	attr     headAttr     // which Entity attribute gives the head (from "# global.Entity")
 	classes  []tokenClass // per word; a word without tags has class 0, so a mention with one is untyped
 	scratch  []tokenClass
-	heads    []int32 // per word, document index of its dependency head, -1 for the root or none
-	propn    []bool  // per word, UPOS is PROPN
-	sent     []int32 // per word, document index of the first word of its sentence
+	spans    spanIndex // the type of long mentions (see longSpan), built as they come
+	heads    []int32   // per word, document index of its dependency head, -1 for the root or none
+	propn    []bool    // per word, UPOS is PROPN
+	sent     []int32   // per word, document index of the first word of its sentence
 	empties  []emptyNode
 	// emptyNodes are the nodes of empties, in file order (sorted): a
 	// contiguous mention's empty nodes are a run of them, which its Mention
@@ -132,10 +133,11 @@ func newConlluDoc(name string, line int) *conlluDoc {
 // buffers goes into a Doc (finish copies the mentions; ids are new).
 func (d *conlluDoc) reset(name string, line int) {
 	clear(d.index)
+	d.spans.reset()
 	*d = conlluDoc{
 		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
 		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0], sent: d.sent[:0],
-		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0],
+		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0], spans: d.spans,
 	}
 }
 
@@ -732,7 +734,7 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties
 		m.empty = &emptyPart{nodes: empties}
 	}
 	h := headWord(m, d.attr.minspan, typeHead, d.heads)
-	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch)
+	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch, &d.spans)
 	d.setHead(m, headSpec, h, empties)
 	if m.Head.Empty() && m.Type == gocore.TypeUnknown && d.classes != nil {
 		m.Type = gocore.TypePronoun // a zero: a dropped pronoun
