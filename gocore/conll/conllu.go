@@ -731,7 +731,7 @@ func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num i
 // before empty nodes were read), headSpec the one its head node reads.
 func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties []gocore.Node) {
 	if len(empties) > 0 {
-		m.empty = &emptyPart{nodes: empties}
+		m.rareOf().nodes = empties
 	}
 	h := headWord(m, d.attr.minspan, typeHead, d.heads)
 	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch, &d.spans)
@@ -750,14 +750,14 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties
 // search, not by walking the mention).
 func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []gocore.Node) {
 	nw := 0
-	if m.Words != nil {
-		nw = len(m.Words)
+	if m.Words() != nil {
+		nw = len(m.Words())
 	} else if m.End >= m.Start {
 		nw = int(m.End-m.Start) + 1
 	}
 	word := func(i int) int32 {
-		if m.Words != nil {
-			return m.Words[i]
+		if m.Words() != nil {
+			return m.Words()[i]
 		}
 		return m.Start + int32(i)
 	}
@@ -767,8 +767,8 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []goco
 	}
 	// wordsBefore returns the number of the mention's words before node x.
 	wordsBefore := func(x gocore.Node) int {
-		if m.Words != nil {
-			i, _ := slices.BinarySearchFunc(m.Words, x, func(w int32, x gocore.Node) int { return cmp.Compare(gocore.WordNode(w), x) })
+		if m.Words() != nil {
+			i, _ := slices.BinarySearchFunc(m.Words(), x, func(w int32, x gocore.Node) int { return cmp.Compare(gocore.WordNode(w), x) })
 			return i
 		}
 		return min(nw, max(0, int(int64(x>>16)-1-int64(m.Start)+1)))
@@ -795,7 +795,7 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []goco
 	if isEmpty {
 		ei, _ := slices.BinarySearch(d.emptyNodes, node)
 		m.Sentence = d.empties[ei].sentence
-		m.empty.deps = d.empties[ei].deps
+		m.rareOf().deps = d.empties[ei].deps
 	} else {
 		m.Sentence = d.sent[int(node>>16)-1]
 	}
@@ -810,7 +810,7 @@ func wordSetMention(words []int32, cluster int64) Mention {
 	if int(last-first)+1 == len(words) {
 		return Mention{Start: first, End: last, Cluster: cluster}
 	}
-	return Mention{Start: first, End: last, Words: words, Cluster: cluster}
+	return Mention{Start: first, End: last, Cluster: cluster, rare: &mentionRare{words: words}}
 }
 
 // finish checks that every mention is closed and builds the Doc.

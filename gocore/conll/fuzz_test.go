@@ -94,10 +94,10 @@ func checkDocs(t *testing.T, docs []Doc) {
 				require.Less(t, int(m.End), d.NumTokens)
 			}
 			require.Less(t, int(m.Cluster), len(d.Entities))
-			if m.Words != nil {
-				require.True(t, slices.IsSorted(m.Words))
-				require.Equal(t, m.Start, m.Words[0])
-				require.Equal(t, m.End, m.Words[len(m.Words)-1])
+			if m.Words() != nil {
+				require.True(t, slices.IsSorted(m.Words()))
+				require.Equal(t, m.Start, m.Words()[0])
+				require.Equal(t, m.End, m.Words()[len(m.Words())-1])
 			}
 		}
 	}

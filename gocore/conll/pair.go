@@ -205,16 +205,17 @@ type interner struct {
 }
 
 func (in *interner) id(m *Mention) int64 {
-	if m.Words == nil && (m.empty == nil || (in.wordsOnly && m.End >= m.Start)) {
+	hasEmpty := len(m.EmptyNodes()) > 0
+	if m.Words() == nil && (!hasEmpty || (in.wordsOnly && m.End >= m.Start)) {
 		return packSpan(m.Start, m.End)
 	}
 	table := &in.words
-	if m.empty != nil && !(in.wordsOnly && m.End >= m.Start) {
+	if hasEmpty && !(in.wordsOnly && m.End >= m.Start) {
 		table = &in.nodes
 		in.buf = nodeKey(in.buf[:0], m)
 	} else {
 		in.buf = in.buf[:0]
-		for _, w := range m.Words {
+		for _, w := range m.Words() {
 			in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
 		}
 	}
@@ -235,10 +236,10 @@ func (in *interner) id(m *Mention) int64 {
 // words their list; the empty nodes follow.
 func nodeKey(buf []byte, m *Mention) []byte {
 	switch {
-	case m.Words != nil:
+	case m.Words() != nil:
 		buf = append(buf, 'l')
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(m.Words)))
-		for _, w := range m.Words {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(m.Words())))
+		for _, w := range m.Words() {
 			buf = binary.LittleEndian.AppendUint32(buf, uint32(w))
 		}
 	case m.End >= m.Start:
@@ -267,7 +268,7 @@ func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
 	out := make([]gocore.Shape, len(d.Mentions))
 	for i := range d.Mentions {
 		m := &d.Mentions[i]
-		sh := gocore.Shape{Start: m.Start, End: m.End, Words: m.Words, Head: m.Head, Sentence: m.Sentence, Deps: m.HeadDeps()}
+		sh := gocore.Shape{Start: m.Start, End: m.End, Words: m.Words(), Head: m.Head, Sentence: m.Sentence, Deps: m.HeadDeps()}
 		if !wordsOnly {
 			sh.Empty = m.EmptyNodes()
 		}

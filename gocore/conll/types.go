@@ -161,7 +161,7 @@ func spanHead(m *Mention, classes []tokenClass, scratch []tokenClass, idx *spanI
 	if classes == nil {
 		return 0, false, scratch
 	}
-	if idx != nil && m.Words == nil && m.Start >= 0 && int(m.End) < len(classes) && m.End-m.Start >= longSpan {
+	if idx != nil && m.Words() == nil && m.Start >= 0 && int(m.End) < len(classes) && m.End-m.Start >= longSpan {
 		idx.extend(classes)
 		if !idx.tagged(m.Start, m.End) {
 			return 0, false, scratch
@@ -171,9 +171,9 @@ func spanHead(m *Mention, classes []tokenClass, scratch []tokenClass, idx *spanI
 	scratch = scratch[:0]
 	word := func(i int) int32 { return m.Start + int32(i) }
 	n := int(m.End-m.Start) + 1
-	if m.Words != nil {
-		n = len(m.Words)
-		word = func(i int) int32 { return m.Words[i] }
+	if m.Words() != nil {
+		n = len(m.Words())
+		word = func(i int) int32 { return m.Words()[i] }
 	}
 	for i := range n {
 		w := word(i)
@@ -258,18 +258,18 @@ func (a headAttr) value(content []byte) []byte {
 // linear in the spec; nothing is allocated.
 func headWord(m *Mention, minspan bool, spec []byte, deps []int32) int32 {
 	n := int(m.End-m.Start) + 1
-	if m.Words != nil {
-		n = len(m.Words)
+	if m.Words() != nil {
+		n = len(m.Words())
 	}
 	at := func(k int) int32 { // k-th word, 0-based
-		if m.Words != nil {
-			return m.Words[k]
+		if m.Words() != nil {
+			return m.Words()[k]
 		}
 		return m.Start + int32(k)
 	}
 	inside := func(w int32) bool {
-		if m.Words != nil {
-			_, ok := slices.BinarySearch(m.Words, w)
+		if m.Words() != nil {
+			_, ok := slices.BinarySearch(m.Words(), w)
 			return ok
 		}
 		return w >= m.Start && w <= m.End
@@ -353,7 +353,7 @@ func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass,
 		return gocore.TypeUnknown, scratch
 	}
 	var cs []tokenClass
-	if m.Words == nil {
+	if m.Words() == nil {
 		if int(m.End) >= len(classes) || m.Start < 0 {
 			return gocore.TypeUnknown, scratch
 		}
@@ -364,7 +364,7 @@ func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass,
 		cs = classes[m.Start : m.End+1]
 	} else {
 		scratch = scratch[:0]
-		for _, w := range m.Words {
+		for _, w := range m.Words() {
 			if int(w) >= len(classes) || w < 0 {
 				return gocore.TypeUnknown, scratch
 			}
