@@ -937,7 +937,7 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf, &spans)
 			var h int32
 			if h, m.HasHead, d.clsBuf = spanHead(&m, classes, d.clsBuf, &spans); m.HasHead {
-				m.Head, m.Sentence = gocore.WordNode(h), -1
+				m.Head = gocore.WordNode(h)
 			}
 			doc.Mentions = append(doc.Mentions, m)
 		}

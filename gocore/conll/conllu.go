@@ -71,9 +71,8 @@ type udOpen struct {
 
 // emptyNode is an empty node ("N.k" line) of the document being read.
 type emptyNode struct {
-	node     gocore.Node
-	sentence int32 // document index of the first word of its sentence
-	deps     []gocore.Dep
+	node gocore.Node
+	deps []gocore.Dep
 }
 
 // udCursor is the node an Entity= value is read on: a word (empty < 0) or an
@@ -136,7 +135,7 @@ func (d *conlluDoc) reset(name string, line int) {
 	d.spans.reset()
 	*d = conlluDoc{
 		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
-		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0], sent: d.sent[:0],
+		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0],
 		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0], spans: d.spans,
 	}
 }
@@ -481,7 +480,7 @@ func (d *conlluDoc) emptyLine(cols *[10][]byte, path string, num int) error {
 		}
 		first = d.sent[len(d.sent)-1]
 	}
-	e := emptyNode{node: gocore.NodeOf(first, n, k), sentence: first}
+	e := emptyNode{node: gocore.NodeOf(first, n, k)}
 	if deps := cols[8]; len(deps) > 0 && string(deps) != "_" {
 		for item := range bytes.SplitSeq(deps, []byte{'|'}) {
 			h, rel, ok := bytes.Cut(item, []byte{':'})
@@ -745,7 +744,8 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties
 // in order, 1-based) when the file declares CorefUD's head attribute and
 // headSpec is a valid position; otherwise word h (headWord's choice: GUM's
 // minspan, else the dependency tree) when there is one; otherwise its first
-// node. It also sets the head's sentence and, for an empty head, its DEPS.
+// node. For an empty head it also sets the head's DEPS (its sentence is
+// Doc.HeadSentence's).
 // Time O(log n) in the mention's length (the k-th node is found by binary
 // search, not by walking the mention).
 func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []gocore.Node) {
@@ -794,10 +794,7 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []goco
 	m.Head, m.HasHead = node, true
 	if isEmpty {
 		ei, _ := slices.BinarySearch(d.emptyNodes, node)
-		m.Sentence = d.empties[ei].sentence
 		m.rareOf().deps = d.empties[ei].deps
-	} else {
-		m.Sentence = d.sent[int(node>>16)-1]
 	}
 }
 
@@ -838,7 +835,8 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		return Doc{}, parseErr(path, p.line, d.name,
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
-	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true}
+	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true,
+		sentStart: d.sent} // d.sent is the document's own: reset starts a new one
 	// Group the mentions by entity (a stable counting sort: closing order
 	// within an entity).
 	at := make([]int, len(d.ids)+1)

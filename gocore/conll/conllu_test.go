@@ -102,7 +102,7 @@ func TestReadCoNLLUZeros(t *testing.T) {
 	var got []m
 	for _, x := range d.Mentions {
 		require.True(t, x.HasHead)
-		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.EmptyNodes(), x.Head, x.Sentence, x.HeadDeps()})
+		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.EmptyNodes(), x.Head, d.HeadSentence(&x), x.HeadDeps()})
 	}
 	z21, z31, z01 := gocore.NodeOf(0, 2, 1), gocore.NodeOf(0, 3, 1), gocore.NodeOf(4, 0, 1)
 	deps := []gocore.Dep{{Parent: gocore.WordNode(1), Rel: "nsubj"}, {Parent: gocore.WordNode(0), Rel: "obj"}}

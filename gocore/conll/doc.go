@@ -59,23 +59,20 @@ import (
 // unique, not contiguous; Start and End are then its first and last
 // element).
 //
-// A Mention is 48 bytes: the readers hold one per mention of both files
+// A Mention is 40 bytes: the readers hold one per mention of both files
 // while they are scored (2,000,000 of them for a 1M-mention document), so
-// what few mentions have (a word list, empty nodes) lies behind one pointer.
+// what few mentions have (a word list, empty nodes) lies behind one pointer
+// and the head's sentence is the document's to tell (Doc.HeadSentence).
 type Mention struct {
 	Start, End int32
-	Line       int32 // 1-based line where the mention closes (jsonlines: its document's line), 0 = unknown
-	// Sentence is the document index of the first word of the head's
-	// sentence (-1 when unknown).
-	Sentence int32
-	Cluster  int64 // dense entity index in order of first sight within the document
-	// Head is the mention's head node (HasHead false when the reader gives
-	// no head: CoNLL-U always gives one; CoNLL-2012 when every word of the
-	// mention has a POS tag, by the head rule of the mention types, see
-	// simpleHead; jsonlines never).
-	Head    gocore.Node
-	Type    gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
+	Line       int32              // 1-based line where the mention closes (jsonlines: its document's line), 0 = unknown
+	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
+	// HasHead is false when the reader gives no head: CoNLL-U always gives
+	// one; CoNLL-2012 when every word of the mention has a POS tag, by the
+	// head rule of the mention types, see simpleHead; jsonlines never.
 	HasHead bool
+	Cluster int64       // dense entity index in order of first sight within the document
+	Head    gocore.Node // the mention's head node, when HasHead
 	// rare is nil unless the mention is discontinuous or has empty nodes
 	// (CoNLL-U): see Words, EmptyNodes and HeadDeps.
 	rare *mentionRare
@@ -156,6 +153,31 @@ type Doc struct {
 	// emptyNodes is true for CoNLL-U documents, which can have empty nodes
 	// (and whose mentions have nodes and heads).
 	emptyNodes bool
+	// sentStart is, per word, the document index of the first word of its
+	// sentence (CoNLL-U); nil when the reader does not keep sentences.
+	sentStart []int32
+}
+
+// HeadSentence returns the document index of the first word of the
+// sentence of m's head (a CoNLL-U mention of d), or -1 when unknown (no
+// head, or a format whose reader does not keep sentences).
+func (d *Doc) HeadSentence(m *Mention) int32 {
+	if !m.HasHead || d.sentStart == nil {
+		return -1
+	}
+	w := int64(m.Head >> 16) // an empty node "n.k" follows word w-1; a "0.k" node precedes word w
+	switch {
+	case !m.Head.Empty():
+		w--
+	case m.Head&0x8000 != 0:
+		return int32(w)
+	default:
+		w--
+	}
+	if w < 0 || w >= int64(len(d.sentStart)) {
+		return -1
+	}
+	return d.sentStart[w]
 }
 
 // maxRepeats bounds Doc.Repeats.

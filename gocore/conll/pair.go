@@ -268,7 +268,7 @@ func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
 	out := make([]gocore.Shape, len(d.Mentions))
 	for i := range d.Mentions {
 		m := &d.Mentions[i]
-		sh := gocore.Shape{Start: m.Start, End: m.End, Words: m.Words(), Head: m.Head, Sentence: m.Sentence, Deps: m.HeadDeps()}
+		sh := gocore.Shape{Start: m.Start, End: m.End, Words: m.Words(), Head: m.Head, Sentence: d.HeadSentence(m), Deps: m.HeadDeps()}
 		if !wordsOnly {
 			sh.Empty = m.EmptyNodes()
 		}
