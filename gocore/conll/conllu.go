@@ -110,6 +110,7 @@ type conlluDoc struct {
 	classes  []tokenClass // per word; a word without tags has class 0, so a mention with one is untyped
 	scratch  []tokenClass
 	spans    spanIndex // the type of long mentions (see longSpan), built as they come
+	depIdx   depIndex  // the dependency head of long mentions, built as they come
 	heads    []int32   // per word, document index of its dependency head, -1 for the root or none
 	propn    []bool    // per word, UPOS is PROPN
 	sent     []int32   // per word, document index of the first word of its sentence
@@ -133,10 +134,11 @@ func newConlluDoc(name string, line int) *conlluDoc {
 func (d *conlluDoc) reset(name string, line int) {
 	clear(d.index)
 	d.spans.reset()
+	d.depIdx.reset()
 	*d = conlluDoc{
 		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
 		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0],
-		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0], spans: d.spans,
+		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0], spans: d.spans, depIdx: d.depIdx,
 	}
 }
 
@@ -732,7 +734,7 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties
 	if len(empties) > 0 {
 		m.rareOf().nodes = empties
 	}
-	h := headWord(m, d.attr.minspan, typeHead, d.heads)
+	h := headWord(m, d.attr.minspan, typeHead, d.heads, &d.depIdx)
 	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch, &d.spans)
 	d.setHead(m, headSpec, h, empties)
 	if m.Head.Empty() && m.Type == gocore.TypeUnknown && d.classes != nil {

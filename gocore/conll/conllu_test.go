@@ -225,7 +225,7 @@ func TestHeadWord(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, []byte(tc.spec), deps))
+			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, []byte(tc.spec), deps, nil))
 		})
 	}
 }

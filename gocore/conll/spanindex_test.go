@@ -40,3 +40,52 @@ func TestSpanIndex(t *testing.T) {
 		idx.reset()
 	}
 }
+
+// TestDepIndex checks depIndex.firstOutside against a walk over the words
+// on every span of random dependency trees (chains, stars and random
+// heads, as long as several super-blocks), the index extended as words
+// come.
+func TestDepIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for doc := range 6 {
+		n := 1 + rng.IntN(3*depBlock*depSuper)
+		deps := make([]int32, 0, n)
+		var idx depIndex
+		walk := func(start, end int32) int32 {
+			for w := start; w <= end; w++ {
+				if deps[w] < start || deps[w] > end {
+					return w
+				}
+			}
+			return -1
+		}
+		for w := range n {
+			var h int32
+			switch doc % 3 {
+			case 0: // a chain: each word's head is the next one, the last is the root
+				h = int32(w + 1)
+				if w == n-1 {
+					h = -1
+				}
+			case 1: // a star around word 0
+				h = 0
+				if w == 0 {
+					h = -1
+				}
+			default:
+				h = int32(rng.IntN(n+1)) - 1
+			}
+			deps = append(deps, h)
+		}
+		for range 2000 {
+			end := int32(rng.IntN(n))
+			start := end - int32(rng.IntN(int(end)+1))
+			if rng.IntN(2) == 0 {
+				start = int32(rng.IntN(int(end) + 1))
+			}
+			idx.extend(deps[:end+1])
+			require.Equal(t, walk(start, end), idx.firstOutside(deps, start, end), "doc %d span %d-%d", doc, start, end)
+		}
+		idx.reset()
+	}
+}
