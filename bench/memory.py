@@ -14,6 +14,8 @@ Cases (``--cases``, comma-separated; default all but ``1m``):
   ``--preset crac`` (head matching, dependent zero alignment);
 - ``nested``: ``fixtures.nested``'s 16,000 nested mentions (mention i covers words i+1..N), CoNLL-U in every
   mode and the same spans as CoNLL-2012;
+- ``dense``: ``fixtures.memory.write_dense_jsonlines``, 1,000,000 one-token mentions per side in about 15
+  bytes each (no ``sentences``): the input with the most mentions per byte, above the per-byte bound;
 - ``1m``: the synthetic 1,000,000-mention CoNLL-2012 document of ``bench/guard.py``.
 
 Usage::
@@ -33,7 +35,16 @@ from pathlib import Path
 
 from _machine import cpu_model
 from fixtures.conllu_perturb import perturb_conllu
-from fixtures.memory import ALLOWANCE, PER_INPUT_BYTE, bound, cli, conll_to_jsonlines, run_child, write_tiny_pair
+from fixtures.memory import (
+    ALLOWANCE,
+    PER_INPUT_BYTE,
+    bound,
+    cli,
+    conll_to_jsonlines,
+    run_child,
+    write_dense_jsonlines,
+    write_tiny_pair,
+)
 from fixtures.nested import write_nested_conll2012, write_nested_conllu
 from fixtures.perturb import perturb_conll_file, write_synthetic_corpus
 
@@ -84,6 +95,11 @@ def cases(root: Path, names: list[str]) -> list[tuple[str, str, Path, Path, list
             write_nested_conll2012(cresp, NESTED, response=True)
         out += [(f"nested {NESTED:,}", "CoNLL-U", key, resp, mode) for mode in MODES.values()]
         out.append((f"nested {NESTED:,}", "CoNLL-2012", ckey, cresp, []))
+    if "dense" in names:
+        key, resp = root / "dense_key.jsonl", root / "dense_response.jsonl"
+        if not resp.exists():
+            write_dense_jsonlines(key, resp)
+        out.append(("dense 1M mentions", "jsonlines", key, resp, []))
     if "1m" in names:
         d = root / "one_1m"
         if not (d / "response.conll").exists():
