@@ -38,10 +38,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from _machine import cpu_model
+from fixtures.memory import run_child as measure_child
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
@@ -70,18 +70,10 @@ print(best(lambda: score(one, one)), best(lambda: scorer.update(fifty_key, fifty
 
 
 def run_child(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float, str]:
-    """(wall s, CPU s, peak RSS MiB, stdout) of one child process, reaped by ``wait4`` to read its own rusage."""
-    t0 = time.perf_counter()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=err)
-        _, status, ru = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        if proc.returncode != 0:
-            raise RuntimeError(f"{' '.join(map(str, cmd))} failed: {err.read().decode(errors='replace')[-2000:]}")
-        return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, out.read().decode()
+    """(wall s, CPU s, peak RSS MiB, stdout) of one child process, from its own rusage (``fixtures.memory``: a
+    child forked from this process, grown by the fixtures it wrote, would report this process's size)."""
+    run = measure_child(cmd, env)
+    return run.wall, run.cpu, run.peak / 2**20, run.stdout
 
 
 def build(tree: Path) -> None:

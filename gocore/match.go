@@ -1,6 +1,7 @@
 package gocore
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -118,12 +119,12 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 	}
 	if opt.Match != MatchExact {
 		for i, s := range ks {
-			if !s.HasHead || len(s.Nodes) == 0 {
+			if !s.HasHead || s.Size() == 0 {
 				return nil, inputError(KindMissingHeads, KeySide, int(key.orig[i]), "%s matching needs the head of every mention; this one has none", opt.Match)
 			}
 		}
 		for i, s := range rs {
-			if !s.HasHead || len(s.Nodes) == 0 {
+			if !s.HasHead || s.Size() == 0 {
 				return nil, inputError(KindMissingHeads, ResponseSide, int(resp.orig[i]), "%s matching needs the head of every mention; this one has none", opt.Match)
 			}
 		}
@@ -489,29 +490,45 @@ func alignRest(ks, rs []*Shape, taken []bool, partner []int32, mode MatchMode, p
 	if len(kl) == 0 || len(rl) == 0 {
 		return
 	}
-	// Key mentions left, by head node.
-	byHead := make(map[Node][]int32, len(kl))
-	for a, k := range kl {
-		byHead[ks[k].Head] = append(byHead[ks[k].Head], int32(a))
-	}
 	var edges []assign.Edge
-	for b, r := range rl {
-		rn := rs[r].Nodes
-		if mode == MatchHead {
+	if mode == MatchHead {
+		// Key mentions left, by head node.
+		byHead := make(map[Node][]int32, len(kl))
+		for a, k := range kl {
+			byHead[ks[k].Head] = append(byHead[ks[k].Head], int32(a))
+		}
+		for b, r := range rl {
 			for _, a := range byHead[rs[r].Head] {
-				kn := ks[kl[a]].Nodes
-				if o := nodeOverlap(kn, rn); o > 0 {
-					edges = append(edges, assign.Edge{Left: a, Right: int32(b), Weight: float64(o) / float64(len(kn))})
+				kn := ks[kl[a]]
+				if o := shapeOverlap(kn, rs[r]); o > 0 {
+					edges = append(edges, assign.Edge{Left: a, Right: int32(b), Weight: float64(o) / float64(kn.Size())})
 				}
 			}
+		}
+		solveTies(kl, rl, edges, pair)
+		return
+	}
+	// Partial: the key mentions left in order of head node (then of a), so
+	// that those whose head lies within a response mention's bounds are a
+	// run found by binary search, in the order of the response's nodes.
+	byHead := make([]int32, len(kl))
+	for a := range byHead {
+		byHead[a] = int32(a)
+	}
+	slices.SortStableFunc(byHead, func(a, b int32) int { return cmp.Compare(ks[kl[a]].Head, ks[kl[b]].Head) })
+	for b, r := range rl {
+		rm := rs[r]
+		first, last, ok := rm.bounds()
+		if !ok {
 			continue
 		}
-		for _, x := range rn {
-			for _, a := range byHead[x] {
-				kn := ks[kl[a]].Nodes
-				if len(rn) <= len(kn) && nodeOverlap(kn, rn) == len(rn) {
-					edges = append(edges, assign.Edge{Left: a, Right: int32(b), Weight: float64(len(rn)) / float64(len(kn))})
-				}
+		size := rm.Size()
+		i, _ := slices.BinarySearchFunc(byHead, first, func(a int32, x Node) int { return cmp.Compare(ks[kl[a]].Head, x) })
+		for ; i < len(byHead) && ks[kl[byHead[i]]].Head <= last; i++ {
+			a := byHead[i]
+			kn := ks[kl[a]]
+			if rm.hasNode(kn.Head) && size <= kn.Size() && shapeOverlap(kn, rm) == size {
+				edges = append(edges, assign.Edge{Left: a, Right: int32(b), Weight: float64(size) / float64(kn.Size())})
 			}
 		}
 	}
@@ -720,14 +737,16 @@ func lexFirst(edges []assign.Edge) map[int32]int32 {
 // holds them (for K = R paired elsewhere with R' and K', swapping gains
 // |K| + |K' ∩ R'| - |K ∩ R'| - |K ∩ K'| ≥ 0, since |K ∩ R'| + |K ∩ K'| ≤
 // |K| + |K' ∩ R'|). The others go to assign.MaxWeight over the pairs that
-// overlap, found through a per-node index of the key mentions left.
+// overlap, found by overlappingPairs from the mentions' bounds. Time is
+// O(n log n) plus the overlapping pairs of mentions left unpaired; memory
+// is O(n) plus those pairs, whatever the mentions' lengths.
 func morCounts(ks, rs []*Shape, key, resp *sideIndex) [4]float64 {
 	var kd, rd float64
 	for _, s := range ks {
-		kd += float64(len(s.Nodes))
+		kd += float64(s.Size())
 	}
 	for _, s := range rs {
-		rd += float64(len(s.Nodes))
+		rd += float64(s.Size())
 	}
 	if len(ks) == 0 || len(rs) == 0 {
 		return [4]float64{0, kd, 0, rd}
@@ -744,79 +763,14 @@ func morCounts(ks, rs []*Shape, key, resp *sideIndex) [4]float64 {
 		if k < len(key.byID) && key.ids[key.byID[k]] == id {
 			kp := key.byID[k]
 			kUsed[kp], rUsed[r] = true, true
-			total += float64(len(ks[kp].Nodes))
+			total += float64(ks[kp].Size())
 		}
 	}
 	kLeft, rLeft := slices.Contains(kUsed, false), slices.Contains(rUsed, false)
 	if !kLeft || !rLeft {
 		return [4]float64{total, kd, total, rd}
 	}
-	// Key mentions left, by node: words in a dense index, empty nodes in a map.
-	maxWord := int64(0)
-	for i, s := range ks {
-		if !kUsed[i] && len(s.Nodes) > 0 {
-			maxWord = max(maxWord, int64(s.Nodes[len(s.Nodes)-1]>>16))
-		}
-	}
-	type link struct{ k, next int32 }
-	wordFirst := make([]int32, maxWord+1)
-	for i := range wordFirst {
-		wordFirst[i] = -1
-	}
-	var emptyFirst map[Node]int32
-	var links []link
-	for i, s := range ks {
-		if kUsed[i] {
-			continue
-		}
-		for _, x := range s.Nodes {
-			if x.Empty() {
-				if emptyFirst == nil {
-					emptyFirst = map[Node]int32{}
-				}
-				h, ok := emptyFirst[x]
-				if !ok {
-					h = -1
-				}
-				emptyFirst[x] = int32(len(links))
-				links = append(links, link{int32(i), h})
-				continue
-			}
-			w := x >> 16
-			links = append(links, link{int32(i), wordFirst[w]})
-			wordFirst[w] = int32(len(links) - 1)
-		}
-	}
-	count := make([]int32, len(ks))
-	var touched []int32
-	var edges []assign.Edge
-	for r, s := range rs {
-		if rUsed[r] {
-			continue
-		}
-		touched = touched[:0]
-		for _, x := range s.Nodes {
-			h := int32(-1)
-			if x.Empty() {
-				if v, ok := emptyFirst[x]; ok {
-					h = v
-				}
-			} else if w := int64(x >> 16); w <= maxWord {
-				h = wordFirst[w]
-			}
-			for ; h >= 0; h = links[h].next {
-				k := links[h].k
-				if count[k] == 0 {
-					touched = append(touched, k)
-				}
-				count[k]++
-			}
-		}
-		for _, k := range touched {
-			edges = append(edges, assign.Edge{Left: k, Right: int32(r), Weight: float64(count[k])})
-			count[k] = 0
-		}
-	}
+	edges := overlappingPairs(ks, rs, kUsed, rUsed)
 	if len(edges) > 0 {
 		rest, _, err := assign.MaxWeight(len(ks), len(rs), edges)
 		if err == nil {
@@ -824,4 +778,75 @@ func morCounts(ks, rs []*Shape, key, resp *sideIndex) [4]float64 {
 		}
 	}
 	return [4]float64{total, kd, total, rd}
+}
+
+// overlappingPairs returns an edge, weighted |K ∩ R|, for every key mention
+// K and response mention R not used that share a node. A sweep over the
+// mentions' bounds (first node to last node) finds the pairs whose bounds
+// meet: when a mention's bounds open, it meets every mention of the other
+// side whose bounds are open. Time O(n log n) plus the pairs whose bounds
+// meet (each costs one overlap).
+func overlappingPairs(ks, rs []*Shape, kUsed, rUsed []bool) []assign.Edge {
+	type event struct {
+		at    Node
+		close bool  // opens sort before closes at one node: bounds are inclusive
+		side  int8  // 0 key, 1 response
+		m     int32 // mention index on its side
+	}
+	var events []event
+	add := func(side int8, s []*Shape, used []bool) {
+		for i, sh := range s {
+			if used[i] {
+				continue
+			}
+			if first, last, ok := sh.bounds(); ok {
+				events = append(events, event{first, false, side, int32(i)}, event{last, true, side, int32(i)})
+			}
+		}
+	}
+	add(0, ks, kUsed)
+	add(1, rs, rUsed)
+	slices.SortFunc(events, func(a, b event) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		if a.close != b.close {
+			if a.close {
+				return 1
+			}
+			return -1
+		}
+		if a.side != b.side {
+			return int(a.side - b.side)
+		}
+		return int(a.m - b.m)
+	})
+	// open[side] holds the mentions whose bounds are open; slot[side][m] is
+	// m's position there, for removal by swapping with the last.
+	var open [2][]int32
+	slot := [2][]int32{make([]int32, len(ks)), make([]int32, len(rs))}
+	var edges []assign.Edge
+	for _, e := range events {
+		side := e.side
+		if e.close {
+			at := slot[side][e.m]
+			last := open[side][len(open[side])-1]
+			open[side][at] = last
+			slot[side][last] = at
+			open[side] = open[side][:len(open[side])-1]
+			continue
+		}
+		for _, o := range open[1-side] {
+			kk, rr := e.m, o
+			if side == 1 {
+				kk, rr = o, e.m
+			}
+			if w := shapeOverlap(ks[kk], rs[rr]); w > 0 {
+				edges = append(edges, assign.Edge{Left: kk, Right: rr, Weight: float64(w)})
+			}
+		}
+		slot[side][e.m] = int32(len(open[side]))
+		open[side] = append(open[side], e.m)
+	}
+	return edges
 }

@@ -8,14 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// span returns the shape of the words a..b (0-based) with head word h.
-func shapeSpan(a, b, h int32) Shape {
-	var nodes []Node
-	for w := a; w <= b; w++ {
-		nodes = append(nodes, WordNode(w))
-	}
-	return Shape{Nodes: nodes, Head: WordNode(h), HasHead: true}
-}
+// shapeSpan returns the shape of the words a..b (0-based) with head word h.
+func shapeSpan(a, b, h int32) Shape { return SpanShape(a, b, h) }
 
 // TestMatchOptions checks the option parsers, the preset and the refusals.
 func TestMatchOptions(t *testing.T) {

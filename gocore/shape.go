@@ -1,6 +1,10 @@
 package gocore
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // Node is the position of a word or of an empty node (a CoNLL-U "N.k" line)
 // in a document, ordered as in the file. NodeOf builds it.
@@ -44,13 +48,28 @@ type Dep struct {
 
 // Shape is a mention as mention matching, MOR and the zero score see it:
 // its nodes, its head, and for a zero mention the enhanced dependencies of
-// its head. The zero Shape (no nodes) means "unknown".
+// its head. A Shape without a head (HasHead false) says only that the input
+// gives none.
+//
+// The nodes are held in space that follows the file, not the mention's
+// length: a contiguous mention's words are the bounds Start..End, only a
+// discontinuous mention lists its words, and the empty nodes inside a span
+// are a list that the reader shares between the mentions of a document. So
+// a document whose n mentions nest (n(n+1)/2 words in all) needs O(n)
+// memory, and sizes and overlaps of contiguous mentions cost O(1).
 type Shape struct {
-	// Nodes are the mention's words and empty nodes, sorted and unique. An
-	// empty node inside a span belongs to the mention.
-	Nodes []Node
-	// Head is the mention's head node, one of Nodes; HasHead is false when
-	// the input gives no head.
+	// Start and End are the mention's first and last word (document
+	// indices) when Words is nil: its words are every w with Start ≤ w ≤
+	// End, none when End < Start (a zero mention).
+	Start, End int32
+	// Words are the words of a discontinuous mention, sorted and unique
+	// (Start and End ignored); nil for a contiguous one.
+	Words []int32
+	// Empty are the mention's empty nodes, sorted and unique. An empty node
+	// inside a span belongs to the mention.
+	Empty []Node
+	// Head is the mention's head node, one of its nodes; HasHead is false
+	// when the input gives no head.
 	Head    Node
 	HasHead bool
 	// Sentence identifies the head's sentence: equal for nodes of one
@@ -61,28 +80,126 @@ type Shape struct {
 	Deps []Dep
 }
 
+// SpanShape returns the shape of the contiguous words start..end with head
+// word head (the words only: no empty node, no DEPS).
+func SpanShape(start, end, head int32) Shape {
+	return Shape{Start: start, End: end, Head: WordNode(head), HasHead: true}
+}
+
 // Zero reports whether the mention is a zero mention: its head is an empty
 // node.
 func (s *Shape) Zero() bool { return s.HasHead && s.Head.Empty() }
 
-// less orders mentions as the CorefUD scorer does: by first node, then last
-// node, then length.
-func (s *Shape) less(o *Shape) bool {
-	a, b := s.Nodes, o.Nodes
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) < len(b)
+// numWords returns the number of the mention's words.
+func (s *Shape) numWords() int {
+	if s.Words != nil {
+		return len(s.Words)
 	}
-	if a[0] != b[0] {
-		return a[0] < b[0]
+	if s.End < s.Start {
+		return 0
 	}
-	if a[len(a)-1] != b[len(b)-1] {
-		return a[len(a)-1] < b[len(b)-1]
-	}
-	return len(a) < len(b)
+	return int(s.End-s.Start) + 1
 }
 
-// nodeOverlap returns |a ∩ b| for sorted node lists. Time O(|a| + |b|).
-func nodeOverlap(a, b []Node) int {
+// Size returns the number of the mention's nodes: words and empty nodes.
+func (s *Shape) Size() int { return s.numWords() + len(s.Empty) }
+
+// wordBounds returns the first and last word; ok is false without words.
+func (s *Shape) wordBounds() (first, last int32, ok bool) {
+	if s.Words != nil {
+		if len(s.Words) == 0 {
+			return 0, 0, false
+		}
+		return s.Words[0], s.Words[len(s.Words)-1], true
+	}
+	return s.Start, s.End, s.End >= s.Start
+}
+
+// bounds returns the first and last node; ok is false for a shape without
+// nodes.
+func (s *Shape) bounds() (first, last Node, ok bool) {
+	a, b, words := s.wordBounds()
+	if words {
+		first, last = WordNode(a), WordNode(b)
+	}
+	if n := len(s.Empty); n > 0 {
+		if !words || s.Empty[0] < first {
+			first = s.Empty[0]
+		}
+		if !words || s.Empty[n-1] > last {
+			last = s.Empty[n-1]
+		}
+		return first, last, true
+	}
+	return first, last, words
+}
+
+// hasNode reports whether the mention holds node x. Time O(1) for a word of
+// a contiguous mention, O(log n) otherwise.
+func (s *Shape) hasNode(x Node) bool {
+	if x.Empty() {
+		_, ok := slices.BinarySearch(s.Empty, x)
+		return ok
+	}
+	w := int32(x>>16) - 1
+	if s.Words != nil {
+		_, ok := slices.BinarySearch(s.Words, w)
+		return ok
+	}
+	return w >= s.Start && w <= s.End
+}
+
+// less orders mentions as the CorefUD scorer does: by first node, then last
+// node, then size.
+func (s *Shape) less(o *Shape) bool {
+	a1, a2, aok := s.bounds()
+	b1, b2, bok := o.bounds()
+	if !aok || !bok {
+		return !aok && bok
+	}
+	if a1 != b1 {
+		return a1 < b1
+	}
+	if a2 != b2 {
+		return a2 < b2
+	}
+	return s.Size() < o.Size()
+}
+
+// shapeOverlap returns |a ∩ b|, the number of nodes of both mentions. Time O(1)
+// for contiguous mentions without empty nodes; a list of words is searched
+// (O(m log n)) or merged, and the empty node lists merged.
+func shapeOverlap(a, b *Shape) int {
+	return wordOverlap(a, b) + sortedOverlap(a.Empty, b.Empty)
+}
+
+// wordOverlap returns the number of words of both mentions.
+func wordOverlap(a, b *Shape) int {
+	a1, a2, aok := a.wordBounds()
+	b1, b2, bok := b.wordBounds()
+	if !aok || !bok || a2 < b1 || b2 < a1 {
+		return 0
+	}
+	switch {
+	case a.Words == nil && b.Words == nil:
+		return int(min(a2, b2)-max(a1, b1)) + 1
+	case a.Words == nil:
+		return countInRange(b.Words, a1, a2)
+	case b.Words == nil:
+		return countInRange(a.Words, b1, b2)
+	}
+	return sortedOverlap(a.Words, b.Words)
+}
+
+// countInRange returns the number of elements of sorted xs in [lo, hi].
+func countInRange(xs []int32, lo, hi int32) int {
+	i, _ := slices.BinarySearch(xs, lo)
+	j, _ := slices.BinarySearch(xs, hi+1)
+	return j - i
+}
+
+// sortedOverlap returns |a ∩ b| for sorted, unique lists. Time O(|a| + |b|).
+func sortedOverlap[T cmp.Ordered](a, b []T) int {
 	if len(a) == 0 || len(b) == 0 || a[len(a)-1] < b[0] || b[len(b)-1] < a[0] {
 		return 0
 	}
@@ -100,20 +217,6 @@ func nodeOverlap(a, b []Node) int {
 		}
 	}
 	return n
-}
-
-// contains reports whether sorted a holds node x.
-func contains(a []Node, x Node) bool {
-	lo, hi := 0, len(a)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if a[m] < x {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo < len(a) && a[lo] == x
 }
 
 // MatchMode is how key and response mentions are paired.

@@ -117,7 +117,8 @@ func spaceColumns(line []byte, cols [][]byte) [][]byte {
 }
 
 // span is a mention as the reference stores it.
-type span struct{ start, end, line int32 }
+// span is a mention read: its tokens, the line it closes on and its entity.
+type span struct{ start, end, line, entity int32 }
 
 // conllDoc is the state of the document being read.
 type conllDoc struct {
@@ -128,7 +129,8 @@ type conllDoc struct {
 	byNum     []int32          // canonical decimal id v -> index+1 (0: not seen), v < maxByNum
 	ids       []string         // entity id per index
 	open      [][]int32        // per entity, stack of open starts
-	ents      [][]span         // per entity, mentions in push order
+	spans     []span           // every mention, in push order (finish groups them by entity)
+	lastSpan  []int32          // per entity, its last mention in spans (-1: none), for repeats
 	classes   []tokenClass     // per token, when the file has a POS column
 	hasPOS    bool
 	types     bool // read the POS and named-entity columns
@@ -156,7 +158,8 @@ func (d *conllDoc) reset(name string, line int) {
 	clear(d.byNum)
 	d.ids = d.ids[:0]
 	d.open = d.open[:0]
-	d.ents = d.ents[:0]
+	d.spans = d.spans[:0]
+	d.lastSpan = d.lastSpan[:0]
 	d.classes = d.classes[:0]
 	d.hasPOS = false
 	d.ne = nil
@@ -216,7 +219,7 @@ func (d *conllDoc) entity(id []byte) int32 {
 	}
 	d.ids = append(d.ids, s)
 	d.open = extend(d.open)
-	d.ents = extend(d.ents)
+	d.lastSpan = append(d.lastSpan, -1)
 	return e
 }
 
@@ -919,15 +922,16 @@ func (d *conllDoc) item(pat int, id []byte) error {
 // addSpan records a mention of entity e, or drops it when it repeats the
 // entity's previous mention (see Doc.Repeats).
 func (d *conllDoc) addSpan(e int32, start, end int32) {
-	sp := span{start, end, int32(d.cur.num)}
-	if ms := d.ents[e]; len(ms) > 0 && ms[len(ms)-1].start == start && ms[len(ms)-1].end == end {
+	sp := span{start, end, int32(d.cur.num), e}
+	if last := d.lastSpan[e]; last >= 0 && d.spans[last].start == start && d.spans[last].end == end {
 		if len(d.repeats) < maxRepeats {
 			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: sp.line})
 		}
 		d.numRepeats++
 		return
 	}
-	d.ents[e] = append(d.ents[e], sp)
+	d.lastSpan[e] = int32(len(d.spans))
+	d.spans = append(d.spans, sp)
 }
 
 // finish checks that every mention is closed and builds the Doc.
@@ -954,26 +958,31 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			Msg: "a token line with no tab has a coreference item such as \"(3)\" in a column other than the last: " +
 				"read as a word; the reference scorer, which splits columns on tabs only, reads a mention there"})
 	}
-	total := 0
-	for _, ms := range d.ents {
-		total += len(ms)
+	// Group the mentions by entity, in push order within one (a stable
+	// counting sort straight into the document's mentions).
+	at := make([]int32, len(d.ids)+1)
+	for _, sp := range d.spans {
+		at[sp.entity+1]++
 	}
-	doc.Mentions = make([]Mention, 0, total)
+	for e := 1; e < len(at); e++ {
+		at[e] += at[e-1]
+	}
+	doc.Mentions = make([]Mention, len(d.spans))
 	var classes []tokenClass
 	if d.hasPOS {
 		classes = d.classes
 	}
-	ne := d.ne // nil without an NE column: no lookups succeed
-	for e, ms := range d.ents {
-		for _, sp := range ms {
-			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e), Line: sp.line}
-			_, isNE := ne[packSpan(sp.start, sp.end)]
-			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf)
-			var h int32
-			if h, m.HasHead, d.clsBuf = spanHead(&m, classes, d.clsBuf); m.HasHead {
-				m.Head, m.Sentence = gocore.WordNode(h), -1
-			}
-			doc.Mentions = append(doc.Mentions, m)
+	ne := d.ne          // nil without an NE column: no lookups succeed
+	var spans spanIndex // for long mentions only: built on the first
+	for _, sp := range d.spans {
+		m := &doc.Mentions[at[sp.entity]]
+		at[sp.entity]++
+		*m = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.entity), Line: sp.line}
+		_, isNE := ne[packSpan(sp.start, sp.end)]
+		m.Type, d.clsBuf = spanType(m, classes, isNE, d.clsBuf, &spans)
+		var h int32
+		if h, m.HasHead, d.clsBuf = spanHead(m, classes, d.clsBuf, &spans); m.HasHead {
+			m.Head = gocore.WordNode(h)
 		}
 	}
 	return doc, nil

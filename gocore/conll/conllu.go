@@ -2,11 +2,13 @@ package conll
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"io"
 	"math/bits"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -69,9 +71,8 @@ type udOpen struct {
 
 // emptyNode is an empty node ("N.k" line) of the document being read.
 type emptyNode struct {
-	node     gocore.Node
-	sentence int32 // document index of the first word of its sentence
-	deps     []gocore.Dep
+	node gocore.Node
+	deps []gocore.Dep
 }
 
 // udCursor is the node an Entity= value is read on: a word (empty < 0) or an
@@ -108,12 +109,18 @@ type conlluDoc struct {
 	attr     headAttr     // which Entity attribute gives the head (from "# global.Entity")
 	classes  []tokenClass // per word; a word without tags has class 0, so a mention with one is untyped
 	scratch  []tokenClass
-	heads    []int32 // per word, document index of its dependency head, -1 for the root or none
-	propn    []bool  // per word, UPOS is PROPN
-	sent     []int32 // per word, document index of the first word of its sentence
+	spans    spanIndex // the type of long mentions (see longSpan), built as they come
+	depIdx   depIndex  // the dependency head of long mentions, built as they come
+	heads    []int32   // per word, document index of its dependency head, -1 for the root or none
+	propn    []bool    // per word, UPOS is PROPN
+	sent     []int32   // per word, document index of the first word of its sentence
 	empties  []emptyNode
-	nodeBuf  []gocore.Node // scratch for head positions
-	arena    []byte        // copies of the head attributes of the document's mentions (keep)
+	// emptyNodes are the nodes of empties, in file order (sorted): a
+	// contiguous mention's empty nodes are a run of them, which its Mention
+	// shares (so the array is new for each document, never reused).
+	emptyNodes []gocore.Node
+	nodeBuf    []gocore.Node // scratch for head positions
+	arena      []byte        // copies of the head attributes of the document's mentions (keep)
 }
 
 func newConlluDoc(name string, line int) *conlluDoc {
@@ -126,10 +133,12 @@ func newConlluDoc(name string, line int) *conlluDoc {
 // buffers goes into a Doc (finish copies the mentions; ids are new).
 func (d *conlluDoc) reset(name string, line int) {
 	clear(d.index)
+	d.spans.reset()
+	d.depIdx.reset()
 	*d = conlluDoc{
 		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
-		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0], sent: d.sent[:0],
-		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0],
+		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0],
+		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0], spans: d.spans, depIdx: d.depIdx,
 	}
 }
 
@@ -473,7 +482,7 @@ func (d *conlluDoc) emptyLine(cols *[10][]byte, path string, num int) error {
 		}
 		first = d.sent[len(d.sent)-1]
 	}
-	e := emptyNode{node: gocore.NodeOf(first, n, k), sentence: first}
+	e := emptyNode{node: gocore.NodeOf(first, n, k)}
 	if deps := cols[8]; len(deps) > 0 && string(deps) != "_" {
 		for item := range bytes.SplitSeq(deps, []byte{'|'}) {
 			h, rel, ok := bytes.Cut(item, []byte{':'})
@@ -496,6 +505,7 @@ func (d *conlluDoc) emptyLine(cols *[10][]byte, path string, num int) error {
 		}
 	}
 	d.empties = append(d.empties, e)
+	d.emptyNodes = append(d.emptyNodes, e.node)
 	return entityValues(cols[9], func(v []byte) error {
 		return d.entityValue(v, udCursor{word: d.words, empty: len(d.empties) - 1}, path, num)
 	})
@@ -695,7 +705,15 @@ func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, en
 	if headSpec == nil {
 		headSpec = p.head
 	}
-	d.finishMention(&m, p.head, headSpec, 0, 0, p.empty)
+	slices.Sort(p.empty)
+	var nodes []gocore.Node
+	for i, x := range slices.Compact(p.empty) {
+		if i == 0 {
+			nodes = make([]gocore.Node, 0, len(p.empty))
+		}
+		nodes = append(nodes, d.emptyNodes[x])
+	}
+	d.finishMention(&m, p.head, headSpec, nodes)
 	d.ments = append(d.ments, m)
 	return nil
 }
@@ -704,30 +722,20 @@ func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, en
 // word endWord (inclusive) and empty node endEmpty (exclusive) on line num.
 func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num int) {
 	d.ments = append(d.ments, Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
-	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, o.startEmpty, endEmpty, nil)
+	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, d.emptyNodes[o.startEmpty:endEmpty:endEmpty])
 }
 
 // finishMention sets the empty nodes, type and head of mention m, just
 // closed (a zero mention, whose head is an empty node, is a pronoun when its
-// words say nothing else): its empty nodes are d.empties[from:to] or, when given, those at
-// the indices empties; typeHead is the head attribute its type reads (as
+// words say nothing else): its empty nodes are empties (sorted, unique; m
+// keeps the slice); typeHead is the head attribute its type reads (as
 // before empty nodes were read), headSpec the one its head node reads.
-func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, to int, empties []int) {
-	if empties == nil {
-		for x := from; x < to; x++ {
-			empties = append(empties, x)
-		}
-	}
-	slices.Sort(empties)
-	empties = slices.Compact(empties)
+func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties []gocore.Node) {
 	if len(empties) > 0 {
-		m.empty = &emptyPart{nodes: make([]gocore.Node, len(empties))}
-		for i, x := range empties {
-			m.empty.nodes[i] = d.empties[x].node
-		}
+		m.rareOf().nodes = empties
 	}
-	h := headWord(m, d.attr.minspan, typeHead, d.heads)
-	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch)
+	h := headWord(m, d.attr.minspan, typeHead, d.heads, &d.depIdx)
+	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch, &d.spans)
 	d.setHead(m, headSpec, h, empties)
 	if m.Head.Empty() && m.Type == gocore.TypeUnknown && d.classes != nil {
 		m.Type = gocore.TypePronoun // a zero: a dropped pronoun
@@ -738,17 +746,20 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, from, t
 // in order, 1-based) when the file declares CorefUD's head attribute and
 // headSpec is a valid position; otherwise word h (headWord's choice: GUM's
 // minspan, else the dependency tree) when there is one; otherwise its first
-// node. It also sets the head's sentence and, for an empty head, its DEPS.
-func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int) {
+// node. For an empty head it also sets the head's DEPS (its sentence is
+// Doc.HeadSentence's).
+// Time O(log n) in the mention's length (the k-th node is found by binary
+// search, not by walking the mention).
+func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []gocore.Node) {
 	nw := 0
-	if m.Words != nil {
-		nw = len(m.Words)
+	if m.Words() != nil {
+		nw = len(m.Words())
 	} else if m.End >= m.Start {
 		nw = int(m.End-m.Start) + 1
 	}
 	word := func(i int) int32 {
-		if m.Words != nil {
-			return m.Words[i]
+		if m.Words() != nil {
+			return m.Words()[i]
 		}
 		return m.Start + int32(i)
 	}
@@ -756,57 +767,36 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []int)
 	if total == 0 {
 		return
 	}
-	if len(empties) == 0 { // words only: no merge
-		node := gocore.WordNode(word(0))
-		if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
-			node = gocore.WordNode(word(k - 1))
-		} else if h >= 0 {
-			node = gocore.WordNode(h)
+	// wordsBefore returns the number of the mention's words before node x.
+	wordsBefore := func(x gocore.Node) int {
+		if m.Words() != nil {
+			i, _ := slices.BinarySearchFunc(m.Words(), x, func(w int32, x gocore.Node) int { return cmp.Compare(gocore.WordNode(w), x) })
+			return i
 		}
-		m.Head, m.HasHead, m.Sentence = node, true, d.sent[int(node>>16)-1]
-		return
+		return min(nw, max(0, int(int64(x>>16)-1-int64(m.Start)+1)))
 	}
 	// nodeAt returns the i-th node (0-based) of the merge of words and empty
-	// nodes, and the index of the empty node (-1 for a word).
-	nodeAt := func(i int) (gocore.Node, int) {
-		a, b := 0, 0
-		for {
-			var wn, en gocore.Node
-			haveW, haveE := a < nw, b < len(empties)
-			if haveW {
-				wn = gocore.WordNode(word(a))
-			}
-			if haveE {
-				en = d.empties[empties[b]].node
-			}
-			if haveW && (!haveE || wn < en) {
-				if a+b == i {
-					return wn, -1
-				}
-				a++
-			} else {
-				if a+b == i {
-					return en, empties[b]
-				}
-				b++
-			}
+	// nodes, and whether it is an empty node: empty node j sits at j +
+	// wordsBefore(empties[j]), increasing in j.
+	nodeAt := func(i int) (gocore.Node, bool) {
+		j := sort.Search(len(empties), func(j int) bool { return j+wordsBefore(empties[j]) >= i })
+		if j < len(empties) && j+wordsBefore(empties[j]) == i {
+			return empties[j], true
 		}
+		return gocore.WordNode(word(i - j)), false
 	}
-	var node gocore.Node
-	ei := -1
+	node, isEmpty := gocore.Node(0), false
 	if k, ok := smallInt(headSpec); ok && d.attr.field != 0 && !d.attr.minspan && k >= 1 && k <= total {
-		node, ei = nodeAt(k - 1)
+		node, isEmpty = nodeAt(k - 1)
 	} else if h >= 0 {
 		node = gocore.WordNode(h)
 	} else {
-		node, ei = nodeAt(0)
+		node, isEmpty = nodeAt(0)
 	}
 	m.Head, m.HasHead = node, true
-	if ei >= 0 {
-		m.Sentence = d.empties[ei].sentence
-		m.empty.deps = d.empties[ei].deps
-	} else {
-		m.Sentence = d.sent[int(node>>16)-1]
+	if isEmpty {
+		ei, _ := slices.BinarySearch(d.emptyNodes, node)
+		m.rareOf().deps = d.empties[ei].deps
 	}
 }
 
@@ -819,7 +809,7 @@ func wordSetMention(words []int32, cluster int64) Mention {
 	if int(last-first)+1 == len(words) {
 		return Mention{Start: first, End: last, Cluster: cluster}
 	}
-	return Mention{Start: first, End: last, Words: words, Cluster: cluster}
+	return Mention{Start: first, End: last, Cluster: cluster, rare: &mentionRare{words: words}}
 }
 
 // finish checks that every mention is closed and builds the Doc.
@@ -847,7 +837,8 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		return Doc{}, parseErr(path, p.line, d.name,
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
-	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true}
+	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true,
+		sentStart: d.sent} // d.sent is the document's own: reset starts a new one
 	// Group the mentions by entity (a stable counting sort: closing order
 	// within an entity).
 	at := make([]int, len(d.ids)+1)

@@ -52,7 +52,7 @@ func TestReadCoNLLU(t *testing.T) {
 	}
 	var got []m
 	for _, x := range d.Mentions {
-		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.Words, x.Type})
+		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.Words(), x.Type})
 	}
 	want := []m{
 		{"e1", 0, 1, nil, gocore.TypeNominal},
@@ -102,7 +102,7 @@ func TestReadCoNLLUZeros(t *testing.T) {
 	var got []m
 	for _, x := range d.Mentions {
 		require.True(t, x.HasHead)
-		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.EmptyNodes(), x.Head, x.Sentence, x.HeadDeps()})
+		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.EmptyNodes(), x.Head, d.HeadSentence(&x), x.HeadDeps()})
 	}
 	z21, z31, z01 := gocore.NodeOf(0, 2, 1), gocore.NodeOf(0, 3, 1), gocore.NodeOf(4, 0, 1)
 	deps := []gocore.Dep{{Parent: gocore.WordNode(1), Rel: "nsubj"}, {Parent: gocore.WordNode(0), Rel: "obj"}}
@@ -136,14 +136,14 @@ func TestReadCoNLLUDocuments(t *testing.T) {
 // sides and distinct sets distinct ids, with bit 62 set.
 func TestPairDiscontinuous(t *testing.T) {
 	key := []Doc{{Name: "d", NumTokens: 9, Mentions: []Mention{
-		{Start: 0, End: 4, Words: []int32{0, 1, 4}, Cluster: 0},
+		{Start: 0, End: 4, rare: &mentionRare{words: []int32{0, 1, 4}}, Cluster: 0},
 		{Start: 2, End: 3, Cluster: 0},
-		{Start: 5, End: 8, Words: []int32{5, 8}, Cluster: 1},
+		{Start: 5, End: 8, rare: &mentionRare{words: []int32{5, 8}}, Cluster: 1},
 	}}}
 	resp := []Doc{{Name: "d", NumTokens: 9, Mentions: []Mention{
-		{Start: 5, End: 8, Words: []int32{5, 8}, Cluster: 7},
-		{Start: 0, End: 4, Words: []int32{0, 1, 4}, Cluster: 7},
-		{Start: 0, End: 4, Words: []int32{0, 4}, Cluster: 7},
+		{Start: 5, End: 8, rare: &mentionRare{words: []int32{5, 8}}, Cluster: 7},
+		{Start: 0, End: 4, rare: &mentionRare{words: []int32{0, 1, 4}}, Cluster: 7},
+		{Start: 0, End: 4, rare: &mentionRare{words: []int32{0, 4}}, Cluster: 7},
 	}}}
 	docs, warnings, err := Pair(key, resp)
 	require.NoError(t, err)
@@ -219,13 +219,13 @@ func TestHeadWord(t *testing.T) {
 		{"sign is ignored", span(2, 3), true, "+2", 2},
 		{"huge position is ignored", span(2, 3), true, "99999999999999999999", 2},
 		{"whole sentence: the root", span(0, 5), false, "", 0},
-		{"discontinuous, head by position", &Mention{Start: 1, End: 5, Words: []int32{1, 2, 5}}, false, "3", 5},
-		{"discontinuous, word 2's head 1 is inside", &Mention{Start: 1, End: 5, Words: []int32{1, 2, 5}}, false, "", 1},
+		{"discontinuous, head by position", &Mention{Start: 1, End: 5, rare: &mentionRare{words: []int32{1, 2, 5}}}, false, "3", 5},
+		{"discontinuous, word 2's head 1 is inside", &Mention{Start: 1, End: 5, rare: &mentionRare{words: []int32{1, 2, 5}}}, false, "", 1},
 		{"head index past deps is not outside", span(6, 7), false, "", -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, []byte(tc.spec), deps))
+			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, []byte(tc.spec), deps, nil))
 		})
 	}
 }

@@ -55,56 +55,75 @@ import (
 )
 
 // Mention is one mention of a document: a contiguous span [Start, End] of
-// token indices (inclusive, 0-based, counted across the document) when Words
-// is nil, otherwise the set Words of token indices (sorted, unique, not
-// contiguous; Start and End are then its first and last element).
+// token indices (inclusive, 0-based, counted across the document) when
+// Words() is nil, otherwise the set Words() of token indices (sorted,
+// unique, not contiguous; Start and End are then its first and last
+// element).
+//
+// A Mention is 40 bytes: the readers hold one per mention of both files
+// while they are scored (2,000,000 of them for a 1M-mention document), so
+// what few mentions have (a word list, empty nodes) lies behind one pointer
+// and the head's sentence is the document's to tell (Doc.HeadSentence).
 type Mention struct {
 	Start, End int32
-	Words      []int32
-	Cluster    int64              // dense entity index in order of first sight within the document
-	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
 	Line       int32              // 1-based line where the mention closes (jsonlines: its document's line), 0 = unknown
-
-	// Head is the mention's head node (HasHead false when the reader gives
-	// no head: CoNLL-U always gives one; CoNLL-2012 when every word of the
-	// mention has a POS tag, by the head rule of the mention types, see
-	// simpleHead; jsonlines never), Sentence the document index of the first
-	// word of the head's sentence (-1 when unknown).
-	Head     gocore.Node
-	HasHead  bool
-	Sentence int32
-	// empty is nil unless the mention has empty nodes (CoNLL-U): see
-	// EmptyNodes and HeadDeps.
-	empty *emptyPart
+	Type       gocore.MentionType // derived from POS / NE columns, TypeUnknown without them
+	// HasHead is false when the reader gives no head: CoNLL-U always gives
+	// one; CoNLL-2012 when every word of the mention has a POS tag, by the
+	// head rule of the mention types, see simpleHead; jsonlines never.
+	HasHead bool
+	Cluster int64       // dense entity index in order of first sight within the document
+	Head    gocore.Node // the mention's head node, when HasHead
+	// rare is nil unless the mention is discontinuous or has empty nodes
+	// (CoNLL-U): see Words, EmptyNodes and HeadDeps.
+	rare *mentionRare
 }
 
-// emptyPart is what a CoNLL-U mention with empty nodes adds: kept apart so
-// that the many mentions without any stay small.
-type emptyPart struct {
-	nodes []gocore.Node // sorted
-	deps  []gocore.Dep  // DEPS of the head when it is one of them
+// mentionRare is what a discontinuous CoNLL-U mention or one with empty
+// nodes adds: kept apart so that the many mentions without any stay small.
+type mentionRare struct {
+	words []int32       // the words of a discontinuous mention, nil for a span
+	nodes []gocore.Node // empty nodes, sorted
+	deps  []gocore.Dep  // DEPS of the head when it is one of the empty nodes
+}
+
+// rareOf returns m's rare part, making it when m has none.
+func (m *Mention) rareOf() *mentionRare {
+	if m.rare == nil {
+		m.rare = &mentionRare{}
+	}
+	return m.rare
+}
+
+// Words returns the words of a discontinuous mention (sorted, unique, not
+// contiguous), nil for a contiguous one.
+func (m *Mention) Words() []int32 {
+	if m.rare == nil {
+		return nil
+	}
+	return m.rare.words
 }
 
 // EmptyNodes returns the mention's empty nodes (CoNLL-U), sorted; nil when
 // it has none. A zero mention has no words (End < Start) but empty nodes.
 func (m *Mention) EmptyNodes() []gocore.Node {
-	if m.empty == nil {
+	if m.rare == nil {
 		return nil
 	}
-	return m.empty.nodes
+	return m.rare.nodes
 }
 
 // HeadDeps returns the DEPS of the mention's head when it is an empty node
 // (CoNLL-U), nil otherwise or when the file gives none.
 func (m *Mention) HeadDeps() []gocore.Dep {
-	if m.empty == nil {
+	if m.rare == nil {
 		return nil
 	}
-	return m.empty.deps
+	return m.rare.deps
 }
 
 // Contiguous reports whether the mention is a single span.
-func (m *Mention) Contiguous() bool { return m.Words == nil }
+func (m *Mention) Contiguous() bool { return m.Words() == nil }
 
 // Doc is one document read from a file.
 type Doc struct {
@@ -135,6 +154,31 @@ type Doc struct {
 	// emptyNodes is true for CoNLL-U documents, which can have empty nodes
 	// (and whose mentions have nodes and heads).
 	emptyNodes bool
+	// sentStart is, per word, the document index of the first word of its
+	// sentence (CoNLL-U); nil when the reader does not keep sentences.
+	sentStart []int32
+}
+
+// HeadSentence returns the document index of the first word of the
+// sentence of m's head (a CoNLL-U mention of d), or -1 when unknown (no
+// head, or a format whose reader does not keep sentences).
+func (d *Doc) HeadSentence(m *Mention) int32 {
+	if !m.HasHead || d.sentStart == nil {
+		return -1
+	}
+	w := int64(m.Head >> 16) // an empty node "n.k" follows word w-1; a "0.k" node precedes word w
+	switch {
+	case !m.Head.Empty():
+		w--
+	case m.Head&0x8000 != 0:
+		return int32(w)
+	default:
+		w--
+	}
+	if w < 0 || w >= int64(len(d.sentStart)) {
+		return -1
+	}
+	return d.sentStart[w]
 }
 
 // maxRepeats bounds Doc.Repeats.

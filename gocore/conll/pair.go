@@ -280,97 +280,83 @@ func hasNodes(d *Doc) bool { return d.emptyNodes }
 
 // interner gives discontinuous mentions of one document pair their ids.
 type interner struct {
-	ids        map[string]int64
+	words      map[string]int64 // a discontinuous list of words, by its words
+	nodes      map[string]int64 // a mention with empty nodes, by nodeKey
 	buf        []byte
 	wordsOnly  bool // ignore empty nodes (the other side does not know them)
 	spanShapes bool // give shapes to documents that are not CoNLL-U too
 }
 
 func (in *interner) id(m *Mention) int64 {
-	if m.Words == nil && (m.empty == nil || (in.wordsOnly && m.End >= m.Start)) {
+	hasEmpty := len(m.EmptyNodes()) > 0
+	if m.Words() == nil && (!hasEmpty || (in.wordsOnly && m.End >= m.Start)) {
 		return packSpan(m.Start, m.End)
 	}
-	in.buf = in.buf[:0]
-	if m.empty != nil && !(in.wordsOnly && m.End >= m.Start) {
-		// Words and empty nodes, as nodes: never equal to a list of words
-		// alone (its length is a multiple of 8 after a marker byte).
-		in.buf = append(in.buf, 0xff)
-		forNodes(m, func(x gocore.Node) {
-			in.buf = binary.LittleEndian.AppendUint64(in.buf, uint64(x))
-		})
+	table := &in.words
+	if hasEmpty && !(in.wordsOnly && m.End >= m.Start) {
+		table = &in.nodes
+		in.buf = nodeKey(in.buf[:0], m)
 	} else {
-		for _, w := range m.Words {
+		in.buf = in.buf[:0]
+		for _, w := range m.Words() {
 			in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
 		}
 	}
-	if id, ok := in.ids[string(in.buf)]; ok {
+	if id, ok := (*table)[string(in.buf)]; ok {
 		return id
 	}
-	if in.ids == nil {
-		in.ids = make(map[string]int64)
+	if *table == nil {
+		*table = make(map[string]int64)
 	}
-	id := discontinuousBit | int64(len(in.ids))
-	in.ids[string(in.buf)] = id
+	id := discontinuousBit | int64(len(in.words)+len(in.nodes))
+	(*table)[string(in.buf)] = id
 	return id
 }
 
-// forNodes calls f on the nodes of m (words and empty nodes) in order.
-func forNodes(m *Mention, f func(gocore.Node)) {
-	nw := 0
-	if m.Words != nil {
-		nw = len(m.Words)
-	} else if m.End >= m.Start {
-		nw = int(m.End-m.Start) + 1
-	}
-	word := func(i int) gocore.Node {
-		if m.Words != nil {
-			return gocore.WordNode(m.Words[i])
+// nodeKey appends to buf a key of the set of m's words and empty nodes:
+// equal keys, equal sets. Contiguous words are their count and first word
+// (not their list: the key of a span is short whatever its length), other
+// words their list; the empty nodes follow.
+func nodeKey(buf []byte, m *Mention) []byte {
+	switch {
+	case m.Words() != nil:
+		buf = append(buf, 'l')
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(m.Words())))
+		for _, w := range m.Words() {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(w))
 		}
-		return gocore.WordNode(m.Start + int32(i))
+	case m.End >= m.Start:
+		buf = append(buf, 'c')
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(m.End-m.Start)+1)
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(m.Start))
+	default: // a zero mention: no words
+		buf = append(buf, 'z')
 	}
-	empty := m.EmptyNodes()
-	a, b := 0, 0
-	for a < nw || b < len(empty) {
-		if a < nw && (b >= len(empty) || word(a) < empty[b]) {
-			f(word(a))
-			a++
-		} else {
-			f(empty[b])
-			b++
-		}
+	for _, x := range m.EmptyNodes() {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(x))
 	}
+	return buf
 }
 
-// shapes builds the gocore shapes of a document's mentions, their nodes in
-// one buffer, without empty nodes when wordsOnly; nil when some mention has
-// no head (jsonlines, CoNLL-2012 without POS tags).
+// shapes builds the gocore shapes of a document's mentions, without empty
+// nodes when wordsOnly; nil when some mention has no head (jsonlines,
+// CoNLL-2012 without POS tags). A shape shares its mention's word list and
+// empty nodes (nothing is copied): memory is O(1) per mention.
 func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
-	total := 0
 	for i := range d.Mentions {
-		m := &d.Mentions[i]
-		if !m.HasHead {
+		if !d.Mentions[i].HasHead {
 			return nil
 		}
-		if m.Words != nil {
-			total += len(m.Words)
-		} else if m.End >= m.Start {
-			total += int(m.End-m.Start) + 1
-		}
-		total += len(m.EmptyNodes())
 	}
-	buf := make([]gocore.Node, 0, total)
 	out := make([]gocore.Shape, len(d.Mentions))
 	for i := range d.Mentions {
 		m := &d.Mentions[i]
-		from := len(buf)
-		forNodes(m, func(x gocore.Node) {
-			if !wordsOnly || !x.Empty() {
-				buf = append(buf, x)
-			}
-		})
-		nodes := buf[from:len(buf):len(buf)]
-		hasHead := len(nodes) > 0 && (!wordsOnly || !m.Head.Empty())
-		out[i] = gocore.Shape{Nodes: nodes, Head: m.Head, HasHead: hasHead, Sentence: m.Sentence, Deps: m.HeadDeps()}
+		sh := gocore.Shape{Start: m.Start, End: m.End, Words: m.Words(), Head: m.Head, Sentence: d.HeadSentence(m), Deps: m.HeadDeps()}
+		if !wordsOnly {
+			sh.Empty = m.EmptyNodes()
+		}
+		sh.HasHead = sh.Size() > 0 && (!wordsOnly || !m.Head.Empty())
+		out[i] = sh
 	}
 	return out
 }

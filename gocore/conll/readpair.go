@@ -3,6 +3,7 @@ package conll
 import (
 	"fmt"
 	"io/fs"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/corefscore/corefscore/gocore"
@@ -73,7 +74,30 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 			return nil, nil, nil, nil, nil, err
 		}
 	}
+	collectAfterReading(docs)
 	return key, resp, docs, respOf, warnings, nil
+}
+
+// collectThreshold is the number of mentions (both sides) from which a read
+// ends with a collection (collectAfterReading).
+const collectThreshold = 1 << 20
+
+// collectAfterReading runs a garbage collection when the documents just
+// read hold at least collectThreshold mentions. The collector sets its next
+// goal at twice the heap it last found live, and the last collection of a
+// large read ran while both readers' working arrays were still live; the
+// engine's tables then grew the heap to twice that. Collected here, after
+// the readers' arrays became garbage, the goal follows what scoring keeps
+// (the 1M-mention document: about 0.1 s of CPU, tens of MB less peak).
+func collectAfterReading(docs []gocore.Document) {
+	n := 0
+	for i := range docs {
+		n += len(docs[i].Key.Mentions) + len(docs[i].Response.Mentions)
+		if n >= collectThreshold {
+			runtime.GC()
+			return
+		}
+	}
 }
 
 // PairExtras are what a read of a pair of files may do beyond what scoring

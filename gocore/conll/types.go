@@ -155,17 +155,25 @@ func simpleHead(classes []tokenClass) int {
 }
 
 // spanHead returns the head word of a contiguous or discontinuous mention by
-// simpleHead, and false when some word has no tag (or classes is nil).
-func spanHead(m *Mention, classes []tokenClass, scratch []tokenClass) (int32, bool, []tokenClass) {
+// simpleHead, and false when some word has no tag (or classes is nil). A
+// long contiguous mention is read from idx (when not nil) in O(log n).
+func spanHead(m *Mention, classes []tokenClass, scratch []tokenClass, idx *spanIndex) (int32, bool, []tokenClass) {
 	if classes == nil {
 		return 0, false, scratch
+	}
+	if idx != nil && m.Words() == nil && m.Start >= 0 && int(m.End) < len(classes) && m.End-m.Start >= longSpan {
+		idx.extend(classes)
+		if !idx.tagged(m.Start, m.End) {
+			return 0, false, scratch
+		}
+		return idx.head(classes, m.Start, m.End), true, scratch
 	}
 	scratch = scratch[:0]
 	word := func(i int) int32 { return m.Start + int32(i) }
 	n := int(m.End-m.Start) + 1
-	if m.Words != nil {
-		n = len(m.Words)
-		word = func(i int) int32 { return m.Words[i] }
+	if m.Words() != nil {
+		n = len(m.Words())
+		word = func(i int) int32 { return m.Words()[i] }
 	}
 	for i := range n {
 		w := word(i)
@@ -246,22 +254,24 @@ func (a headAttr) value(content []byte) []byte {
 // matter where a mention has several words governed from outside it
 // ("February 1700" whose two words both hang off "8"; "technical skills in
 // DH" inside a coordination): the annotators' head wins over word order.
-// Time is O(n log n) in the mention's length n (O(n) when contiguous) plus
-// linear in the spec; nothing is allocated.
-func headWord(m *Mention, minspan bool, spec []byte, deps []int32) int32 {
+// Time is O(n log n) in the mention's length n (O(n) when contiguous; far
+// less for a contiguous mention of longSpan words or more, whose last rule
+// asks idx when it is not nil) plus linear in the spec; nothing is
+// allocated.
+func headWord(m *Mention, minspan bool, spec []byte, deps []int32, idx *depIndex) int32 {
 	n := int(m.End-m.Start) + 1
-	if m.Words != nil {
-		n = len(m.Words)
+	if m.Words() != nil {
+		n = len(m.Words())
 	}
 	at := func(k int) int32 { // k-th word, 0-based
-		if m.Words != nil {
-			return m.Words[k]
+		if m.Words() != nil {
+			return m.Words()[k]
 		}
 		return m.Start + int32(k)
 	}
 	inside := func(w int32) bool {
-		if m.Words != nil {
-			_, ok := slices.BinarySearch(m.Words, w)
+		if m.Words() != nil {
+			_, ok := slices.BinarySearch(m.Words(), w)
 			return ok
 		}
 		return w >= m.Start && w <= m.End
@@ -278,6 +288,10 @@ func headWord(m *Mention, minspan bool, spec []byte, deps []int32) int32 {
 			}
 		}
 		return at(first)
+	}
+	if idx != nil && m.Words() == nil && n >= longSpan && m.Start >= 0 && int(m.End) < len(deps) {
+		idx.extend(deps)
+		return idx.firstOutside(deps, m.Start, m.End)
 	}
 	for k := range n {
 		if outside(at(k)) {
@@ -338,20 +352,25 @@ func nextPosition(spec []byte) (k int, rest []byte, ok bool) {
 // spanType returns the type of mention m given the document's token classes
 // (nil when the file has no tags) and whether the mention is a named entity
 // (an NE span of a CoNLL-2012 file, a PROPN-headed mention of a CoNLL-U
-// file). scratch is reused for discontinuous mentions and returned.
-func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass) (gocore.MentionType, []tokenClass) {
+// file). scratch is reused for discontinuous mentions and returned. A long
+// contiguous mention is read from idx (when not nil) in O(log n).
+func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass, idx *spanIndex) (gocore.MentionType, []tokenClass) {
 	if classes == nil {
 		return gocore.TypeUnknown, scratch
 	}
 	var cs []tokenClass
-	if m.Words == nil {
+	if m.Words() == nil {
 		if int(m.End) >= len(classes) || m.Start < 0 {
 			return gocore.TypeUnknown, scratch
+		}
+		if idx != nil && m.End-m.Start >= longSpan {
+			idx.extend(classes)
+			return idx.typeOf(classes, m.Start, m.End, isNE), scratch
 		}
 		cs = classes[m.Start : m.End+1]
 	} else {
 		scratch = scratch[:0]
-		for _, w := range m.Words {
+		for _, w := range m.Words() {
 			if int(w) >= len(classes) || w < 0 {
 				return gocore.TypeUnknown, scratch
 			}
@@ -364,3 +383,156 @@ func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass)
 
 // packSpan packs a contiguous span into a mention id: start<<32 | end.
 func packSpan(start, end int32) int64 { return int64(start)<<32 | int64(end) }
+
+// longSpan is the length from which a contiguous mention's type and head
+// are read from a spanIndex instead of by a walk over its tokens: nested
+// mentions (n mentions over the same last words) would otherwise cost time
+// quadratic in the file.
+const longSpan = 32
+
+// spanIndex answers mentionTypeOf and simpleHead for a contiguous span of a
+// document's tokens in O(log n) time, from running counts over the tokens'
+// classes: 16 bytes per token, built only when a long mention is met
+// (extend catches up with the tokens read since).
+type spanIndex struct {
+	untagged []int32 // untagged[w] = number of tokens before w without a tag
+	stops    []int32 // the tokens with classStop, increasing
+	headable []int32 // per token, the last token at or before it that is not classSkip (-1: none)
+	nounStop []int32 // per token, the last token at or before it where the noun search stops (-1: none)
+}
+
+// reset empties x for a new document, keeping its buffers.
+func (x *spanIndex) reset() {
+	x.untagged, x.stops, x.headable, x.nounStop = x.untagged[:0], x.stops[:0], x.headable[:0], x.nounStop[:0]
+}
+
+// extend adds the tokens of classes that x does not cover yet.
+func (x *spanIndex) extend(classes []tokenClass) {
+	if len(x.untagged) == 0 {
+		x.untagged = append(x.untagged, 0)
+	}
+	for w := int32(len(x.headable)); int(w) < len(classes); w++ {
+		c := classes[w]
+		u := x.untagged[w]
+		if c&classKnown == 0 {
+			u++
+		}
+		x.untagged = append(x.untagged, u)
+		if c&classStop != 0 {
+			x.stops = append(x.stops, w)
+		}
+		h, n := int32(-1), int32(-1)
+		if w > 0 {
+			h, n = x.headable[w-1], x.nounStop[w-1]
+		}
+		if c&classSkip == 0 {
+			h = w
+		}
+		if c&(classSkip|classTrail) == 0 || c&classBarrier != 0 {
+			n = w
+		}
+		x.headable = append(x.headable, h)
+		x.nounStop = append(x.nounStop, n)
+	}
+}
+
+// tagged reports whether every token of start..end has a tag.
+func (x *spanIndex) tagged(start, end int32) bool { return x.untagged[end+1] == x.untagged[start] }
+
+// head returns simpleHead of the tokens start..end, as a token index.
+func (x *spanIndex) head(classes []tokenClass, start, end int32) int32 {
+	last := end // the head region is start..last: up to the first stop after start
+	if i, _ := slices.BinarySearch(x.stops, start+1); i < len(x.stops) && x.stops[i] <= end {
+		last = x.stops[i] - 1
+	}
+	h := max(x.headable[last], start)
+	if n := max(x.nounStop[h], start); classes[n]&classNoun != 0 {
+		h = n
+	}
+	return h
+}
+
+// typeOf returns mentionTypeOf of the tokens start..end.
+func (x *spanIndex) typeOf(classes []tokenClass, start, end int32, namedEntity bool) gocore.MentionType {
+	switch {
+	case !x.tagged(start, end):
+		return gocore.TypeUnknown
+	case start == end && classes[start]&classPronoun != 0:
+		return gocore.TypePronoun
+	case namedEntity:
+		return gocore.TypeName
+	case classes[x.head(classes, start, end)]&classProper != 0:
+		return gocore.TypeName
+	}
+	return gocore.TypeNominal
+}
+
+// depBlock and depSuper are the sizes of the blocks of a depIndex: the
+// tokens of a block, and the blocks of a super-block.
+const (
+	depBlock = 64
+	depSuper = 64
+)
+
+// depIndex finds, in a long contiguous mention, its first word whose
+// dependency head lies outside it (headWord's last rule) without a walk
+// over every word: it keeps the least and the greatest head of each block
+// of 64 words and of each super-block of 64 blocks, so that a query skips
+// every block whose heads all lie inside the mention. Time O(depBlock +
+// depSuper + n / (depBlock·depSuper)) per query for a mention of n words;
+// built on the first long mention and extended as words come.
+type depIndex struct {
+	n                  int // words covered
+	blockMin, blockMax []int32
+	superMin, superMax []int32
+}
+
+// reset empties x for a new document, keeping its buffers.
+func (x *depIndex) reset() {
+	x.n = 0
+	x.blockMin, x.blockMax = x.blockMin[:0], x.blockMax[:0]
+	x.superMin, x.superMax = x.superMin[:0], x.superMax[:0]
+}
+
+// extend adds the words of deps that x does not cover yet.
+func (x *depIndex) extend(deps []int32) {
+	for ; x.n < len(deps); x.n++ {
+		h := deps[x.n]
+		if b := x.n / depBlock; b == len(x.blockMin) {
+			x.blockMin, x.blockMax = append(x.blockMin, h), append(x.blockMax, h)
+		} else {
+			x.blockMin[b], x.blockMax[b] = min(x.blockMin[b], h), max(x.blockMax[b], h)
+		}
+		if s := x.n / (depBlock * depSuper); s == len(x.superMin) {
+			x.superMin, x.superMax = append(x.superMin, h), append(x.superMax, h)
+		} else {
+			x.superMin[s], x.superMax[s] = min(x.superMin[s], h), max(x.superMax[s], h)
+		}
+	}
+}
+
+// firstOutside returns the first word w of start..end whose head deps[w]
+// lies outside start..end (a root's -1 does), or -1. deps must be covered
+// (extend) and end < len(deps).
+func (x *depIndex) firstOutside(deps []int32, start, end int32) int32 {
+	out := func(h int32) bool { return h < start || h > end }
+	for w := start; w <= end; {
+		if w%(depBlock*depSuper) == 0 && w+depBlock*depSuper-1 <= end {
+			if s := w / (depBlock * depSuper); !out(x.superMin[s]) && !out(x.superMax[s]) {
+				w += depBlock * depSuper
+				continue
+			}
+		}
+		if w%depBlock == 0 && w+depBlock-1 <= end {
+			if b := w / depBlock; !out(x.blockMin[b]) && !out(x.blockMax[b]) {
+				w += depBlock
+				continue
+			}
+		}
+		if out(deps[w]) {
+			return w
+		}
+		w++
+	}
+	return -1
+}
