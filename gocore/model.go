@@ -177,6 +177,9 @@ type Options struct {
 	// "predicted_clusters").
 	Format        string
 	ClustersField string
+	// UA holds the Universal Anaphora modes, read by ScoreUA (and refused
+	// by the file readers for other formats).
+	UA UAOptions
 }
 
 // Sentinel errors that callers can test with errors.Is.

@@ -122,6 +122,14 @@ type pairExtras struct {
 // that cannot be read, KindParse for malformed content (Path, Line, Side),
 // and the engine's kinds with Doc indexing the key's documents.
 func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
+	if opt.Format == FormatUA || (opt.Format == "" && isUAFile(keyPath)) {
+		return scoreUA(keyPath, respPath, opt)
+	}
+	if uaRequested(&opt) {
+		e := gocore.NewError(gocore.KindOption, "the Universal Anaphora modes (split_antecedents, non_referring, "+
+			"bridging, discourse_deixis, min_span) need CoNLL-UA files (format ua)")
+		return nil, e
+	}
 	key, resp, docs, respOf, pairWarnings, err := readPair(keyPath, respPath, opt, pairExtras{})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,481 @@
+package conll
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/corefscore/corefscore/gocore"
+)
+
+// FormatUA is the CoNLL-UA format of the Universal Anaphora initiative.
+const FormatUA = "ua"
+
+// The CoNLL-UA format: CoNLL-U-like token lines whose columns a
+// "# global.columns = ..." header names; documents start at
+// "# newdoc id = NAME". Three columns carry the annotation:
+//
+//	IDENTITY          (EntityID=e|MarkableID=m|Min=a,b|ElementOf=p,q ... and ")" closing
+//	BRIDGING          (MarkableID=m|MentionAnchor=n ...)
+//	DISCOURSE_DEIXIS  as IDENTITY
+//
+// An opening bracket starts a markable and ")" at its end makes it one
+// token long; a cell's leading ")" close the markables open last. An
+// EntityID ending in "-Pseudo" marks a non-referring markable; ElementOf
+// lists the plural entities the markable's entity is an element of; Min is
+// the minimum span as token numbers of the document counted from 1 ("a,b",
+// "a" or "a-b"). Fields are separated by any run of white space. Without a
+// header the columns are the UA scorer's fixed ones (11th, 12th, 13th).
+// Everything the UA scorer reads is read the same way; what it would
+// misread or skip is an error naming file and line.
+
+// UADoc is one document of a CoNLL-UA file.
+type UADoc struct {
+	Name     string
+	Path     string
+	Line     int           // the line of its "# newdoc"
+	Identity gocore.UASide // the IDENTITY column, with the BRIDGING pairs
+	Deixis   gocore.UASide // the DISCOURSE_DEIXIS column
+	Tokens   int
+}
+
+// uaHeader is the header that marks a CoNLL-UA file.
+var uaHeader = []byte("# global.columns")
+
+// IsUA reports whether data starts (after blank lines) with a
+// "# global.columns" header naming an IDENTITY column.
+func IsUA(data []byte) bool {
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		line := data
+		if i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		return bytes.HasPrefix(line, uaHeader) && bytes.Contains(line, []byte("IDENTITY"))
+	}
+	return false
+}
+
+// isUAFile reads the start of a file and tells whether it is CoNLL-UA.
+func isUAFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, _ := f.Read(buf)
+	return IsUA(buf[:n])
+}
+
+// ReadUA reads a CoNLL-UA file.
+func ReadUA(path string) ([]UADoc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUA(data, path)
+}
+
+// uaColumns are the positions of the annotation columns.
+type uaColumns struct{ identity, bridging, deixis int }
+
+// uaMarkableRaw is a markable as read, before its references are resolved.
+type uaMarkableRaw struct {
+	id, entity string
+	elementOf  []string
+	start, end int32
+	min        [2]int32
+	line       int
+}
+
+type uaBridgeRaw struct {
+	anaphor, anchor string
+	line            int
+}
+
+// uaColumnReader reads one markable column of a document.
+type uaColumnReader struct {
+	markables []uaMarkableRaw
+	byID      map[string]int
+	stack     []int
+}
+
+// ParseUA parses CoNLL-UA data read from path.
+func ParseUA(data []byte, path string) ([]UADoc, error) {
+	cols := uaColumns{10, 11, 12}
+	var docs []UADoc
+	names := map[string]int{}
+	var cur *UADoc
+	var ident, deixis *uaColumnReader
+	var bridges []uaBridgeRaw
+	finish := func() error {
+		if cur == nil {
+			return nil
+		}
+		var err error
+		if cur.Identity, err = ident.side(path, cur.Name); err != nil {
+			return err
+		}
+		if cur.Deixis, err = deixis.side(path, cur.Name); err != nil {
+			return err
+		}
+		for _, b := range bridges {
+			a, ok := ident.byID[b.anaphor]
+			if !ok {
+				return parseErr(path, b.line, cur.Name, "bridging anaphor %q is no markable of the IDENTITY column", b.anaphor)
+			}
+			n, ok := ident.byID[b.anchor]
+			if !ok {
+				return parseErr(path, b.line, cur.Name, "bridging anchor %q is no markable of the IDENTITY column", b.anchor)
+			}
+			cur.Identity.Bridging = append(cur.Identity.Bridging, gocore.UABridge{Anaphor: int32(a), Antecedent: int32(n)})
+		}
+		docs = append(docs, *cur)
+		return nil
+	}
+	lineNo := 0
+	for len(data) > 0 {
+		lineNo++
+		var raw []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			raw, data = data, nil
+		}
+		if bytes.IndexByte(raw, 0) >= 0 {
+			return nil, nulError(path, lineNo)
+		}
+		line := strings.TrimSpace(string(raw))
+		switch {
+		case line == "":
+			continue
+		case strings.HasPrefix(line, "# global.columns"):
+			c, err := uaHeaderColumns(line, path, lineNo)
+			if err != nil {
+				return nil, err
+			}
+			cols = c
+			continue
+		case strings.HasPrefix(line, "# newdoc"):
+			if err := finish(); err != nil {
+				return nil, err
+			}
+			name := strings.TrimSpace(strings.TrimPrefix(line, "# newdoc"))
+			name = strings.TrimSpace(strings.TrimPrefix(name, "id"))
+			name = strings.TrimSpace(strings.TrimPrefix(name, "="))
+			if name == "" {
+				return nil, parseErr(path, lineNo, "", "a document without a name: want \"# newdoc id = NAME\"")
+			}
+			if first, ok := names[name]; ok {
+				return nil, parseErr(path, lineNo, name, "a second document of this name (the first starts at line %d)", first)
+			}
+			names[name] = lineNo
+			cur = &UADoc{Name: name, Path: path, Line: lineNo}
+			ident, deixis = newUAColumnReader(), newUAColumnReader()
+			bridges = nil
+			continue
+		case line[0] == '#':
+			continue
+		}
+		if cur == nil {
+			return nil, parseErr(path, lineNo, "", "a token line before the first \"# newdoc id = NAME\"")
+		}
+		fields := strings.Fields(line)
+		need := max(cols.identity, cols.bridging, cols.deixis)
+		if len(fields) <= need {
+			return nil, parseErr(path, lineNo, cur.Name, "%d fields; the annotation columns need %d", len(fields), need+1)
+		}
+		tok := int32(cur.Tokens)
+		cur.Tokens++
+		if err := ident.cell(fields[cols.identity], tok, lineNo, path, cur.Name); err != nil {
+			return nil, err
+		}
+		if cols.deixis >= 0 {
+			if err := deixis.cell(fields[cols.deixis], tok, lineNo, path, cur.Name); err != nil {
+				return nil, err
+			}
+		}
+		if cols.bridging >= 0 && fields[cols.bridging] != "_" {
+			bs, err := uaBridgeCell(fields[cols.bridging], lineNo, path, cur.Name)
+			if err != nil {
+				return nil, err
+			}
+			bridges = append(bridges, bs...)
+		}
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+func newUAColumnReader() *uaColumnReader { return &uaColumnReader{byID: map[string]int{}} }
+
+// uaHeaderColumns reads the column positions from a "# global.columns" line.
+func uaHeaderColumns(line, path string, lineNo int) (uaColumns, error) {
+	rest := strings.TrimSpace(strings.TrimPrefix(line, "# global.columns"))
+	rest = strings.TrimSpace(strings.TrimPrefix(rest, "="))
+	c := uaColumns{-1, -1, -1}
+	for i, name := range strings.Fields(rest) {
+		switch strings.ToUpper(name) {
+		case "IDENTITY":
+			c.identity = i
+		case "BRIDGING":
+			c.bridging = i
+		case "DISCOURSE_DEIXIS":
+			c.deixis = i
+		}
+	}
+	if c.identity < 0 {
+		return c, parseErr(path, lineNo, "", "the global.columns header names no IDENTITY column")
+	}
+	return c, nil
+}
+
+// uaAttrs splits "K=V|K=V" into a map; a part without "=" is an error.
+func uaAttrs(s, path string, lineNo int, doc string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, p := range strings.Split(s, "|") {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok {
+			return nil, parseErr(path, lineNo, doc, "attribute %q is not KEY=VALUE", p)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// cell reads one markable cell at token tok.
+func (r *uaColumnReader) cell(cell string, tok int32, lineNo int, path, doc string) error {
+	if cell == "_" {
+		return nil
+	}
+	parts := strings.Split(cell, "(")
+	closeRun := func(s string) error {
+		for _, ch := range s {
+			if ch != ')' {
+				return parseErr(path, lineNo, doc, "unexpected %q in %q: a cell is closing brackets, then openings", ch, cell)
+			}
+			if len(r.stack) == 0 {
+				return parseErr(path, lineNo, doc, "a closing bracket with no markable open in %q", cell)
+			}
+			m := r.stack[len(r.stack)-1]
+			r.stack = r.stack[:len(r.stack)-1]
+			r.markables[m].end = tok
+		}
+		return nil
+	}
+	if err := closeRun(parts[0]); err != nil {
+		return err
+	}
+	for _, ann := range parts[1:] {
+		body := strings.TrimRight(ann, ")")
+		closers := len(ann) - len(body)
+		attrs, err := uaAttrs(body, path, lineNo, doc)
+		if err != nil {
+			return err
+		}
+		id, ok := attrs["MarkableID"]
+		if !ok {
+			return parseErr(path, lineNo, doc, "a markable without MarkableID in %q", cell)
+		}
+		entity, ok := attrs["EntityID"]
+		if !ok {
+			return parseErr(path, lineNo, doc, "markable %q has no EntityID", id)
+		}
+		if _, dup := r.byID[id]; dup {
+			return parseErr(path, lineNo, doc, "a second markable with MarkableID %q", id)
+		}
+		m := uaMarkableRaw{id: id, entity: entity, start: tok, end: -1, min: [2]int32{-1, -1}, line: lineNo}
+		if v, ok := attrs["ElementOf"]; ok {
+			for _, p := range strings.Split(v, ",") {
+				if p == "" {
+					return parseErr(path, lineNo, doc, "markable %q: empty entity in ElementOf=%s", id, v)
+				}
+				m.elementOf = append(m.elementOf, p)
+			}
+		}
+		if v, ok := attrs["Min"]; ok {
+			if m.min, err = uaMin(v); err != nil {
+				return parseErr(path, lineNo, doc, "markable %q: Min=%s: %v", id, v, err)
+			}
+		}
+		r.byID[id] = len(r.markables)
+		r.markables = append(r.markables, m)
+		r.stack = append(r.stack, len(r.markables)-1)
+		if closers > 0 {
+			// The first ")" closes this markable, more close those open before.
+			if err := closeRun(strings.Repeat(")", closers)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// uaMin reads a minimum span: "a,b", "a" or "a-b", token numbers from 1.
+func uaMin(v string) ([2]int32, error) {
+	sep := ","
+	if !strings.Contains(v, ",") && strings.Contains(v, "-") {
+		sep = "-"
+	}
+	parts := strings.Split(v, sep)
+	if len(parts) > 2 {
+		return [2]int32{}, errString("want a,b, a or a-b")
+	}
+	var out [2]int32
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 {
+			return out, errString("want token numbers from 1")
+		}
+		out[i] = int32(n - 1)
+	}
+	if len(parts) == 1 {
+		out[1] = out[0]
+	}
+	if out[1] < out[0] {
+		return out, errString("the end comes before the start")
+	}
+	return out, nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// uaBridgeCell reads the bridging annotations of a cell.
+func uaBridgeCell(cell string, lineNo int, path, doc string) ([]uaBridgeRaw, error) {
+	parts := strings.Split(cell, "(")
+	if parts[0] != "" {
+		return nil, parseErr(path, lineNo, doc, "a bridging cell is \"(MarkableID=..|MentionAnchor=..)\"; got %q", cell)
+	}
+	var out []uaBridgeRaw
+	for _, ann := range parts[1:] {
+		attrs, err := uaAttrs(strings.TrimSuffix(ann, ")"), path, lineNo, doc)
+		if err != nil {
+			return nil, err
+		}
+		a, ok1 := attrs["MarkableID"]
+		n, ok2 := attrs["MentionAnchor"]
+		if !ok1 || !ok2 {
+			return nil, parseErr(path, lineNo, doc, "a bridging annotation needs MarkableID and MentionAnchor; got %q", ann)
+		}
+		out = append(out, uaBridgeRaw{anaphor: a, anchor: n, line: lineNo})
+	}
+	return out, nil
+}
+
+// side resolves the markables of a column into a gocore.UASide. Entities
+// come in the order of their first markable; ElementOf naming an entity
+// with no markable is dropped (it has nothing to score), as in the UA
+// scorer. Without Min, a markable's Min is -1.
+func (r *uaColumnReader) side(path, doc string) (gocore.UASide, error) {
+	var s gocore.UASide
+	if len(r.stack) > 0 {
+		m := r.markables[r.stack[len(r.stack)-1]]
+		return s, parseErr(path, m.line, doc, "markable %q is never closed", m.id)
+	}
+	entityOf := map[string]int32{}
+	for _, m := range r.markables {
+		if _, ok := entityOf[m.entity]; !ok {
+			entityOf[m.entity] = int32(len(s.Entities))
+			s.Entities = append(s.Entities, gocore.UAEntity{Name: m.entity, Pseudo: strings.HasSuffix(m.entity, "-Pseudo")})
+		}
+	}
+	for _, m := range r.markables {
+		um := gocore.UAMarkable{Start: m.start, End: m.end, MinStart: m.min[0], MinEnd: m.min[1], Entity: entityOf[m.entity]}
+		if m.min[0] >= 0 && (m.min[0] < m.start || m.min[1] > m.end) {
+			return s, parseErr(path, m.line, doc, "markable %q: Min %d-%d lies outside its tokens %d-%d",
+				m.id, m.min[0]+1, m.min[1]+1, m.start+1, m.end+1)
+		}
+		for _, p := range m.elementOf {
+			if e, ok := entityOf[p]; ok {
+				um.ElementOf = append(um.ElementOf, e)
+			}
+		}
+		s.Markables = append(s.Markables, um)
+	}
+	return s, nil
+}
+
+// scoreUA reads two CoNLL-UA files and scores them with gocore.ScoreUA
+// under opt.UA: key documents pair with response documents by name; a key
+// document the response lacks is scored against an empty response, with a
+// warning, and response documents the key lacks are ignored, with a
+// warning. Errors are those of Score.
+func scoreUA(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
+	var key, resp []UADoc
+	var respErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		resp, respErr = ReadUA(respPath)
+	}()
+	key, err := ReadUA(keyPath)
+	<-done
+	if err != nil {
+		return nil, sideError(err, 0, keyPath)
+	}
+	if respErr != nil {
+		return nil, sideError(respErr, 1, respPath)
+	}
+	respByName := map[string]int{}
+	for i, d := range resp {
+		respByName[d.Name] = i
+	}
+	res := &FileResult{Names: make([]string, len(key))}
+	docs := make([]gocore.UADocument, len(key))
+	used := make([]bool, len(resp))
+	for i, k := range key {
+		res.Names[i] = k.Name
+		docs[i] = gocore.UADocument{Name: k.Name, Key: k.Identity}
+		if opt.UA.DiscourseDeixis {
+			docs[i].Key = k.Deixis
+		}
+		j, ok := respByName[k.Name]
+		if !ok {
+			res.Warnings = append(res.Warnings, gocore.Warning{Kind: gocore.WarnOther, Side: 1, Doc: i, Count: 1,
+				Msg: "document " + strconv.Quote(k.Name) + " is missing from the response: scored against an empty response"})
+			continue
+		}
+		used[j] = true
+		docs[i].Response = resp[j].Identity
+		if opt.UA.DiscourseDeixis {
+			docs[i].Response = resp[j].Deixis
+		}
+	}
+	for j, u := range used {
+		if !u {
+			res.Warnings = append(res.Warnings, gocore.Warning{Kind: gocore.WarnOther, Side: 1, Doc: -1, Count: 1,
+				Msg: "response document " + strconv.Quote(resp[j].Name) + " is not in the key: ignored"})
+		}
+	}
+	res.Counts = make([]float64, len(docs)*gocore.NumColumns())
+	applied, err := gocore.ScoreUA(docs, opt, res.Counts)
+	if err != nil {
+		e := gocore.AsError(err)
+		if e.Doc >= 0 && e.Doc < len(key) {
+			e.Path, e.Line = key[e.Doc].Path, key[e.Doc].Line
+			if e.Side == 1 {
+				if j, ok := respByName[key[e.Doc].Name]; ok {
+					e.Path, e.Line = resp[j].Path, resp[j].Line
+				}
+			}
+		}
+		return nil, e
+	}
+	res.Applied = applied
+	return res, nil
+}
+
+// uaRequested reports whether opt asks for a UA mode.
+func uaRequested(opt *gocore.Options) bool { return opt.UA != (gocore.UAOptions{}) }

@@ -1,0 +1,67 @@
+"""Print the UA scorer's counts as JSON, for tests/test_ua.py and bench/ua_bench.py.
+
+Run with a Python that has NumPy and SciPy:
+``python tests/ua_peer_counts.py SCORER_DIR KEY RESPONSE MODE [paper]`` where MODE is
+one of default, remove_singletons_split, remove_split_antecedent, only_split_antecedent,
+keep_non_referring_bridging, evaluate_discourse_deixis, min. It imports the scorer's
+modules from SCORER_DIR and prints, per metric, its summed (recall_num, recall_den,
+precision_num, precision_den) over documents, and the names of the documents scored.
+With ``paper``, every cluster is reordered to put its split antecedent first: in that
+order the scorer's LEA and BLANC weight each link with a split antecedent once by its
+alignment score, the reading of Paun et al. (2022) that corefscore follows.
+"""
+import json
+import sys
+
+scorer_dir, key_path, resp_path, mode = sys.argv[1:5]
+paper = "paper" in sys.argv[5:]
+sys.path.insert(0, scorer_dir)
+
+from coval.eval import evaluator  # noqa: E402
+from coval.ua import reader  # noqa: E402
+
+MODES = {
+    "default": {},
+    "remove_singletons_split": {"keep_singletons": False, "keep_split_antecedent": False},
+    "remove_split_antecedent": {"keep_split_antecedent": False},
+    "only_split_antecedent": {"only": True},
+    "keep_non_referring_bridging": {"keep_non_referring": True, "keep_bridging": True},
+    "evaluate_discourse_deixis": {"dd": True},
+    "min": {"use_min": True},
+}
+m = MODES[mode]
+
+if paper:
+    original = reader.process_clusters
+
+    def split_first(*args, **kwargs):
+        clusters, *rest = original(*args, **kwargs)
+        for c in clusters:
+            c.sort(key=lambda x: not x.is_split_antecedent)
+        return (clusters, *rest)
+
+    reader.process_clusters = split_first
+
+infos, nonref, bridging = reader.get_coref_infos(
+    key_path, resp_path, m.get("keep_singletons", True), m.get("keep_split_antecedent", True),
+    m.get("keep_bridging", False), m.get("keep_non_referring", False), m.get("dd", False), m.get("use_min", False))
+out = {"documents": list(infos)}
+metrics = {"muc": evaluator.muc, "bcub": evaluator.b_cubed, "ceafe": evaluator.ceafe, "ceafm": evaluator.ceafm,
+           "lea": evaluator.lea, "blanc.coref": evaluator.blancc, "blanc.noncoref": evaluator.blancn}
+for name, metric in metrics.items():
+    ev = evaluator.Evaluator(metric)
+    for doc in infos:
+        ev.update(infos[doc])
+    pn, pd, rn, rd = ev.split_antecedent_counter if m.get("only") else ev.get_counts()
+    out[name] = [float(rn), float(rd), float(pn), float(pd)]
+if m.get("keep_non_referring"):
+    tp = fn = fp = 0
+    for k, s in nonref.values():
+        tp += sum(1 for x in k if x in s)
+        fn += sum(1 for x in k if x not in s)
+        fp += sum(1 for x in s if x not in k)
+    out["non_referring"] = [tp, tp + fn, tp, tp + fp]
+if m.get("keep_bridging"):
+    ar, fbm, fbe = evaluator.evaluate_bridgings(bridging)
+    out["bridging_scores"] = [list(ar), list(fbm), list(fbe)]
+print(json.dumps(out))
