@@ -111,6 +111,10 @@ const (
 // uaCoreMetrics are the metrics of the UA scorer.
 var uaCoreMetrics = []string{"muc", "bcub", "ceafm", "ceafe", "blanc", "lea"}
 
+// uaExtraMetrics are computed when named: mention identification, and the
+// scores of the non-referring and bridging modes.
+var uaExtraMetrics = []string{"mentions", MetricNonReferring, MetricBridgingAnaphora, MetricBridgingMarkable, MetricBridgingEntity}
+
 // UAMetrics returns the metrics ScoreUA computes under opt: the selected
 // ones, or by default the UA scorer's set (muc, bcub, ceafm, ceafe, blanc,
 // lea) with non_referring and the bridging scores when their modes are on.
@@ -133,8 +137,7 @@ func UAMetrics(opt *Options) (MetricSet, error) {
 		}
 		return s, nil
 	}
-	allowed := append(append([]string{}, uaCoreMetrics...), MetricNonReferring,
-		MetricBridgingAnaphora, MetricBridgingMarkable, MetricBridgingEntity)
+	allowed := append(append([]string{}, uaCoreMetrics...), uaExtraMetrics...)
 	for i, m := range registry {
 		if !opt.Metrics.Has(i) {
 			continue
@@ -498,6 +501,7 @@ const (
 	uaBlancCoref
 	uaBlancNoncoref
 	uaLEA
+	uaMentions
 )
 
 // uaCounts returns (pn, pd, rn, rd) of metric mt between a key and a
@@ -530,6 +534,9 @@ func uaCounts(mt uaMetric, key, resp *uaPart, it *uaItems, sm uaSplitMaps, align
 		nk, nr := float64(itemCount(key.clusters)), float64(itemCount(resp.clusters))
 		rd = nk*(nk-1)/2 - linkCount(key.clusters)
 		pd = nr*(nr-1)/2 - linkCount(resp.clusters)
+	case uaMentions:
+		pn, pd = uaMentionCounts(resp.clusters, key.clusterOf)
+		rn, rd = uaMentionCounts(key.clusters, resp.clusterOf)
 	case uaLEA:
 		pn, pd = uaLEACounts(resp.clusters, key, key.clusterOf, sm.precision, it)
 		rn, rd = uaLEACounts(key.clusters, resp, resp.clusterOf, sm.recall, it)
@@ -551,6 +558,26 @@ func linkCount(clusters [][]int32) float64 {
 		s += link(int32(len(c)))
 	}
 	return s
+}
+
+// uaMentionCounts is mention identification: the distinct items of
+// clusters (split antecedents included, as the UA scorer's mentions
+// function counts them) and how many of them the other side has.
+func uaMentionCounts(clusters [][]int32, toOther map[int32]int32) (float64, float64) {
+	seen := map[int32]bool{}
+	correct := 0.0
+	for _, c := range clusters {
+		for _, m := range c {
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			if _, ok := toOther[m]; ok {
+				correct++
+			}
+		}
+	}
+	return correct, float64(len(seen))
 }
 
 // resolve returns the item m counts as on the other side and its weight:
@@ -913,7 +940,7 @@ var uaRegistryMetric = []struct {
 	offset int
 }{
 	{uaMUC, "muc", 0}, {uaBcub, "bcub", 0}, {uaCeafm, "ceafm", 0}, {uaCeafe, "ceafe", 0},
-	{uaBlancCoref, "blanc", 0}, {uaBlancNoncoref, "blanc", 4}, {uaLEA, "lea", 0},
+	{uaBlancCoref, "blanc", 0}, {uaBlancNoncoref, "blanc", 4}, {uaLEA, "lea", 0}, {uaMentions, "mentions", 0},
 }
 
 // scoreUADoc scores one UA document into row.

@@ -88,6 +88,11 @@ ENGINE_DEFAULTS: dict[str, Any] = {
     "da_weights": None,
     "da_greedy": False,
     "clusters_field": None,
+    "split_antecedents": None,
+    "non_referring": False,
+    "bridging": False,
+    "discourse_deixis": False,
+    "min_span": False,
 }
 
 
@@ -96,7 +101,8 @@ def _engine_options(p: Any) -> None:
     g = p.add_argument_group("scoring options")
     g.set_defaults(**ENGINE_DEFAULTS)
     g.add_argument("--json", action="store_true", help="print one JSON object (Result.to_dict()) on stdout")
-    g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines"), help="input format (default: guessed)")
+    g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines", "ua"),
+                   help="input format (default: guessed; ua: CoNLL-UA, also known by its global.columns header)")
     g.add_argument("--clusters-field", metavar="NAME",
                    help="jsonlines: the response's clusters field (default: clusters, else predicted_clusters)")
     g.add_argument("--singletons", choices=("keep", "exclude"), help="one-mention clusters (default keep)")
@@ -121,6 +127,17 @@ def _engine_options(p: Any) -> None:
         "--da-weights", metavar="A,B,C", help="DA similarity weights: names, nominals, pronouns (default 0.6,0.3,0.1)"
     )
     g.add_argument("--da-greedy", action="store_true", help="DA's greedy correspondence instead of the optimal one")
+    ua = p.add_argument_group("Universal Anaphora (CoNLL-UA files; the UA scorer's modes)")
+    ua.add_argument("--split-antecedents", choices=("keep", "exclude", "only"),
+                    help="split antecedents of plural anaphors: scored in every metric (default keep), left out, "
+                         "or only their alignment scored")
+    ua.add_argument("--non-referring", action="store_true",
+                    help="also score non-referring markables (-Pseudo entities): metric non_referring")
+    ua.add_argument("--bridging", action="store_true",
+                    help="also score bridging: bridging_anaphora, bridging_markable, bridging_entity")
+    ua.add_argument("--discourse-deixis", action="store_true", help="score the DISCOURSE_DEIXIS column instead")
+    ua.add_argument("--min-span", action="store_true",
+                    help="a response markable that covers a key markable's Min and stays inside it matches it")
 
 
 def _metrics_option(p: Any) -> None:
@@ -180,6 +197,11 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
         "link_weights": _floats(args.link_weights, 4, "--link-weights") if args.link_weights else None,
         "da_weights": _floats(args.da_weights, 3, "--da-weights") if args.da_weights else None,
         "da_greedy": args.da_greedy,
+        "split_antecedents": args.split_antecedents,
+        "non_referring": args.non_referring or None,
+        "bridging": args.bridging or None,
+        "discourse_deixis": args.discourse_deixis or None,
+        "min_span": args.min_span or None,
     }
 
 
