@@ -1000,7 +1000,7 @@ func scoreUADoc(d *UADocument, opt *Options, set MetricSet, row []float64) error
 }
 
 func sideErr(err error, side SideKind) error {
-	e := newError(KindMention, "%s", strings.TrimPrefix(err.Error(), ErrInvalidInput.Error()+": "))
+	e := newError(KindMention, "%s", strings.TrimSuffix(err.Error(), ": "+ErrInvalidInput.Error()))
 	e.Side = int(side)
 	return e
 }
