@@ -6,6 +6,8 @@ one of default, remove_singletons_split, remove_split_antecedent, only_split_ant
 keep_non_referring_bridging, evaluate_discourse_deixis, min. It imports the scorer's
 modules from SCORER_DIR and prints, per metric, its summed (recall_num, recall_den,
 precision_num, precision_den) over documents, and the names of the documents scored.
+With ``middle``, the split antecedent is moved to the middle of its cluster instead, an
+order the scorer's sets can produce, to show what its LEA and BLANC then give.
 With ``paper``, every cluster is reordered to put its split antecedent first: in that
 order the scorer's LEA and BLANC weight each link with a split antecedent once by its
 alignment score, the reading of Paun et al. (2022) that corefscore follows.
@@ -15,6 +17,7 @@ import sys
 
 scorer_dir, key_path, resp_path, mode = sys.argv[1:5]
 paper = "paper" in sys.argv[5:]
+middle = "middle" in sys.argv[5:]
 sys.path.insert(0, scorer_dir)
 
 from coval.eval import evaluator  # noqa: E402
@@ -31,16 +34,18 @@ MODES = {
 }
 m = MODES[mode]
 
-if paper:
+if paper or middle:
     original = reader.process_clusters
 
-    def split_first(*args, **kwargs):
+    def reorder(*args, **kwargs):
         clusters, *rest = original(*args, **kwargs)
         for c in clusters:
             c.sort(key=lambda x: not x.is_split_antecedent)
+            if middle and c and c[0].is_split_antecedent:
+                c.insert(len(c) // 2, c.pop(0))
         return (clusters, *rest)
 
-    reader.process_clusters = split_first
+    reader.process_clusters = reorder
 
 infos, nonref, bridging = reader.get_coref_infos(
     key_path, resp_path, m.get("keep_singletons", True), m.get("keep_split_antecedent", True),
