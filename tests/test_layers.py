@@ -27,6 +27,7 @@ LAYERS = {
     "_result": 5,
     "_analysis": 5,
     "_api": 6,
+    "_ua": 7,
     "stats": 7,
     "torchmetrics": 7,
     "dask": 7,

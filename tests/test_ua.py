@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import corefscore
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -369,3 +370,67 @@ def test_scorer_order_differs_from_the_paper_on_lea(tmp_path):
     assert _peer(key, resp, "default", "paper")["lea"][2] == pytest.approx(7.6)
     assert _peer(key, resp, "default", "middle")["lea"][2] == pytest.approx(7.4)
     assert _counts(corefscore.score_files(key, resp), "lea")[2] == pytest.approx(7.6)
+
+
+# --- UA documents in memory (score_ua) --------------------------------------------------------
+
+
+def _notation_dict(text: str) -> dict:
+    """The in-memory form of a plural test case: letter a is token 0, b token 1, ..."""
+    clusters: list[list] = []
+    depth, inner = 0, set()
+    for ch in text:
+        if ch == "{":
+            depth += 1
+            if depth == 1:
+                clusters.append([])
+                inner = set()
+        elif ch == "}":
+            depth -= 1
+            if depth == 1:
+                clusters[-1].append(inner)
+        elif ch.isalpha():
+            (inner.add(ch) if depth > 1 else clusters[-1].append((ord(ch) - 97, ord(ch) - 97)))
+    entity_of = {m: ci for ci, c in enumerate(clusters) for m in c if isinstance(m, tuple)}
+    return {"clusters": [[m if isinstance(m, tuple) else {entity_of[(ord(x) - 97,) * 2] for x in m} for m in c]
+                         for c in clusters]}
+
+
+@pytest.mark.parametrize("case", sorted(PLURAL_CASES))
+def test_in_memory_equals_files_on_plural_cases(tmp_path, case):
+    key_file, resp_file = _plural_pair(tmp_path, case)
+    key, resp = (_notation_dict(t) for t in PLURAL_CASES[case][:2])
+    for opts in PEER_MODES.values():
+        np.testing.assert_array_equal(corefscore.score_ua(key, resp, **opts).total_counts,
+                                      corefscore.score_files(key_file, resp_file, **opts).total_counts)
+
+
+def test_in_memory_every_feature_equals_the_file(tmp_path):
+    spec_key = [(0, 2, "EntityID=0|MarkableID=a|Min=2,2|ElementOf=2"), (3, 3, "EntityID=1|MarkableID=b|ElementOf=2"),
+                (5, 6, "EntityID=2|MarkableID=c"), (7, 7, "EntityID=0|MarkableID=d"),
+                (8, 8, "EntityID=nr0-Pseudo|MarkableID=e")]
+    key_file = _ua_file(tmp_path / "k", {"d": _cells(spec_key, 10)}, {"d": {7: "(MarkableID=d|MentionAnchor=c)"}})
+    spec_resp = [(1, 2, "EntityID=0|MarkableID=a|ElementOf=2"), (3, 3, "EntityID=1|MarkableID=b"),
+                 (5, 6, "EntityID=2|MarkableID=c"), (7, 7, "EntityID=0|MarkableID=d"),
+                 (8, 8, "EntityID=nr0-Pseudo|MarkableID=e")]
+    resp_file = _ua_file(tmp_path / "r", {"d": _cells(spec_resp, 10)}, {"d": {7: "(MarkableID=d|MentionAnchor=a)"}})
+    key = {"clusters": [[(0, 2), (7, 7)], [(3, 3)], [(5, 6), {0, 1}]], "non_referring": [(8, 8)],
+           "bridging": [((7, 7), (5, 6))], "min_spans": {(0, 2): (1, 1)}}
+    resp = {"clusters": [[(1, 2), (7, 7)], [(3, 3)], [(5, 6), {0}]], "non_referring": [(8, 8)],
+            "bridging": [((7, 7), (1, 2))]}
+    for opts in [{}, {"non_referring": True, "bridging": True}, {"min_span": True}, {"split_antecedents": "only"},
+                 {"split_antecedents": "exclude", "singletons": "exclude"}]:
+        np.testing.assert_array_equal(corefscore.score_ua({"d": key}, {"d": resp}, **opts).total_counts,
+                                      corefscore.score_files(key_file, resp_file, **opts).total_counts, str(opts))
+    assert corefscore.score_ua(key, resp, min_span=True)["bcub"].recall < 1  # the plural lost an antecedent
+
+
+def test_in_memory_refusals():
+    with pytest.raises(TypeError, match="mapping"):
+        corefscore.score_ua([[(0, 0)]], [[(0, 0)]])
+    with pytest.raises(ValueError, match="keys"):
+        corefscore.score_ua({"clusters": [], "chains": []}, {"clusters": []})
+    with pytest.raises(corefscore.CorefScoreInputError, match="no such cluster"):
+        corefscore.score_ua({"clusters": [[(0, 0), {5}]]}, {"clusters": []})
+    with pytest.raises(corefscore.CorefScoreInputError, match="no markable"):
+        corefscore.score_ua({"clusters": [[(0, 0)]], "bridging": [((0, 0), (3, 3))]}, {"clusters": []}, bridging=True)

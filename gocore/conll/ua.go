@@ -2,7 +2,9 @@ package conll
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -44,7 +46,8 @@ type UADoc struct {
 var uaHeader = []byte("# global.columns")
 
 // IsUA reports whether data starts (after blank lines) with a
-// "# global.columns" header naming an IDENTITY column.
+// "# global.columns" header naming an IDENTITY column (UA documents as JSON
+// lines are read as format ua when it is given).
 func IsUA(data []byte) bool {
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
@@ -108,8 +111,12 @@ type uaColumnReader struct {
 	stack     []int
 }
 
-// ParseUA parses CoNLL-UA data read from path.
+// ParseUA parses CoNLL-UA data read from path, or UA documents as JSON
+// lines when its first character is "{" (see uaJSONDoc).
 func ParseUA(data []byte, path string) ([]UADoc, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		return parseUAJSON(data, path)
+	}
 	cols := uaColumns{10, 11, 12}
 	var docs []UADoc
 	names := map[string]int{}
@@ -479,3 +486,166 @@ func scoreUA(keyPath, respPath string, opt gocore.Options) (*FileResult, error) 
 
 // uaRequested reports whether opt asks for a UA mode.
 func uaRequested(opt *gocore.Options) bool { return opt.UA != (gocore.UAOptions{}) }
+
+// UA documents as JSON lines: one object per document, the form in which
+// the Python package passes UA documents held in memory, and a file format
+// of its own (read as format ua when a file's first character is "{"):
+//
+//	{"doc_key": "d1",
+//	 "clusters": [[[0, 1], [5, 5]], [[2, 2]], [[7, 8]]],
+//	 "split_antecedents": [{"plural": 2, "antecedents": [0, 1]}],
+//	 "non_referring": [[10, 10]],
+//	 "bridging": [[[12, 13], [0, 1]]],
+//	 "min_spans": [[[0, 1], [1, 1]]],
+//	 "discourse_deixis": [[[3, 4], [9, 9]]]}
+//
+// Spans are [first, last] tokens, 0-based and inclusive. A plural cluster's
+// split antecedent lists the clusters (by index) it is made of; each
+// non-referring span is an entity of its own; bridging pairs are (anaphor,
+// antecedent) spans of markables; min_spans gives a markable's minimum span
+// (read on the key). Markables are taken in text order (by first token,
+// longer first), as a CoNLL-UA file lists them, so that a document scores
+// the same in either form.
+type uaJSONDoc struct {
+	DocKey           string       `json:"doc_key"`
+	Clusters         [][][2]int32 `json:"clusters"`
+	SplitAntecedents []struct {
+		Plural      int   `json:"plural"`
+		Antecedents []int `json:"antecedents"`
+	} `json:"split_antecedents"`
+	NonReferring    [][2]int32    `json:"non_referring"`
+	Bridging        [][2][2]int32 `json:"bridging"`
+	MinSpans        [][2][2]int32 `json:"min_spans"`
+	DiscourseDeixis [][][2]int32  `json:"discourse_deixis"`
+}
+
+// parseUAJSON reads UA documents as JSON lines.
+func parseUAJSON(data []byte, path string) ([]UADoc, error) {
+	var docs []UADoc
+	names := map[string]int{}
+	lineNo := 0
+	for len(data) > 0 {
+		lineNo++
+		var raw []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			raw, data = data, nil
+		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		var j uaJSONDoc
+		if err := dec.Decode(&j); err != nil {
+			return nil, parseErr(path, lineNo, "", "not a UA document: %v", err)
+		}
+		if j.DocKey == "" {
+			return nil, parseErr(path, lineNo, "", "a UA document needs a doc_key")
+		}
+		if first, ok := names[j.DocKey]; ok {
+			return nil, parseErr(path, lineNo, j.DocKey, "a second document of this name (the first is on line %d)", first)
+		}
+		names[j.DocKey] = lineNo
+		d, err := j.doc(path, lineNo)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// doc turns one JSON document into a UADoc.
+func (j *uaJSONDoc) doc(path string, lineNo int) (UADoc, error) {
+	bad := func(format string, args ...any) (UADoc, error) {
+		return UADoc{}, parseErr(path, lineNo, j.DocKey, format, args...)
+	}
+	type mk struct {
+		span   [2]int32
+		entity string
+	}
+	var ms []mk
+	for ci, c := range j.Clusters {
+		if len(c) == 0 {
+			return bad("cluster %d is empty", ci)
+		}
+		for _, s := range c {
+			ms = append(ms, mk{s, strconv.Itoa(ci)})
+		}
+	}
+	for i, s := range j.NonReferring {
+		ms = append(ms, mk{s, "nr" + strconv.Itoa(i) + "-Pseudo"})
+	}
+	for _, m := range ms {
+		if m.span[0] < 0 || m.span[1] < m.span[0] {
+			return bad("span [%d, %d] is not [first, last] tokens from 0", m.span[0], m.span[1])
+		}
+	}
+	sort.SliceStable(ms, func(a, b int) bool {
+		return ms[a].span[0] < ms[b].span[0] || (ms[a].span[0] == ms[b].span[0] && ms[a].span[1] > ms[b].span[1])
+	})
+	r := newUAColumnReader()
+	at := map[[2]int32]int{}
+	for i, m := range ms {
+		id := "m" + strconv.Itoa(i)
+		r.byID[id] = i
+		r.markables = append(r.markables, uaMarkableRaw{id: id, entity: m.entity, start: m.span[0], end: m.span[1],
+			min: [2]int32{-1, -1}, line: lineNo})
+		if _, ok := at[m.span]; !ok {
+			at[m.span] = i
+		}
+	}
+	for _, sa := range j.SplitAntecedents {
+		if sa.Plural < 0 || sa.Plural >= len(j.Clusters) {
+			return bad("split antecedent of cluster %d: no such cluster", sa.Plural)
+		}
+		for _, a := range sa.Antecedents {
+			if a < 0 || a >= len(j.Clusters) {
+				return bad("split antecedent of cluster %d names cluster %d: no such cluster", sa.Plural, a)
+			}
+			// The antecedent entity is an element of the plural through its first markable.
+			first := at[j.Clusters[a][0]]
+			r.markables[first].elementOf = append(r.markables[first].elementOf, strconv.Itoa(sa.Plural))
+		}
+	}
+	for _, mm := range j.MinSpans {
+		i, ok := at[mm[0]]
+		if !ok {
+			return bad("min span of [%d, %d]: no such markable", mm[0][0], mm[0][1])
+		}
+		r.markables[i].min = mm[1]
+	}
+	d := UADoc{Name: j.DocKey, Path: path, Line: lineNo}
+	var err error
+	if d.Identity, err = r.side(path, j.DocKey); err != nil {
+		return UADoc{}, err
+	}
+	for _, b := range j.Bridging {
+		a, ok1 := at[b[0]]
+		n, ok2 := at[b[1]]
+		if !ok1 || !ok2 {
+			return bad("bridging pair ([%d, %d], [%d, %d]) names a span that is no markable", b[0][0], b[0][1], b[1][0], b[1][1])
+		}
+		d.Identity.Bridging = append(d.Identity.Bridging, gocore.UABridge{Anaphor: int32(a), Antecedent: int32(n)})
+	}
+	dd := newUAColumnReader()
+	var dms []mk
+	for ci, c := range j.DiscourseDeixis {
+		for _, s := range c {
+			dms = append(dms, mk{s, strconv.Itoa(ci)})
+		}
+	}
+	sort.SliceStable(dms, func(a, b int) bool {
+		return dms[a].span[0] < dms[b].span[0] || (dms[a].span[0] == dms[b].span[0] && dms[a].span[1] > dms[b].span[1])
+	})
+	for i, m := range dms {
+		dd.markables = append(dd.markables, uaMarkableRaw{id: "d" + strconv.Itoa(i), entity: m.entity,
+			start: m.span[0], end: m.span[1], min: [2]int32{-1, -1}, line: lineNo})
+	}
+	if d.Deixis, err = dd.side(path, j.DocKey); err != nil {
+		return UADoc{}, err
+	}
+	return d, nil
+}
