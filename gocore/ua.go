@@ -850,29 +850,66 @@ func uaAlign(mt uaMetric, key, resp *uaPart, it *uaItems, stop func() bool) (uaS
 	if nk == 0 || nr == 0 {
 		return sm, counter, nil
 	}
+	// Only split antecedents that share a markable can score above zero:
+	// the metric is computed for those pairs, and the assignment pairs them
+	// by F1 among those edges (the others would add nothing).
+	withSpan := map[int32][]int32{}
+	for i, s := range key.splits {
+		for _, c := range it.members[s] {
+			for _, m := range c {
+				if l := withSpan[m]; len(l) == 0 || l[len(l)-1] != int32(i) {
+					withSpan[m] = append(l, int32(i))
+				}
+			}
+		}
+	}
 	type cell struct{ pn, pd, rn, rd, f float64 }
-	cells := make([]cell, nk*nr)
-	fs := make([]float64, nk*nr)
-	for i := range kp {
-		for j := range rp {
+	cells := map[[2]int32]cell{}
+	var edges []assign.Edge
+	for j, s := range resp.splits {
+		var cand []int32
+		seen := map[int32]bool{}
+		for _, c := range it.members[s] {
+			for _, m := range c {
+				for _, i := range withSpan[m] {
+					if !seen[i] {
+						seen[i] = true
+						cand = append(cand, i)
+					}
+				}
+			}
+		}
+		sort.Slice(cand, func(a, b int) bool { return cand[a] < cand[b] })
+		for _, i := range cand {
 			pn, pd, rn, rd, err := uaCounts(mt, kp[i], rp[j], it, uaSplitMaps{}, true, stop)
 			if err != nil {
 				return sm, counter, err
 			}
 			c := cell{pn: pn, pd: pd, rn: rn, rd: rd, f: f1Of(pn, pd, rn, rd)}
-			cells[i*nr+j] = c
-			fs[i*nr+j] = c.f
+			cells[[2]int32{i, int32(j)}] = c
+			if c.f > 0 {
+				edges = append(edges, assign.Edge{Left: i, Right: int32(j), Weight: c.f})
+			}
 		}
 	}
-	pairs, err := denseAssign(nk, nr, fs)
+	sort.Slice(edges, func(a, b int) bool {
+		return edges[a].Left < edges[b].Left || (edges[a].Left == edges[b].Left && edges[a].Right < edges[b].Right)
+	})
+	_, match, err := assign.MaxWeightPoll(nk, nr, edges, stop)
+	if err == assign.ErrStopped {
+		return sm, counter, errCancelled()
+	}
 	if err != nil {
 		return sm, counter, err
 	}
-	for _, p := range pairs {
-		c := cells[p[0]*nr+p[1]]
+	for i, j := range match {
+		if j < 0 {
+			continue
+		}
+		c := cells[[2]int32{int32(i), j}]
 		counter[0] += c.pn
 		counter[2] += c.rn
-		ks, rs := key.splits[p[0]], resp.splits[p[1]]
+		ks, rs := key.splits[i], resp.splits[j]
 		if c.rn > 0 {
 			sm.recall[ks] = uaPartner{rs, c.rn / c.rd}
 		}
@@ -899,37 +936,6 @@ func f1Of(pn, pd, rn, rd float64) float64 {
 		return 0
 	}
 	return 2 * p * r / (p + r)
-}
-
-// denseAssign pairs rows and columns of an nk x nr weight matrix for the
-// largest total weight, min(nk, nr) pairs (row, column).
-func denseAssign(nk, nr int, w []float64) ([][2]int, error) {
-	var pairs [][2]int
-	if nk <= nr {
-		cols, err := assign.Dense(nk, nr, w)
-		if err != nil {
-			return nil, err
-		}
-		for i, j := range cols {
-			pairs = append(pairs, [2]int{i, j})
-		}
-		return pairs, nil
-	}
-	t := make([]float64, nk*nr)
-	for i := 0; i < nk; i++ {
-		for j := 0; j < nr; j++ {
-			t[j*nk+i] = w[i*nr+j]
-		}
-	}
-	rows, err := assign.Dense(nr, nk, t)
-	if err != nil {
-		return nil, err
-	}
-	for j, i := range rows {
-		pairs = append(pairs, [2]int{i, j})
-	}
-	sort.Slice(pairs, func(a, b int) bool { return pairs[a][0] < pairs[b][0] })
-	return pairs, nil
 }
 
 // uaRegistryMetric maps the UA scorer's metrics to registry names and, for
