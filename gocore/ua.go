@@ -851,8 +851,7 @@ func uaAlign(mt uaMetric, key, resp *uaPart, it *uaItems, stop func() bool) (uaS
 		return sm, counter, nil
 	}
 	// Only split antecedents that share a markable can score above zero:
-	// the metric is computed for those pairs, and the assignment pairs them
-	// by F1 among those edges (the others would add nothing).
+	// the metric is computed for those pairs only (the others score 0).
 	withSpan := map[int32][]int32{}
 	for i, s := range key.splits {
 		for _, c := range it.members[s] {
@@ -892,13 +891,7 @@ func uaAlign(mt uaMetric, key, resp *uaPart, it *uaItems, stop func() bool) (uaS
 			}
 		}
 	}
-	sort.Slice(edges, func(a, b int) bool {
-		return edges[a].Left < edges[b].Left || (edges[a].Left == edges[b].Left && edges[a].Right < edges[b].Right)
-	})
-	_, match, err := assign.MaxWeightPoll(nk, nr, edges, stop)
-	if err == assign.ErrStopped {
-		return sm, counter, errCancelled()
-	}
+	match, err := uaAssign(nk, nr, edges, stop)
 	if err != nil {
 		return sm, counter, err
 	}
@@ -921,6 +914,43 @@ func uaAlign(mt uaMetric, key, resp *uaPart, it *uaItems, stop func() bool) (uaS
 		}
 	}
 	return sm, counter, nil
+}
+
+// uaDenseLimit bounds the key x response split antecedents of a document
+// aligned in SciPy's order (scipyOrderAssign, cubic); above it the sparse
+// solver is used, which finds an equally good alignment but may break ties
+// otherwise.
+const uaDenseLimit = 1 << 16
+
+// uaAssign returns the response split antecedent aligned to each key one
+// (-1: none) for the largest total F1 over the edges: in SciPy's order on
+// the dense matrix (the UA scorer's choice among equal totals), or on large
+// documents by the sparse solver.
+func uaAssign(nk, nr int, edges []assign.Edge, stop func() bool) ([]int32, error) {
+	match := make([]int32, nk)
+	for i := range match {
+		match[i] = -1
+	}
+	if nk*nr <= uaDenseLimit {
+		cost := make([]float64, nk*nr)
+		for _, e := range edges {
+			cost[int(e.Left)*nr+int(e.Right)] = -e.Weight
+		}
+		for _, p := range scipyOrderAssign(nk, nr, cost) {
+			if cost[p[0]*nr+p[1]] < 0 {
+				match[p[0]] = int32(p[1])
+			}
+		}
+		return match, nil
+	}
+	sort.Slice(edges, func(a, b int) bool {
+		return edges[a].Left < edges[b].Left || (edges[a].Left == edges[b].Left && edges[a].Right < edges[b].Right)
+	})
+	_, m, err := assign.MaxWeightPoll(nk, nr, edges, stop)
+	if err == assign.ErrStopped {
+		return nil, errCancelled()
+	}
+	return m, err
 }
 
 // f1Of is the F1 of counts, 0 when recall or precision is 0.

@@ -2,6 +2,7 @@ package gocore
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"testing"
 
@@ -135,4 +136,71 @@ func BenchmarkScoreUA(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestScipyOrderAssignTies: among equally good assignments the one SciPy's
+// linear_sum_assignment returns (recorded from SciPy 1.17 on these
+// matrices), which the UA scorer's split-antecedent alignment depends on.
+func TestScipyOrderAssignTies(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols int
+		cost       []float64
+		want       [][2]int
+	}{
+		{2, 1, []float64{-1, -1}, [][2]int{{0, 0}}},
+		{1, 2, []float64{-1, -1}, [][2]int{{0, 0}}},
+		{2, 3, []float64{-1, -1, 0, -1, -1, 0}, [][2]int{{0, 0}, {1, 1}}},
+		{3, 2, []float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5}, [][2]int{{0, 0}, {1, 1}}},
+		{3, 3, []float64{0, -1, -1, -1, 0, -1, -1, -1, 0}, [][2]int{{0, 2}, {1, 0}, {2, 1}}},
+		{2, 3, []float64{-2.0 / 3, -2.0 / 3, 0, 0, -2.0 / 3, -2.0 / 3}, [][2]int{{0, 0}, {1, 1}}},
+	} {
+		assert.Equal(t, tc.want, scipyOrderAssign(tc.rows, tc.cols, tc.cost), "%v", tc.cost)
+	}
+}
+
+// TestScipyOrderAssignOptimal: the total equals the brute-force optimum
+// over every assignment, on random small matrices with many ties.
+func TestScipyOrderAssignOptimal(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	values := []float64{0, -0.25, -0.5, -2.0 / 3, -1}
+	for trial := 0; trial < 500; trial++ {
+		rows, cols := 1+rng.Intn(5), 1+rng.Intn(5)
+		cost := make([]float64, rows*cols)
+		for i := range cost {
+			cost[i] = values[rng.Intn(len(values))]
+		}
+		got := 0.0
+		pairs := scipyOrderAssign(rows, cols, cost)
+		require.Len(t, pairs, min(rows, cols))
+		for _, p := range pairs {
+			got += cost[p[0]*cols+p[1]]
+		}
+		assert.InDelta(t, bruteAssign(rows, cols, cost, 0, make([]bool, cols)), got, 1e-12, "trial %d", trial)
+	}
+}
+
+// bruteAssign is the minimum total cost assigning rows from r on, each to
+// a distinct free column (rows left over when columns run out are free).
+func bruteAssign(rows, cols int, cost []float64, r int, used []bool) float64 {
+	if r == rows {
+		return 0
+	}
+	free := 0
+	for _, u := range used {
+		if !u {
+			free++
+		}
+	}
+	best := math.Inf(1)
+	if rows-r > free { // this row may stay unassigned
+		best = bruteAssign(rows, cols, cost, r+1, used)
+	}
+	for j := 0; j < cols; j++ {
+		if !used[j] {
+			used[j] = true
+			best = math.Min(best, cost[r*cols+j]+bruteAssign(rows, cols, cost, r+1, used))
+			used[j] = false
+		}
+	}
+	return best
 }

@@ -27,6 +27,11 @@ UA_SCORER = os.environ.get("COREFSCORE_UA_SCORER")
 UA_PYTHON = os.environ.get("COREFSCORE_UA_PYTHON", sys.executable)
 needs_scorer = pytest.mark.skipif(not UA_SCORER, reason="set COREFSCORE_UA_SCORER to a checkout of the UA scorer "
                                   "(and COREFSCORE_UA_PYTHON to a Python with numpy and scipy) to compare with it")
+# The CorefUD scorer carries the UA scorer v2.0 (its ``scorer`` package reads CoNLL-UA too).
+COREFUD_SCORER = os.environ.get("COREFSCORE_COREFUD_SCORER")
+COREFUD_PYTHON = os.environ.get("COREFSCORE_COREFUD_PYTHON", sys.executable)
+needs_corefud = pytest.mark.skipif(not COREFUD_SCORER, reason="set COREFSCORE_COREFUD_SCORER to corefud-scorer.py "
+                                   "(and COREFSCORE_COREFUD_PYTHON to a Python with udapi and scipy) to compare")
 HEADER = ua_random.HEADER
 RP = ("recall_num", "recall_den", "precision_num", "precision_den")
 
@@ -323,8 +328,9 @@ PEER_MODES = {
 }
 
 
-def _peer(key: Path, resp: Path, mode: str, order: str = "paper") -> dict:
-    args = [UA_PYTHON, str(Path(__file__).parent / "ua_peer_counts.py"), UA_SCORER, str(key), str(resp), mode]
+def _peer(key: Path, resp: Path, mode: str, order: str = "paper", corefud: bool = False) -> dict:
+    python, scorer = (COREFUD_PYTHON, str(Path(COREFUD_SCORER).parent)) if corefud else (UA_PYTHON, UA_SCORER)
+    args = [python, str(Path(__file__).parent / "ua_peer_counts.py"), scorer, str(key), str(resp), mode]
     out = subprocess.run([*args, order], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
@@ -358,6 +364,21 @@ def test_random_pairs_equal_the_ua_scorer(tmp_path, seed):
     resp.write_text(resp_text)
     for mode, opts in PEER_MODES.items():
         _assert_equal_to_peer(corefscore.score_files(key, resp, **opts), _peer(key, resp, mode), f"seed {seed} {mode}")
+
+
+@needs_corefud
+@pytest.mark.parametrize("seed", range(4))
+def test_random_pairs_equal_the_corefud_scorers_ua_mode(tmp_path, seed):
+    """The UA scorer v2.0 inside the CorefUD scorer, every mode, count for count (its clusters in the paper's
+    order: its LEA already weighs each link once; its BLANC coreference links still credit a split
+    antecedent only when it comes first)."""
+    key_text, resp_text = ua_random.random_pair(1000 + seed, 4)
+    key, resp = tmp_path / "key.ua", tmp_path / "resp.ua"
+    key.write_text(key_text)
+    resp.write_text(resp_text)
+    for mode, opts in PEER_MODES.items():
+        _assert_equal_to_peer(corefscore.score_files(key, resp, **opts), _peer(key, resp, mode, corefud=True),
+                              f"seed {seed} {mode}")
 
 
 @needs_scorer

@@ -1,27 +1,36 @@
-"""Print the UA scorer's counts as JSON, for tests/test_ua.py and bench/ua_bench.py.
+"""Print the UA scorer's counts as JSON, for tests/test_ua.py.
 
-Run with a Python that has NumPy and SciPy:
-``python tests/ua_peer_counts.py SCORER_DIR KEY RESPONSE MODE [paper]`` where MODE is
-one of default, remove_singletons_split, remove_split_antecedent, only_split_antecedent,
-keep_non_referring_bridging, evaluate_discourse_deixis, min. It imports the scorer's
-modules from SCORER_DIR and prints, per metric, its summed (recall_num, recall_den,
-precision_num, precision_den) over documents, and the names of the documents scored.
-With ``middle``, the split antecedent is moved to the middle of its cluster instead, an
-order the scorer's sets can produce, to show what its LEA and BLANC then give.
+Run with a Python that has NumPy and SciPy (and udapi for the CorefUD scorer):
+``python tests/ua_peer_counts.py SCORER_DIR KEY RESPONSE MODE [paper|middle]`` where MODE
+is one of default, remove_singletons_split, remove_split_antecedent,
+only_split_antecedent, keep_non_referring_bridging, evaluate_discourse_deixis, min. It
+imports the scorer's modules from SCORER_DIR (the UA scorer's ``coval``, or the CorefUD
+scorer's ``scorer`` package, its UA scorer v2.0) and prints, per metric, its summed
+(recall_num, recall_den, precision_num, precision_den) over documents, and the names of
+the documents scored.
 With ``paper``, every cluster is reordered to put its split antecedent first: in that
 order the scorer's LEA and BLANC weight each link with a split antecedent once by its
 alignment score, the reading of Paun et al. (2022) that corefscore follows.
+With ``middle``, the split antecedent is moved to the middle of its cluster instead, an
+order the scorer's sets can produce, to show what its LEA and BLANC then give.
 """
 import json
+import os
 import sys
 
 scorer_dir, key_path, resp_path, mode = sys.argv[1:5]
 paper = "paper" in sys.argv[5:]
 middle = "middle" in sys.argv[5:]
 sys.path.insert(0, scorer_dir)
+# The CorefUD scorer (github ufal/corefud-scorer) carries the UA scorer v2.0 as its ``scorer`` package.
+COREFUD = os.path.isdir(os.path.join(scorer_dir, "scorer", "ua"))
 
-from coval.eval import evaluator  # noqa: E402
-from coval.ua import reader  # noqa: E402
+if COREFUD:
+    from scorer.eval import evaluator
+    from scorer.ua.reader import UAReader
+else:
+    from coval.eval import evaluator
+    from coval.ua import reader
 
 MODES = {
     "default": {},
@@ -34,9 +43,9 @@ MODES = {
 }
 m = MODES[mode]
 
-if paper or middle:
-    original = reader.process_clusters
 
+
+def _reorder(original):
     def reorder(*args, **kwargs):
         clusters, *rest = original(*args, **kwargs)
         for c in clusters:
@@ -44,12 +53,25 @@ if paper or middle:
             if middle and c and c[0].is_split_antecedent:
                 c.insert(len(c) // 2, c.pop(0))
         return (clusters, *rest)
+    return reorder
 
-    reader.process_clusters = reorder
 
-infos, nonref, bridging = reader.get_coref_infos(
-    key_path, resp_path, m.get("keep_singletons", True), m.get("keep_split_antecedent", True),
-    m.get("keep_bridging", False), m.get("keep_non_referring", False), m.get("dd", False), m.get("use_min", False))
+if COREFUD:
+    if paper or middle:
+        UAReader.process_clusters = _reorder(UAReader.process_clusters)
+    ua = UAReader(keep_singletons=m.get("keep_singletons", True),
+                  keep_split_antecedents=m.get("keep_split_antecedent", True) or m.get("only", False),
+                  keep_bridging=m.get("keep_bridging", False), keep_non_referring=m.get("keep_non_referring", False),
+                  evaluate_discourse_deixis=m.get("dd", False))
+    ua.get_coref_infos(key_path, resp_path)
+    infos = ua.doc_discourse_deixis_infos if m.get("dd") else ua.doc_coref_infos
+    nonref, bridging = ua.doc_non_referring_infos, ua.doc_bridging_infos
+else:
+    if paper or middle:
+        reader.process_clusters = _reorder(reader.process_clusters)
+    infos, nonref, bridging = reader.get_coref_infos(
+        key_path, resp_path, m.get("keep_singletons", True), m.get("keep_split_antecedent", True),
+        m.get("keep_bridging", False), m.get("keep_non_referring", False), m.get("dd", False), m.get("use_min", False))
 out = {"documents": list(infos)}
 metrics = {"muc": evaluator.muc, "bcub": evaluator.b_cubed, "ceafe": evaluator.ceafe, "ceafm": evaluator.ceafm,
            "lea": evaluator.lea, "blanc.coref": evaluator.blancc, "blanc.noncoref": evaluator.blancn}
