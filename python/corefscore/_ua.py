@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ._engine import CorefScoreInputError
 from ._result import Result
 
 _FIELDS = ("clusters", "non_referring", "bridging", "min_spans", "discourse_deixis")
@@ -98,6 +99,18 @@ def score_ua(key: Any, response: Any, **options: Any) -> Result:
                 for d in docs:
                     f.write(json.dumps(d) + "\n")
             paths.append(path)
-        result = score_files(paths[0], paths[1], format="ua", **options)
+        try:
+            result = score_files(paths[0], paths[1], format="ua", **options)
+        except CorefScoreInputError as exc:
+            raise _in_memory(exc, paths) from None
     result.key = result.response = None
     return result
+
+
+def _in_memory(exc: CorefScoreInputError, paths: list[str]) -> CorefScoreInputError:
+    """The error without the temporary files: the side and the document say where."""
+    message = str(exc)
+    for path in paths:
+        message = message.replace(f"{path}, line 1: ", "").replace(f"{path}: ", "")
+    return CorefScoreInputError(message, reason=exc.reason, kind=exc.kind, document=exc.document, side=exc.side,
+                                mention=exc.mention, option=exc.option)
