@@ -160,6 +160,10 @@ func UAMetrics(opt *Options) (MetricSet, error) {
 // with singletons kept and nothing else.
 func CheckUAOptions(opt *Options) error {
 	u := opt.UA
+	if opt.Match != MatchExact || opt.ZeroMatch != ZeroLinear {
+		return newError(KindOption, "Universal Anaphora markables are matched exactly or by their minimum spans "+
+			"(min_span); partial, head and dependent matching are for CoNLL-U files")
+	}
 	if u.DiscourseDeixis && (u.Split != UASplitKeep || u.NonReferring || u.Bridging || opt.Singletons != SingletonsKeep) {
 		return newError(KindOption, "discourse deixis is scored with singletons and split antecedents kept, "+
 			"without non-referring or bridging scores; leave those options out")

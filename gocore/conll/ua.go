@@ -3,6 +3,7 @@ package conll
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"sort"
 	"strconv"
@@ -462,8 +463,24 @@ func scoreUA(keyPath, respPath string, opt gocore.Options) (*FileResult, error) 
 	}
 	for j, u := range used {
 		if !u {
-			res.Warnings = append(res.Warnings, gocore.Warning{Kind: gocore.WarnOther, Side: 1, Doc: -1, Count: 1,
+			res.Warnings = append(res.Warnings, gocore.Warning{Kind: gocore.WarnResponseOnly, Side: 1, Doc: -1, Count: 1,
 				Msg: "response document " + strconv.Quote(resp[j].Name) + " is not in the key: ignored"})
+		}
+	}
+	for i := range docs {
+		for side, s := range []*gocore.UASide{&docs[i].Key, &docs[i].Response} {
+			if w, ok := uaRepeats(s, key[i].Name, side); ok {
+				if opt.Duplicates == gocore.DuplicatesError {
+					e := gocore.NewError(gocore.KindDuplicate, "%s", w.Msg)
+					e.Doc, e.Name, e.Side, e.Path = i, key[i].Name, side, keyPath
+					if side == 1 {
+						e.Path = respPath
+					}
+					return nil, e
+				}
+				w.Doc = i
+				res.Warnings = append(res.Warnings, w)
+			}
 		}
 	}
 	res.Counts = make([]float64, len(docs)*gocore.NumColumns())
@@ -482,6 +499,33 @@ func scoreUA(keyPath, respPath string, opt gocore.Options) (*FileResult, error) 
 	}
 	res.Applied = applied
 	return res, nil
+}
+
+// uaRepeats reports markables of a side that repeat the tokens of an
+// earlier one: they are scored as the UA scorer scores them (a cluster
+// holds a span once; a span in two entities is looked up in the later
+// one), and the warning says so.
+func uaRepeats(s *gocore.UASide, doc string, side int) (gocore.Warning, bool) {
+	seen := map[[2]int32]bool{}
+	var n int64
+	var first [2]int32
+	for _, m := range s.Markables {
+		sp := [2]int32{m.Start, m.End}
+		if seen[sp] {
+			if n == 0 {
+				first = sp
+			}
+			n++
+		}
+		seen[sp] = true
+	}
+	if n == 0 {
+		return gocore.Warning{}, false
+	}
+	return gocore.Warning{Kind: gocore.WarnOther, Side: side, Count: n, Msg: fmt.Sprintf(
+		"document %q: %d markables of the %s repeat the tokens of another (first: tokens %d-%d); "+
+			"a cluster counts a span once, and a span in two entities counts in the later one, as in the UA scorer",
+		doc, n, gocore.SideKind(side), first[0]+1, first[1]+1)}, true
 }
 
 // uaRequested reports whether opt asks for a UA mode.

@@ -278,3 +278,24 @@ func TestUARandomSelfScore(t *testing.T) {
 		}
 	}
 }
+
+// TestUARepeatedSpans: a markable that repeats another's tokens is scored
+// as the UA scorer scores it, with a warning, or refused under
+// DuplicatesError; head matching does not apply to UA files.
+func TestUARepeatedSpans(t *testing.T) {
+	dir := t.TempDir()
+	data := "# global.columns = ID FORM IDENTITY\n# newdoc id = d\n1 w (EntityID=1|MarkableID=a)(EntityID=1|MarkableID=b)\n2 w (EntityID=1|MarkableID=c)\n"
+	path := filepath.Join(dir, "rep.ua")
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+	res, err := Score(path, path, gocore.Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Warnings, 2)
+	assert.Contains(t, res.Warnings[0].Msg, "1 markables of the key repeat the tokens of another (first: tokens 1-1)")
+	assert.Equal(t, 1.0, sumRows(res.Counts)["muc.recall_den"]) // the cluster {a, c}: a span counts once
+	_, err = Score(path, path, gocore.Options{Duplicates: gocore.DuplicatesError})
+	require.Error(t, err)
+	assert.Equal(t, gocore.KindDuplicate, gocore.AsError(err).Kind)
+	_, err = Score(path, path, gocore.Options{Match: gocore.MatchHead})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "minimum spans")
+}
