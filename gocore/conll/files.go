@@ -61,6 +61,14 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 // warnings. A read stops when the caller asks or when the other read failed,
 // which then reports its own error. x asks for more than the scoring needs.
 func readPair(keyPath, respPath string, opt gocore.Options, x pairExtras) (key, resp []Doc, docs []gocore.Document, respOf []int, warnings []gocore.Warning, err error) {
+	if opt.Format == FormatUA || isUAFile(keyPath) {
+		// Only Score reads UA files (scoreUA); the analyses and the report
+		// work on identity chains without split antecedents.
+		e := gocore.NewError(gocore.KindOption, "Universal Anaphora files are scored (score, score_files), "+
+			"not analysed or read as documents")
+		e.Path = keyPath
+		return nil, nil, nil, nil, nil, e
+	}
 	types := x.types || opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
 	var keyFailed, respFailed atomic.Bool
 	stopIf := func(other *atomic.Bool) func() bool {

@@ -224,6 +224,9 @@ func TestUAScoreFiles(t *testing.T) {
 	_, err = Score(key, key, gocore.Options{Format: FormatCoNLL2012, UA: gocore.UAOptions{MinSpan: true}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "need CoNLL-UA files")
+	_, _, _, err = AnalyzeFiles(key, key, "", gocore.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not analysed")
 }
 
 // TestUARandomSelfScore: any document scored against itself is perfect in
