@@ -3,7 +3,8 @@
 Run with a Python that has NumPy and SciPy (and udapi for the CorefUD scorer):
 ``python tests/ua_peer_counts.py SCORER_DIR KEY RESPONSE MODE [paper|middle]`` where MODE
 is one of default, remove_singletons_split, remove_split_antecedent,
-only_split_antecedent, keep_non_referring_bridging, evaluate_discourse_deixis, min. It
+only_split_antecedent, keep_non_referring_bridging, evaluate_discourse_deixis, min, or
+conll (the UA scorer's CoNLL-2012 reader, for the files of its tests/ folder). It
 imports the scorer's modules from SCORER_DIR (the UA scorer's ``coval``, or the CorefUD
 scorer's ``scorer`` package, its UA scorer v2.0) and prints, per metric, its summed
 (recall_num, recall_den, precision_num, precision_den) over documents, and the names of
@@ -40,6 +41,7 @@ MODES = {
     "keep_non_referring_bridging": {"keep_non_referring": True, "keep_bridging": True},
     "evaluate_discourse_deixis": {"dd": True},
     "min": {"use_min": True},
+    "conll": {},
 }
 m = MODES[mode]
 
@@ -56,7 +58,12 @@ def _reorder(original):
     return reorder
 
 
-if COREFUD:
+if mode == "conll":  # the UA scorer's CoNLL-2012 road (its tests/ folder): no singletons removed, no NP filter
+    from coval.conll import reader as conll_reader
+
+    infos = conll_reader.get_coref_infos(key_path, resp_path, False, False, True)
+    nonref = bridging = {}
+elif COREFUD:
     if paper or middle:
         UAReader.process_clusters = _reorder(UAReader.process_clusters)
     ua = UAReader(keep_singletons=m.get("keep_singletons", True),
