@@ -1,6 +1,7 @@
 package gocore
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -235,43 +236,31 @@ func (it *uaItems) span(s [2]int32) int32 {
 }
 
 // split interns a split antecedent from its antecedent clusters (each a
-// set of span ids; the order of clusters and of their spans is free).
+// set of span ids; the order of clusters and of their spans is free, a
+// repeated cluster counts once).
 func (it *uaItems) split(members [][]int32) int32 {
+	byKey := map[string][]int32{}
 	for _, m := range members {
-		sort.Slice(m, func(a, b int) bool { return m[a] < m[b] })
-	}
-	keys := make([]string, len(members))
-	for i, m := range members {
+		slices.Sort(m)
 		var b strings.Builder
 		for _, x := range m {
 			b.WriteString(strconv.Itoa(int(x)))
 			b.WriteByte(',')
 		}
-		keys[i] = b.String()
+		byKey[b.String()] = m
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	uniq := keys[:0]
-	var ms [][]int32
-	for i, k := range keys {
-		if i == 0 || k != keys[i-1] {
-			uniq = append(uniq, k)
-		}
-	}
-	key := strings.Join(uniq, ";")
+	key := strings.Join(keys, ";")
 	if id, ok := it.splits[key]; ok {
 		return id
 	}
-	seen := map[string]bool{}
-	for _, m := range members {
-		var b strings.Builder
-		for _, x := range m {
-			b.WriteString(strconv.Itoa(int(x)))
-			b.WriteByte(',')
-		}
-		if !seen[b.String()] {
-			seen[b.String()] = true
-			ms = append(ms, m)
-		}
+	ms := make([][]int32, len(keys))
+	for i, k := range keys {
+		ms[i] = byKey[k]
 	}
 	id := int32(len(it.members))
 	it.splits[key] = id
