@@ -302,3 +302,30 @@ func TestUARepeatedSpans(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "minimum spans")
 }
+
+// FuzzReadUA: any input is read or refused with a *ParseError, never a
+// panic; what is read scores against itself (or is refused, for an
+// ElementOf cycle) without a panic.
+func FuzzReadUA(f *testing.F) {
+	ident, deixis := uaSample()
+	cols := strings.Fields("ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS")
+	f.Add([]byte(uaWrite("d", ident, deixis, 9, cols, ",")))
+	f.Add([]byte(`{"doc_key": "d", "clusters": [[[0, 1], [3, 3]], [[5, 6], {}]]}`))
+	f.Add([]byte(`{"doc_key": "d", "clusters": [[[0, 1]], [[2, 2]], [[5, 6]]], "split_antecedents": [{"plural": 2, "antecedents": [0, 1]}], "min_spans": [[[0, 1], [1, 1]]]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := ParseUA(data, "f.ua")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("not a *ParseError: %v", err)
+			}
+			return
+		}
+		batch := make([]gocore.UADocument, len(docs))
+		for i, d := range docs {
+			batch[i] = gocore.UADocument{Name: d.Name, Key: d.Identity, Response: d.Identity}
+		}
+		counts := make([]float64, len(batch)*gocore.NumColumns())
+		_, _ = gocore.ScoreUA(batch, gocore.Options{UA: gocore.UAOptions{Bridging: true, NonReferring: true, MinSpan: true}}, counts)
+	})
+}
