@@ -412,6 +412,9 @@ func Score(docs []Document, opt Options, counts []float64) (Report, error) {
 	if len(counts) != len(docs)*ncol {
 		return Report{}, newError(KindArgument, "counts matrix has %d cells, want %d documents x %d columns", len(counts), len(docs), ncol)
 	}
+	if opt.UA != (UAOptions{}) {
+		return Report{}, newError(KindOption, "the Universal Anaphora modes need UA documents (ScoreUA, or files in format ua)")
+	}
 	opt = withDefaults(opt)
 	workers := min(workersOf(&opt), len(docs))
 	// Workers left over when there are fewer documents than workers go to the

@@ -56,4 +56,10 @@
 // head and DEPS (Side.Shapes). Matched response mentions take their key
 // partner's id, so every metric scores matched mentions unchanged. The CRAC
 // 2022 measures MOR and the zero score (crac.go) read the same shapes.
+//
+// Universal Anaphora documents (UADocument: split-antecedent plurals,
+// non-referring markables, bridging, discourse deixis, minimum spans) are
+// scored by ScoreUA without the table, since a split antecedent is partly
+// equal to several clusters of the other side (ua.go); it writes the same
+// counts columns, plus non_referring and the bridging scores.
 package gocore

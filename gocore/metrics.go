@@ -46,6 +46,18 @@ var registry = []metricDef{
 	// use mention types when known and never refuse a document without.
 	{name: "kk", columns: kkColumns, readsTypes: true, onRequest: true, compute: kkCounts},
 	{name: "ms", columns: msColumns, readsTypes: true, onRequest: true, compute: msCounts},
+	// The Universal Anaphora scores (ua.go): computed by ScoreUA on UA
+	// documents only, so on request and refused elsewhere.
+	{name: MetricNonReferring, columns: rpColumns, onRequest: true, compute: uaOnly},
+	{name: MetricBridgingAnaphora, columns: rpColumns, onRequest: true, compute: uaOnly},
+	{name: MetricBridgingMarkable, columns: rpColumns, onRequest: true, compute: uaOnly},
+	{name: MetricBridgingEntity, columns: rpColumns, onRequest: true, compute: uaOnly},
+}
+
+// uaOnly is the compute function of the metrics that only Universal
+// Anaphora documents have.
+func uaOnly(*Table, *Options, []float64) error {
+	return newError(KindOption, "needs Universal Anaphora files (format ua)")
 }
 
 // MetricSet is a set of metrics, one bit per registry entry in order. The

@@ -184,6 +184,9 @@ type Options struct {
 	// have no document name in common, every key document against an empty
 	// response; by default they refuse them (see conll.Pair).
 	AllowDisjoint bool
+	// UA holds the Universal Anaphora modes, read by ScoreUA (and refused
+	// by the file readers for other formats).
+	UA UAOptions
 }
 
 // Sentinel errors that callers can test with errors.Is.

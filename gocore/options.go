@@ -14,7 +14,8 @@ const MaxWorkers = 4096
 // them.
 var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "link_weights", "da_weights",
 	"da_greedy", "types_given", "span_mentions", "sums", "blanc_rule", "format", "clusters_field",
-	"match", "zero_match", "preset", "allow_disjoint"}
+	"match", "zero_match", "preset", "allow_disjoint", "split_antecedents", "non_referring", "bridging",
+	"discourse_deixis", "min_span"}
 
 // ParseOptions validates (key, value) pairs, as a user types them, into
 // Options with every default applied; this is the one place where options
@@ -31,12 +32,14 @@ var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "lin
 //	span_mentions   true | false: mention ids are packed token spans (the kk analysis repairs spans)
 //	sums            exact | reference: B-cubed and CEAF_e numerators summed as the reference scorer does
 //	blanc_rule      key | either
-//	format          "" | conll2012 | conllu | jsonlines
+//	format          "" | conll2012 | conllu | jsonlines | ua
 //	clusters_field  the jsonlines field of a response document's clusters
 //	match           exact | partial | head: how key and response mentions are paired (MatchMode)
 //	zero_match      linear | dependent | dependent-strict: how zero mentions are aligned (ZeroMatch)
 //	preset          crac | conll: several options at once (ApplyPreset)
 //	allow_disjoint  true | false: score files with no document name in common (see AllowDisjoint)
+//	split_antecedents  keep | exclude | only (UA files; UAOptions.Split)
+//	non_referring, bridging, discourse_deixis, min_span  true | false (UA files; UAOptions)
 //
 // A preset is applied first, wherever it stands among the pairs, so that
 // keys given beside it override it: preset=crac with singletons=keep is the
@@ -134,6 +137,19 @@ func (opt *Options) set(key, value string) *Error {
 			return err.(*Error)
 		}
 		opt.DAWeights = [3]float64(w)
+	case "split_antecedents":
+		mode, ok := map[string]UASplitMode{"keep": UASplitKeep, "exclude": UASplitExclude, "only": UASplitOnly}[value]
+		if !ok {
+			return bad("must be keep, exclude or only; got %q", value)
+		}
+		opt.UA.Split = mode
+	case "non_referring", "bridging", "discourse_deixis", "min_span":
+		b, ok := map[string]bool{"true": true, "false": false}[value]
+		if !ok {
+			return bad("must be true or false; got %q", value)
+		}
+		*map[string]*bool{"non_referring": &opt.UA.NonReferring, "bridging": &opt.UA.Bridging,
+			"discourse_deixis": &opt.UA.DiscourseDeixis, "min_span": &opt.UA.MinSpan}[key] = b
 	case "da_greedy", "types_given", "span_mentions", "allow_disjoint":
 		b, ok := map[string]bool{"true": true, "false": false}[value]
 		if !ok {
@@ -165,10 +181,10 @@ func (opt *Options) set(key, value string) *Error {
 		opt.BlancRule = value
 	case "format":
 		switch value {
-		case "", "conll2012", "conllu", "jsonlines":
+		case "", "conll2012", "conllu", "jsonlines", "ua":
 			opt.Format = value
 		default:
-			return bad("must be conll2012, conllu or jsonlines (or empty to guess); got %q", value)
+			return bad("must be conll2012, conllu, jsonlines or ua (or empty to guess); got %q", value)
 		}
 	case "clusters_field":
 		if value == "" || strings.ContainsAny(value, "\"\\") {

@@ -43,6 +43,13 @@ func TestParseOptions(t *testing.T) {
 		{"match", "exact", func(t *testing.T, o Options) { assert.Equal(t, MatchExact, o.Match) }},
 		{"zero_match", "dependent", func(t *testing.T, o Options) { assert.Equal(t, ZeroDependent, o.ZeroMatch) }},
 		{"zero_match", "linear", func(t *testing.T, o Options) { assert.Equal(t, ZeroLinear, o.ZeroMatch) }},
+		{"format", "ua", func(t *testing.T, o Options) { assert.Equal(t, "ua", o.Format) }},
+		{"split_antecedents", "only", func(t *testing.T, o Options) { assert.Equal(t, UASplitOnly, o.UA.Split) }},
+		{"split_antecedents", "exclude", func(t *testing.T, o Options) { assert.Equal(t, UASplitExclude, o.UA.Split) }},
+		{"non_referring", "true", func(t *testing.T, o Options) { assert.Equal(t, UAOptions{NonReferring: true}, o.UA) }},
+		{"bridging", "true", func(t *testing.T, o Options) { assert.Equal(t, UAOptions{Bridging: true}, o.UA) }},
+		{"discourse_deixis", "true", func(t *testing.T, o Options) { assert.Equal(t, UAOptions{DiscourseDeixis: true}, o.UA) }},
+		{"min_span", "true", func(t *testing.T, o Options) { assert.Equal(t, UAOptions{MinSpan: true}, o.UA) }},
 		// The preset comes after singletons=keep but is applied first: the
 		// explicit key wins.
 		{"preset", "crac", func(t *testing.T, o Options) {
@@ -83,13 +90,15 @@ func TestParseOptions(t *testing.T) {
 		{"da_weights", "0.4,0.35,0.25", "a > b + c"},
 		{"da_greedy", "yes", "must be true or false"},
 		{"blanc_rule", "both", "must be key or either"},
-		{"format", "xml", "must be conll2012, conllu or jsonlines"},
+		{"format", "xml", "must be conll2012, conllu, jsonlines or ua"},
 		{"clusters_field", "", "must be a field name"},
 		{"nope", "1", `unknown option "nope"`},
 		{"match", "fuzzy", "must be exact, partial or head"},
 		{"match", "", "must be exact, partial or head"},
 		{"zero_match", "by_id", "must be linear, dependent or dependent-strict"},
 		{"preset", "crac2099", "must be crac or conll"},
+		{"split_antecedents", "all", "must be keep, exclude or only"},
+		{"min_span", "yes", "must be true or false"},
 	}
 	for _, b := range bad {
 		t.Run("bad "+b.key+"="+b.value, func(t *testing.T) {

@@ -26,6 +26,8 @@ TYPED_METRICS = ("lmuc", "lbcub", "lceafm", "lceafe", "da")
 ANALYSES = ("kk", "ms")
 #: The CRAC measures that read mention words (CoNLL-U files): left out of the default set on mention arrays.
 WORD_METRICS = ("mor", "zero")
+#: The Universal Anaphora scores: only CoNLL-UA documents have them (tests/test_ua.py).
+UA_METRICS = ("non_referring", "bridging_anaphora", "bridging_markable", "bridging_entity")
 
 _ITEM = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import corefscore
 import numpy as np
 import pytest
-from _helpers import ANALYSES, TYPED_METRICS, WORD_METRICS, import_torch_module
+from _helpers import ANALYSES, TYPED_METRICS, UA_METRICS, WORD_METRICS, import_torch_module
 from corefscore import ArraySide
 from fixtures.synthetic import make_key, perturb
 
-CLASSIC = [m for m in corefscore.metric_names() if m not in TYPED_METRICS + ANALYSES + WORD_METRICS]
+CLASSIC = [m for m in corefscore.metric_names() if m not in TYPED_METRICS + ANALYSES + WORD_METRICS + UA_METRICS]
 
 
 def _docs():

@@ -6,9 +6,9 @@ import doctest
 
 import corefscore
 import pytest
-from corefscore import _api, _convert, _result
+from corefscore import _api, _convert, _result, _ua
 
-MODULES = [corefscore, _api, _convert, _result]
+MODULES = [corefscore, _api, _convert, _result, _ua]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

@@ -32,6 +32,7 @@ LAYERS = {
     "_tables": 6.2,
     "_intervals": 6.3,
     "_compare": 6.3,
+    "_ua": 7,
     "stats": 7,
     "torchmetrics": 7,
     "dask": 7,

@@ -35,6 +35,12 @@
 // is NNP/NNPS is a name; anything else tagged is nominal.
 // Without tags (no POS column, jsonlines) types are gocore.TypeUnknown.
 //
+// CoNLL-UA files (the Universal Anaphora format: split antecedents,
+// non-referring markables, bridging, discourse deixis, minimum spans) are
+// read by ReadUA into UADoc values and scored by gocore.ScoreUA, not through
+// Doc and Pair; Score takes that road for format "ua" or a key file whose
+// "# global.columns" header names an IDENTITY column (ua.go).
+//
 // Every error about a file is a *ParseError naming the file, the line and,
 // when there is one, the document; it wraps gocore.ErrInvalidInput.
 package conll

@@ -16,7 +16,7 @@ import (
 // produce the model and never call the scorer (package files composes
 // reading and scoring, above both).
 func TestReadersOnlyRead(t *testing.T) {
-	scorer := map[string]bool{"Score": true, "ScoreBatch": true, "AnalyzeBatch": true, "Analyze": true}
+	scorer := map[string]bool{"Score": true, "ScoreBatch": true, "AnalyzeBatch": true, "Analyze": true, "ScoreUA": true}
 	paths, err := filepath.Glob("*.go")
 	require.NoError(t, err)
 	fset := token.NewFileSet()

@@ -21,6 +21,14 @@ import (
 // read, KindParse for malformed content (Path, Line, Side). The readers
 // only read: scoring the pair is package files' (gocore/files).
 func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, resp []Doc, docs []gocore.Document, respOf []int, warnings []gocore.Warning, err error) {
+	if opt.Format == FormatUA || isUAFile(keyPath) {
+		// Only files.Score reads UA files (the UA scorer); the analyses and
+		// the report work on identity chains without split antecedents.
+		e := gocore.NewError(gocore.KindOption, "Universal Anaphora files are scored (score, score_files), "+
+			"not analysed or read as documents")
+		e.Path = keyPath
+		return nil, nil, nil, nil, nil, e
+	}
 	types := x.Types || opt.Metrics.ReadsTypes() || opt.Match != gocore.MatchExact
 	var keyFailed, respFailed atomic.Bool
 	stopIf := func(other *atomic.Bool) func() bool {
@@ -117,6 +125,9 @@ func readSide(path string, opt gocore.Options, types, response bool, stop func()
 	}
 	return readWith(path, o)
 }
+
+// SideError is sideError for the packages above the readers (gocore/files).
+func SideError(err error, side int, path string) error { return sideError(err, side, path) }
 
 // sideError turns a reading error into a *gocore.Error of the right kind for
 // one side.

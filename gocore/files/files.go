@@ -63,6 +63,14 @@ func ScoreFiles(keyPath, respPath, format string, opt gocore.Options) (names []s
 // that cannot be read, KindParse for malformed content (Path, Line, Side),
 // and the engine's kinds with Doc indexing the key's documents.
 func Score(keyPath, respPath string, opt gocore.Options) (*FileResult, error) {
+	if opt.Format == conll.FormatUA || (opt.Format == "" && conll.IsUAFile(keyPath)) {
+		return scoreUA(keyPath, respPath, opt)
+	}
+	if uaRequested(&opt) {
+		e := gocore.NewError(gocore.KindOption, "the Universal Anaphora modes (split_antecedents, non_referring, "+
+			"bridging, discourse_deixis, min_span) need CoNLL-UA files (format ua)")
+		return nil, e
+	}
 	key, resp, docs, respOf, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt, conll.PairExtras{})
 	if err != nil {
 		return nil, err

@@ -35,6 +35,7 @@ _EXPORTS = {
     "score_corpus": "._api",
     "score_files": "._api",
     "score_labels": "._api",
+    "score_ua": "._ua",
     "ArraySide": "._convert",
     "CorefScoreInputError": "._engine",
     "Duplicate": "._engine",
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
     from ._engine import CorefScoreInputError, Duplicate
     from ._lib import ForkedProcessError
     from ._result import MetricScore, Result
+    from ._ua import score_ua
     from .stats import bootstrap, compare, compare_files
 
 
@@ -112,4 +114,5 @@ __all__ = [
     "score_corpus",
     "score_files",
     "score_labels",
+    "score_ua",
 ]

@@ -302,9 +302,13 @@ def _convert_labels(x: Any) -> np.ndarray:
 
 def score_files(key_path: Any, response_path: Any, *, format: str | None = None, clusters_field: str | None = None,
                 **options: Any) -> Result:
-    """Read and score a key and a response file (CoNLL-2012, CorefUD CoNLL-U or jsonlines), parsed in Go.
+    """Read and score a key and a response file (CoNLL-2012, CorefUD CoNLL-U, jsonlines or CoNLL-UA), parsed in Go.
 
-    Documents pair by name. ``format`` is detected when None. For jsonlines,
+    Documents pair by name. ``format`` is detected when None. CoNLL-UA files
+    (``format="ua"``, or a ``# global.columns`` header naming IDENTITY) take
+    the Universal Anaphora modes ``split_antecedents="keep"|"exclude"|"only"``,
+    ``non_referring``, ``bridging``, ``discourse_deixis`` and ``min_span``
+    (README, "Universal Anaphora"). For jsonlines,
     responses are read from ``"clusters"``, else ``"predicted_clusters"``; a
     document with both is refused unless ``clusters_field`` names the field.
 

@@ -90,6 +90,11 @@ ENGINE_DEFAULTS: dict[str, Any] = {
     "da_greedy": False,
     "clusters_field": None,
     "allow_disjoint": False,
+    "split_antecedents": None,
+    "non_referring": False,
+    "bridging": False,
+    "discourse_deixis": False,
+    "min_span": False,
 }
 
 
@@ -99,7 +104,8 @@ def _engine_options(p: Any, *, json: bool = True) -> None:
     g.set_defaults(**ENGINE_DEFAULTS)
     if json:
         g.add_argument("--json", action="store_true", help="print one JSON object (Result.to_dict()) on stdout")
-    g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines"), help="input format (default: guessed)")
+    g.add_argument("--format", choices=("conll2012", "conllu", "jsonlines", "ua"),
+                   help="input format (default: guessed; ua: CoNLL-UA, also known by its global.columns header)")
     g.add_argument("--clusters-field", metavar="NAME",
                    help="jsonlines: the response's clusters field (default: clusters, else predicted_clusters)")
     g.add_argument("--singletons", choices=("keep", "exclude"), help="one-mention clusters (default keep)")
@@ -128,6 +134,17 @@ def _engine_options(p: Any, *, json: bool = True) -> None:
     g.add_argument("--allow-disjoint", action="store_true",
                    help="score a key and a response with no document name in common (refused by default: "
                         "every key document would be scored against an empty response)")
+    ua = p.add_argument_group("Universal Anaphora (CoNLL-UA files; the UA scorer's modes)")
+    ua.add_argument("--split-antecedents", choices=("keep", "exclude", "only"),
+                    help="split antecedents of plural anaphors: scored in every metric (default keep), left out, "
+                         "or only their alignment scored")
+    ua.add_argument("--non-referring", action="store_true",
+                    help="also score non-referring markables (-Pseudo entities): metric non_referring")
+    ua.add_argument("--bridging", action="store_true",
+                    help="also score bridging: bridging_anaphora, bridging_markable, bridging_entity")
+    ua.add_argument("--discourse-deixis", action="store_true", help="score the DISCOURSE_DEIXIS column instead")
+    ua.add_argument("--min-span", action="store_true",
+                    help="a response markable that covers a key markable's Min and stays inside it matches it")
 
 
 def _metrics_option(p: Any) -> None:
@@ -188,6 +205,11 @@ def _score_kwargs(args: Any, metrics: Any) -> dict[str, Any]:
         "da_weights": _floats(args.da_weights, 3, "--da-weights") if args.da_weights else None,
         "da_greedy": args.da_greedy,
         "allow_disjoint": args.allow_disjoint or None,
+        "split_antecedents": args.split_antecedents,
+        "non_referring": args.non_referring or None,
+        "bridging": args.bridging or None,
+        "discourse_deixis": args.discourse_deixis or None,
+        "min_span": args.min_span or None,
     }
 
 
