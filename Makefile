@@ -51,7 +51,7 @@ goarch_aarch64 := arm64
 
 WHEEL_TARGETS := $(addprefix wheel-,$(WHEEL_ARCHES))
 
-.PHONY: all build demo test test-go test-python test-torch lint bench wheels wheel $(WHEEL_TARGETS) sdist test-wheel \
+.PHONY: all build demo test test-all test-go test-python test-torch lint bench wheels wheel $(WHEEL_TARGETS) sdist test-wheel \
 	clean distclean
 
 all: build
@@ -97,6 +97,9 @@ demo: $(VENV)/.installed $(LIB)
 	@$(PY) -m corefscore score examples/key.conll examples/response.conll
 
 test: test-go test-python
+
+# Every test: the suite without GPU frameworks, then the torch tests (the README's second command).
+test-all: test test-torch
 
 test-go:
 	$(GO) vet ./...
