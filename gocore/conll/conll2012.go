@@ -57,7 +57,7 @@ import (
 // through a buffer of about a megabyte (it grows to the longest line) and
 // parsed as it comes; time is linear in its size.
 func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
-	return readCoNLL2012Stream(r, path, true)
+	return readCoNLL2012Stream(r, path, true, 0)
 }
 
 var (
@@ -116,20 +116,37 @@ func spaceColumns(line []byte, cols [][]byte) [][]byte {
 	return append(cols[:0], bytes.Fields(trimCR(line))...)
 }
 
-// span is a mention as the reference stores it.
-type span struct{ start, end, line int32 }
+// span is a mention as the reference stores it, with its entity.
+type span struct{ start, end, line, ent int32 }
 
-// conllDoc is the state of the document being read.
+// openStart is one entry of the stacks of open mentions, which share one
+// array: the token where the mention opens and the entry below it in its
+// entity's stack (index+1; 0: none).
+type openStart struct{ start, below int32 }
+
+// conllDoc is the state of the document being read. Its per-entity state
+// lives in flat arrays indexed by entity (no slice per entity, so no
+// allocation per entity or per mention once the arrays have grown, and
+// nothing for the garbage collector to scan): finish groups the mentions by
+// entity with one counting sort.
 type conllDoc struct {
-	name      string
-	line      int
-	tokens    int32
-	index     map[string]int32 // entity id -> index (the reference's GetIndex), ids not in byNum
-	byNum     []int32          // canonical decimal id v -> index+1 (0: not seen), v < maxByNum
-	ids       []string         // entity id per index
-	open      [][]int32        // per entity, stack of open starts
-	ents      [][]span         // per entity, mentions in push order
-	classes   []tokenClass     // per token, when the file has a POS column
+	name    string
+	line    int
+	tokens  int32
+	index   map[string]int32 // entity id -> index (the reference's GetIndex), ids not in byNum
+	byNum   []int32          // canonical decimal id v -> index+1 (0: not seen), v < numLimit
+	idBytes []byte           // the entity ids, one after the other
+	idEnds  []int32          // per entity, the end of its id in idBytes
+	// numLimit bounds the ids looked up by value in byNum: maxByNum, or
+	// more for a large file (see byNumLimit), fixed for the whole read so
+	// that an id is always looked up the same way.
+	numLimit  int
+	openTop   []int32      // per entity, its top entry in opens (index+1; 0: none)
+	opens     []openStart  // the open mentions' stacks; freed entries are reused
+	freeOpen  int32        // the first free entry of opens (index+1; 0: none)
+	spans     []span       // the mentions, in push order
+	lastSpan  []int32      // per entity, its last mention in spans (index+1; 0: none)
+	classes   []tokenClass // per token, when the file has a POS column
 	hasPOS    bool
 	types     bool // read the POS and named-entity columns
 	ne        map[int64]struct{}
@@ -150,9 +167,13 @@ func (d *conllDoc) reset(name string, line int) {
 	d.name, d.line, d.tokens = name, line, 0
 	clear(d.index)
 	clear(d.byNum)
-	d.ids = d.ids[:0]
-	d.open = d.open[:0]
-	d.ents = d.ents[:0]
+	d.idBytes = d.idBytes[:0]
+	d.idEnds = d.idEnds[:0]
+	d.openTop = d.openTop[:0]
+	d.opens = d.opens[:0]
+	d.freeOpen = 0
+	d.spans = d.spans[:0]
+	d.lastSpan = d.lastSpan[:0]
 	d.classes = d.classes[:0]
 	d.hasPOS = false
 	d.ne = nil
@@ -162,16 +183,39 @@ func (d *conllDoc) reset(name string, line int) {
 	d.repeats, d.numRepeats = nil, 0
 }
 
-// maxByNum bounds the entity ids looked up by value rather than by string.
+// numEntities returns the number of entities seen in the document.
+func (d *conllDoc) numEntities() int { return len(d.idEnds) }
+
+// id returns the id of entity e as the file writes it.
+func (d *conllDoc) id(e int32) []byte {
+	start := int32(0)
+	if e > 0 {
+		start = d.idEnds[e-1]
+	}
+	return d.idBytes[start:d.idEnds[e]]
+}
+
+// maxByNum is the least bound of the entity ids looked up by value rather
+// than by string.
 const maxByNum = 1 << 16
 
+// byNumLimit returns the bound of the ids looked up by value for a file of
+// size bytes (0: unknown): maxByNum, or size/16 when that is more, so that
+// byNum (four bytes per value below the largest id seen) never holds more
+// than a quarter of the file's size while the entity ids of a large
+// document (a million mentions have ids in the hundreds of thousands) are
+// still found without hashing.
+func byNumLimit(size int) int {
+	return max(maxByNum, min(size/16, 1<<30))
+}
+
 // canonicalNum returns the value of id when id is a canonical decimal below
-// maxByNum ("0", or digits without a leading zero), and -1 otherwise. Two
-// ids compare equal as strings exactly when they have the same canonical
-// value, or are both non-canonical and equal as strings, so the two lookups
-// of entity never disagree.
-func canonicalNum(id []byte) int {
-	if len(id) == 0 || len(id) > 5 || (id[0] == '0' && len(id) > 1) {
+// limit ("0", or digits without a leading zero), and -1 otherwise. Two ids
+// compare equal as strings exactly when they have the same canonical value,
+// or are both non-canonical and equal as strings, so the two lookups of
+// entity never disagree.
+func canonicalNum(id []byte, limit int) int {
+	if len(id) == 0 || len(id) > 10 || (id[0] == '0' && len(id) > 1) {
 		return -1
 	}
 	v := 0
@@ -181,17 +225,17 @@ func canonicalNum(id []byte) int {
 		}
 		v = v*10 + int(c-'0')
 	}
-	if v >= maxByNum {
+	if v >= limit {
 		return -1
 	}
 	return v
 }
 
 // entity returns the index of entity id, allocating one as GetIndex does.
-// Canonical small numbers (the usual ids) are looked up in a slice, others
-// in a map.
+// Canonical numbers below d.numLimit (the usual ids) are looked up in a
+// slice, others in a map.
 func (d *conllDoc) entity(id []byte) int32 {
-	v := canonicalNum(id)
+	v := canonicalNum(id, d.numLimit)
 	if v >= 0 {
 		if v < len(d.byNum) && d.byNum[v] > 0 {
 			return d.byNum[v] - 1
@@ -199,38 +243,28 @@ func (d *conllDoc) entity(id []byte) int32 {
 	} else if e, ok := d.index[string(id)]; ok {
 		return e
 	}
-	e := int32(len(d.ids))
-	s := string(id)
+	e := int32(len(d.idEnds))
 	if v >= 0 {
 		if v >= len(d.byNum) {
 			d.byNum = append(d.byNum, make([]int32, v+1-len(d.byNum))...)
+			d.byNum = d.byNum[:cap(d.byNum)]
 		}
 		d.byNum[v] = e + 1
 	} else {
-		d.index[s] = e
+		d.index[string(id)] = e
 	}
-	d.ids = append(d.ids, s)
-	d.open = extend(d.open)
-	d.ents = extend(d.ents)
+	d.idBytes = append(d.idBytes, id...)
+	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
+	d.openTop = append(d.openTop, 0)
+	d.lastSpan = append(d.lastSpan, 0)
 	return e
-}
-
-// extend appends an empty slice to ss, reusing the storage of one that an
-// earlier document left beyond len(ss) (reset truncates ss, keeping it).
-func extend[T any](ss [][]T) [][]T {
-	if n := len(ss); n < cap(ss) {
-		ss = ss[:n+1]
-		ss[n] = ss[n][:0]
-		return ss
-	}
-	return append(ss, nil)
 }
 
 func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
-	p := newConllParser(path, true)
+	p := newConllParser(path, true, len(data))
 	if err := p.feed(data); err != nil {
 		return nil, err
 	}
@@ -248,14 +282,16 @@ const readChunk = 1 << 20
 // is O(readChunk + longest line) beyond the documents. Without types, the
 // POS and named-entity columns are not read and every mention's type is
 // gocore.TypeUnknown.
-func readCoNLL2012Stream(r io.Reader, path string, types bool) ([]Doc, error) {
-	return readCoNLL2012Chunked(r, path, readChunk, types)
+// fileSize is the size of the file in bytes when it is known (0 when not),
+// from which the reader sizes its lookups (see byNumLimit).
+func readCoNLL2012Stream(r io.Reader, path string, types bool, fileSize int) ([]Doc, error) {
+	return readDocsChunked(r, path, readChunk, newConllParser(path, types, fileSize), "CoNLL-2012")
 }
 
 // readCoNLL2012Chunked is readCoNLL2012Stream with an initial buffer of size
-// bytes (at least 1).
+// bytes (at least 1) and a file of unknown size.
 func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc, error) {
-	return readDocsChunked(r, path, size, newConllParser(path, types), "CoNLL-2012")
+	return readDocsChunked(r, path, size, newConllParser(path, types, 0), "CoNLL-2012")
 }
 
 // readDocsChunked feeds r to p through readChunked and returns p's documents,
@@ -383,9 +419,11 @@ func (p *conllParser) docName() string {
 	return ""
 }
 
-// newConllParser starts a read; types says whether mention types are read.
-func newConllParser(path string, types bool) *conllParser {
-	return &conllParser{path: path, seen: make(map[string]int), d: &conllDoc{index: make(map[string]int32), types: types}}
+// newConllParser starts a read of a file of fileSize bytes (0: unknown);
+// types says whether mention types are read.
+func newConllParser(path string, types bool, fileSize int) *conllParser {
+	d := &conllDoc{index: make(map[string]int32), types: types, numLimit: byNumLimit(fileSize)}
+	return &conllParser{path: path, seen: make(map[string]int), d: d}
 }
 
 // feed parses data, which holds whole lines (only the last run of a file may
@@ -871,77 +909,129 @@ func (d *conllDoc) item(pat int, id []byte) error {
 		d.addSpan(e, tok, tok)
 	case patOpen:
 		e := d.entity(id)
-		d.open[e] = append(d.open[e], tok)
-		d.corefOpen++
+		d.pushOpen(e, tok)
 	case patClose:
 		e := d.entity(id)
-		n := len(d.open[e])
-		if n == 0 {
+		top := d.openTop[e]
+		if top == 0 {
 			return parseErr(d.cur.path, d.cur.num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
 		}
-		start := d.open[e][n-1]
-		d.open[e] = d.open[e][:n-1]
+		o := &d.opens[top-1]
+		start := o.start
+		d.openTop[e] = o.below
+		o.below, d.freeOpen = d.freeOpen, top // the entry joins the free list
 		d.corefOpen--
 		d.addSpan(e, start, tok)
 	}
 	return nil
 }
 
+// pushOpen opens a mention of entity e at token tok, in a free entry of
+// d.opens when there is one.
+func (d *conllDoc) pushOpen(e, tok int32) {
+	if f := d.freeOpen; f > 0 {
+		o := &d.opens[f-1]
+		d.freeOpen = o.below
+		*o = openStart{start: tok, below: d.openTop[e]}
+		d.openTop[e] = f
+	} else {
+		d.opens = append(d.opens, openStart{start: tok, below: d.openTop[e]})
+		d.openTop[e] = int32(len(d.opens))
+	}
+	d.corefOpen++
+}
+
+// openCount returns the number of mentions of entity e still open and the
+// start of the last one opened.
+func (d *conllDoc) openCount(e int) (n int, last int32) {
+	for top := d.openTop[e]; top > 0; top = d.opens[top-1].below {
+		if n == 0 {
+			last = d.opens[top-1].start
+		}
+		n++
+	}
+	return n, last
+}
+
 // addSpan records a mention of entity e, or drops it when it repeats the
 // entity's previous mention (see Doc.Repeats).
 func (d *conllDoc) addSpan(e int32, start, end int32) {
-	sp := span{start, end, int32(d.cur.num)}
-	if ms := d.ents[e]; len(ms) > 0 && ms[len(ms)-1].start == start && ms[len(ms)-1].end == end {
+	line := int32(d.cur.num)
+	if last := d.lastSpan[e]; last > 0 && d.spans[last-1].start == start && d.spans[last-1].end == end {
 		if len(d.repeats) < maxRepeats {
-			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: sp.line})
+			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: line})
 		}
 		d.numRepeats++
 		return
 	}
-	d.ents[e] = append(d.ents[e], sp)
+	d.spans = append(d.spans, span{start, end, line, e})
+	d.lastSpan[e] = int32(len(d.spans))
 }
 
 // finish checks that every mention is closed and builds the Doc.
 func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	if d.corefOpen > 0 {
-		for e, st := range d.open {
-			if len(st) > 0 {
+		for e := range d.openTop {
+			if n, last := d.openCount(e); n > 0 {
 				return Doc{}, parseErr(path, num, d.name,
 					"%d mention(s) of entity %s still open at \"#end document\" (the last opened at token %d)",
-					len(st), d.ids[e], st[len(st)-1])
+					n, d.id(int32(e)), last)
 			}
 		}
 	}
 	doc := Doc{Name: d.name, NumTokens: int(d.tokens), Path: path, Line: d.line,
-		Entities: append([]string(nil), d.ids...), Repeats: d.repeats, NumRepeats: d.numRepeats}
+		Entities: d.entityIDs(), Repeats: d.repeats, NumRepeats: d.numRepeats}
 	if d.badItems > 0 {
 		doc.Warnings = append(doc.Warnings, gocore.Warning{Kind: gocore.WarnBadItem, Side: -1, Doc: -1,
 			Line: d.badLine, Count: d.badItems,
 			Msg: "a coreference item that is not a number was skipped, as the reference scorer skips it"})
 	}
-	total := 0
-	for _, ms := range d.ents {
-		total += len(ms)
+	// Group the mentions by entity, keeping their push order within an
+	// entity: a counting sort, d.lastSpan reused for the entities' offsets.
+	at := d.lastSpan
+	clear(at)
+	for _, sp := range d.spans {
+		at[sp.ent]++
 	}
-	doc.Mentions = make([]Mention, 0, total)
+	total := int32(0)
+	for e, n := range at {
+		at[e] = total
+		total += n
+	}
+	doc.Mentions = make([]Mention, len(d.spans))
 	var classes []tokenClass
 	if d.hasPOS {
 		classes = d.classes
 	}
 	ne := d.ne // nil without an NE column: no lookups succeed
-	for e, ms := range d.ents {
-		for _, sp := range ms {
-			m := Mention{Start: sp.start, End: sp.end, Cluster: int64(e), Line: sp.line}
-			_, isNE := ne[packSpan(sp.start, sp.end)]
-			m.Type, d.clsBuf = spanType(&m, classes, isNE, d.clsBuf)
-			var h int32
-			if h, m.HasHead, d.clsBuf = spanHead(&m, classes, d.clsBuf); m.HasHead {
-				m.Head, m.Sentence = gocore.WordNode(h), -1
-			}
-			doc.Mentions = append(doc.Mentions, m)
+	for _, sp := range d.spans {
+		m := &doc.Mentions[at[sp.ent]]
+		at[sp.ent]++
+		*m = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.ent), Line: sp.line}
+		if classes == nil {
+			continue // no tags: the type is unknown and there is no head
+		}
+		_, isNE := ne[packSpan(sp.start, sp.end)]
+		m.Type, d.clsBuf = spanType(m, classes, isNE, d.clsBuf)
+		var h int32
+		if h, m.HasHead, d.clsBuf = spanHead(m, classes, d.clsBuf); m.HasHead {
+			m.Head, m.Sentence = gocore.WordNode(h), -1
 		}
 	}
 	return doc, nil
+}
+
+// entityIDs returns the entities' ids as strings, which share the storage of
+// one string (one allocation for the document).
+func (d *conllDoc) entityIDs() []string {
+	all := string(d.idBytes)
+	ids := make([]string, len(d.idEnds))
+	start := int32(0)
+	for e, end := range d.idEnds {
+		ids[e] = all[start:end]
+		start = end
+	}
+	return ids
 }
 
 // Byte-parallel scanning, eight bytes at a time.

@@ -233,6 +233,7 @@ func TestEntityIdsCompareAsStrings(t *testing.T) {
 		{"leading zero differs", []string{"(7)", "(07)", "(7)|(007)"}, []string{"7", "07", "007"}, []int{2, 1, 1}},
 		{"zero and double zero", []string{"(0)|(00)", "(0", "0)"}, []string{"0", "00"}, []int{2, 1}},
 		{"largest slice id and first map id", []string{"(65535)|(" + big + ")", "(" + big + ")"}, []string{"65535", big}, []int{1, 2}},
+		{"above the least bound", []string{"(" + strconv.Itoa(4*maxByNum) + ")|(65536", "65536)", "(99999999)"}, []string{strconv.Itoa(4 * maxByNum), big, "99999999"}, []int{1, 1, 1}},
 		{"long ids", []string{"(123456789012)", "(123456789012", "123456789012)"}, []string{"123456789012"}, []int{2}},
 		{"same entity through both paths", []string{"(00", "(0", "00)|0)"}, []string{"00", "0"}, []int{1, 1}},
 	}
@@ -253,6 +254,11 @@ func TestEntityIdsCompareAsStrings(t *testing.T) {
 				got[m.Cluster]++
 			}
 			assert.Equal(t, tt.count, got)
+			// A large file looks ids up by value up to a higher bound
+			// (byNumLimit): the entities are the same.
+			large, err := readCoNLL2012Stream(strings.NewReader(b.String()), "ids.conll", true, 1<<30)
+			require.NoError(t, err)
+			assert.Equal(t, docs, large)
 		})
 	}
 }
