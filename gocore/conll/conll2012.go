@@ -145,7 +145,7 @@ type conllDoc struct {
 	opens     []openStart  // the open mentions' stacks; freed entries are reused
 	freeOpen  int32        // the first free entry of opens (index+1; 0: none)
 	spans     []span       // the mentions, in push order
-	lastSpan  []int32      // per entity, its last mention in spans (index+1; 0: none)
+	lastSpan  []int64      // per entity, its last mention, packSpan(start, end)+1 (0: none)
 	classes   []tokenClass // per token, when the file has a POS column
 	hasPOS    bool
 	types     bool // read the POS and named-entity columns
@@ -957,7 +957,8 @@ func (d *conllDoc) openCount(e int) (n int, last int32) {
 // entity's previous mention (see Doc.Repeats).
 func (d *conllDoc) addSpan(e int32, start, end int32) {
 	line := int32(d.cur.num)
-	if last := d.lastSpan[e]; last > 0 && d.spans[last-1].start == start && d.spans[last-1].end == end {
+	key := packSpan(start, end) + 1
+	if d.lastSpan[e] == key {
 		if len(d.repeats) < maxRepeats {
 			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: line})
 		}
@@ -965,7 +966,7 @@ func (d *conllDoc) addSpan(e int32, start, end int32) {
 		return
 	}
 	d.spans = append(d.spans, span{start, end, line, e})
-	d.lastSpan[e] = int32(len(d.spans))
+	d.lastSpan[e] = key
 }
 
 // finish checks that every mention is closed and builds the Doc.
@@ -987,8 +988,9 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			Msg: "a coreference item that is not a number was skipped, as the reference scorer skips it"})
 	}
 	// Group the mentions by entity, keeping their push order within an
-	// entity: a counting sort, d.lastSpan reused for the entities' offsets.
-	at := d.lastSpan
+	// entity: a counting sort, d.openTop (no longer needed) reused for the
+	// entities' offsets.
+	at := d.openTop
 	clear(at)
 	for _, sp := range d.spans {
 		at[sp.ent]++
