@@ -119,6 +119,13 @@ func spaceColumns(line []byte, cols [][]byte) [][]byte {
 // span is a mention as the reference stores it, with its entity.
 type span struct{ start, end, line, ent int32 }
 
+// entState is what the reader keeps of an entity while it reads its
+// document, together in one cache line: an entity's items touch it once.
+type entState struct {
+	last int64 // its last mention, packSpan(start, end)+1 (0: none)
+	top  int32 // its top entry in opens (index+1; 0: none)
+}
+
 // openStart is one entry of the stacks of open mentions, which share one
 // array: the token where the mention opens and the entry below it in its
 // entity's stack (index+1; 0: none).
@@ -141,12 +148,12 @@ type conllDoc struct {
 	// more for a large file (see byNumLimit), fixed for the whole read so
 	// that an id is always looked up the same way.
 	numLimit  int
-	openTop   []int32      // per entity, its top entry in opens (index+1; 0: none)
+	ents      []entState   // per entity
 	opens     []openStart  // the open mentions' stacks; freed entries are reused
 	freeOpen  int32        // the first free entry of opens (index+1; 0: none)
 	spans     []span       // the mentions, in push order
-	lastSpan  []int64      // per entity, its last mention, packSpan(start, end)+1 (0: none)
-	classes   []tokenClass // per token, when the file has a POS column
+	at        []int32      // per entity, where its mentions go (finish)
+	classes   []tokenClass // per token from the first with a POS tag (see cells)
 	hasPOS    bool
 	types     bool // read the POS and named-entity columns
 	ne        map[int64]struct{}
@@ -169,11 +176,10 @@ func (d *conllDoc) reset(name string, line int) {
 	clear(d.byNum)
 	d.idBytes = d.idBytes[:0]
 	d.idEnds = d.idEnds[:0]
-	d.openTop = d.openTop[:0]
+	d.ents = d.ents[:0]
 	d.opens = d.opens[:0]
 	d.freeOpen = 0
 	d.spans = d.spans[:0]
-	d.lastSpan = d.lastSpan[:0]
 	d.classes = d.classes[:0]
 	d.hasPOS = false
 	d.ne = nil
@@ -255,8 +261,7 @@ func (d *conllDoc) entity(id []byte) int32 {
 	}
 	d.idBytes = append(d.idBytes, id...)
 	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
-	d.openTop = append(d.openTop, 0)
-	d.lastSpan = append(d.lastSpan, 0)
+	d.ents = append(d.ents, entState{})
 	return e
 }
 
@@ -542,7 +547,7 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 		e--
 	}
 	var tabs [11]int
-	k := firstTabs(line[:e], &tabs)
+	k, lastTab := firstTabs(line[:e], &tabs)
 	if k == 0 && e == len(line) { // no tab: columns separated by spaces
 		d.colBuf = spaceColumns(line, d.colBuf)
 		cols := d.colBuf
@@ -568,17 +573,22 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 	if k >= 11 {
 		ne = line[tabs[9]+1 : tabs[10]]
 	}
-	return d.cells(pos, ne, line[bytes.LastIndexByte(line[:e], '\t')+1:e], path, num)
+	if lastTab < 0 { // more than 11 columns: firstTabs stopped counting
+		lastTab = bytes.LastIndexByte(line[:e], '\t')
+	}
+	return d.cells(pos, ne, line[lastTab+1:e], path, num)
 }
 
 // firstTabs stores in tabs the positions of the tabs of b numbered 3, 4, 9
 // and 10 from 0 (those that delimit the POS and named-entity columns; the
 // other entries are left alone) and returns how many tabs b has, counting
-// at most len(tabs). It reads eight bytes at a time and locates only the
-// tabs it stores.
-func firstTabs(b []byte, tabs *[11]int) int {
+// at most len(tabs), and the position of its last tab (-1 when it has none
+// or more than len(tabs)), which saves the token line a second scan for
+// its last column. It reads eight bytes at a time and locates only the
+// tabs it stores and the last one.
+func firstTabs(b []byte, tabs *[11]int) (k, last int) {
 	const want = 1<<3 | 1<<4 | 1<<9 | 1<<10 // the tab numbers stored
-	k := 0
+	last = -1
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		t := zeroBytes(binary.LittleEndian.Uint64(b[i:]) ^ tabs8)
@@ -586,28 +596,39 @@ func firstTabs(b []byte, tabs *[11]int) int {
 			continue
 		}
 		c := bits.OnesCount64(t)
+		if k+c > len(tabs) { // the word holds tab number len(tabs): store up to it, stop
+			for ; t != 0; t &= t - 1 {
+				tabs[k] = i + bits.TrailingZeros64(t)>>3
+				if k++; k == len(tabs) {
+					return k, -1
+				}
+			}
+		}
+		last = i + (63-bits.LeadingZeros64(t))>>3
 		if want>>k&(1<<c-1) == 0 { // none of tabs k .. k+c-1 is wanted
-			if k += c; k >= len(tabs) {
-				return len(tabs)
+			if k += c; k == len(tabs) {
+				return k, -1
 			}
 			continue
 		}
 		for ; t != 0; t &= t - 1 {
 			tabs[k] = i + bits.TrailingZeros64(t)>>3
-			if k++; k == len(tabs) {
-				return k
-			}
+			k++
+		}
+		if k == len(tabs) {
+			return k, -1
 		}
 	}
 	for ; i < len(b); i++ {
 		if b[i] == '\t' {
 			tabs[k] = i
+			last = i
 			if k++; k == len(tabs) {
-				return k
+				return k, -1
 			}
 		}
 	}
-	return k
+	return k, last
 }
 
 // cells reads the cells of one token: its POS tag (nil when the line has
@@ -623,7 +644,13 @@ func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
 			d.hasPOS = true
 		}
 	}
-	if d.types {
+	if cls != 0 || len(d.classes) > 0 {
+		// d.classes starts at the document's first tagged token (the
+		// tokens before it have class 0), so that a file without POS tags
+		// stores nothing per token.
+		if len(d.classes) < int(tok) {
+			d.classes = append(d.classes, make([]tokenClass, int(tok)-len(d.classes))...)
+		}
 		d.classes = append(d.classes, cls)
 	}
 	if ne != nil {
@@ -912,13 +939,13 @@ func (d *conllDoc) item(pat int, id []byte) error {
 		d.pushOpen(e, tok)
 	case patClose:
 		e := d.entity(id)
-		top := d.openTop[e]
+		top := d.ents[e].top
 		if top == 0 {
 			return parseErr(d.cur.path, d.cur.num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
 		}
 		o := &d.opens[top-1]
 		start := o.start
-		d.openTop[e] = o.below
+		d.ents[e].top = o.below
 		o.below, d.freeOpen = d.freeOpen, top // the entry joins the free list
 		d.corefOpen--
 		d.addSpan(e, start, tok)
@@ -932,11 +959,11 @@ func (d *conllDoc) pushOpen(e, tok int32) {
 	if f := d.freeOpen; f > 0 {
 		o := &d.opens[f-1]
 		d.freeOpen = o.below
-		*o = openStart{start: tok, below: d.openTop[e]}
-		d.openTop[e] = f
+		*o = openStart{start: tok, below: d.ents[e].top}
+		d.ents[e].top = f
 	} else {
-		d.opens = append(d.opens, openStart{start: tok, below: d.openTop[e]})
-		d.openTop[e] = int32(len(d.opens))
+		d.opens = append(d.opens, openStart{start: tok, below: d.ents[e].top})
+		d.ents[e].top = int32(len(d.opens))
 	}
 	d.corefOpen++
 }
@@ -944,7 +971,7 @@ func (d *conllDoc) pushOpen(e, tok int32) {
 // openCount returns the number of mentions of entity e still open and the
 // start of the last one opened.
 func (d *conllDoc) openCount(e int) (n int, last int32) {
-	for top := d.openTop[e]; top > 0; top = d.opens[top-1].below {
+	for top := d.ents[e].top; top > 0; top = d.opens[top-1].below {
 		if n == 0 {
 			last = d.opens[top-1].start
 		}
@@ -958,7 +985,7 @@ func (d *conllDoc) openCount(e int) (n int, last int32) {
 func (d *conllDoc) addSpan(e int32, start, end int32) {
 	line := int32(d.cur.num)
 	key := packSpan(start, end) + 1
-	if d.lastSpan[e] == key {
+	if d.ents[e].last == key {
 		if len(d.repeats) < maxRepeats {
 			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: line})
 		}
@@ -966,13 +993,13 @@ func (d *conllDoc) addSpan(e int32, start, end int32) {
 		return
 	}
 	d.spans = append(d.spans, span{start, end, line, e})
-	d.lastSpan[e] = key
+	d.ents[e].last = key
 }
 
 // finish checks that every mention is closed and builds the Doc.
 func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	if d.corefOpen > 0 {
-		for e := range d.openTop {
+		for e := range d.ents {
 			if n, last := d.openCount(e); n > 0 {
 				return Doc{}, parseErr(path, num, d.name,
 					"%d mention(s) of entity %s still open at \"#end document\" (the last opened at token %d)",
@@ -988,10 +1015,9 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			Msg: "a coreference item that is not a number was skipped, as the reference scorer skips it"})
 	}
 	// Group the mentions by entity, keeping their push order within an
-	// entity: a counting sort, d.openTop (no longer needed) reused for the
-	// entities' offsets.
-	at := d.openTop
-	clear(at)
+	// entity: a counting sort.
+	at := append(d.at[:0], make([]int32, len(d.ents))...)
+	d.at = at
 	for _, sp := range d.spans {
 		at[sp.ent]++
 	}
@@ -1004,6 +1030,10 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	var classes []tokenClass
 	if d.hasPOS {
 		classes = d.classes
+		if n := int(d.tokens); len(classes) < n { // untagged tokens after the last tagged one
+			classes = append(classes, make([]tokenClass, n-len(classes))...)
+		}
+		d.classes = classes
 	}
 	ne := d.ne // nil without an NE column: no lookups succeed
 	for _, sp := range d.spans {

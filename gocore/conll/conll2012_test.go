@@ -283,8 +283,16 @@ func TestFirstTabs(t *testing.T) {
 			}
 		}
 		var tabs [11]int
-		k := firstTabs(b, &tabs)
+		k, last := firstTabs(b, &tabs)
 		require.Equal(t, min(len(want), 11), k, "line %q", b)
+		switch {
+		case len(want) >= 11:
+			require.Equal(t, -1, last, "line %q", b)
+		case len(want) == 0:
+			require.Equal(t, -1, last, "line %q", b)
+		default:
+			require.Equal(t, want[len(want)-1], last, "last tab of %q", b)
+		}
 		for _, j := range []int{3, 4, 9, 10} {
 			if j < k {
 				require.Equal(t, want[j], tabs[j], "tab %d of %q", j, b)
