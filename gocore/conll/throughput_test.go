@@ -1,8 +1,10 @@
 package conll
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -75,4 +77,66 @@ func BenchmarkReadFileLitBank(b *testing.B) {
 	path := litBankFile(b)
 	b.Run("types", func(b *testing.B) { benchReadFile(b, path, true) })
 	b.Run("notypes", func(b *testing.B) { benchReadFile(b, path, false) })
+}
+
+// jsonLinesOf writes docs as a jsonlines file (sentences of 20 tokens named
+// w0, w1, ..., and the clusters) into a temporary file.
+func jsonLinesOf(b *testing.B, docs []Doc) string {
+	var out []byte
+	for _, d := range docs {
+		out = append(out, `{"doc_key": `...)
+		out = strconv.AppendQuote(out, d.Name)
+		out = append(out, `, "sentences": [`...)
+		for t := 0; t < d.NumTokens; t++ {
+			switch {
+			case t == 0:
+				out = append(out, '[')
+			case t%20 == 0:
+				out = append(out, "], ["...)
+			default:
+				out = append(out, ", "...)
+			}
+			out = append(out, `"w`...)
+			out = strconv.AppendInt(out, int64(t), 10)
+			out = append(out, '"')
+		}
+		if d.NumTokens > 0 {
+			out = append(out, ']')
+		}
+		out = append(out, `], "clusters": [`...)
+		// The reader groups mentions by entity, entities in order.
+		for i, m := range d.Mentions {
+			switch {
+			case i == 0:
+				out = append(out, '[')
+			case m.Cluster != d.Mentions[i-1].Cluster:
+				out = append(out, "], ["...)
+			default:
+				out = append(out, ", "...)
+			}
+			out = fmt.Appendf(out, "[%d, %d]", m.Start, m.End)
+		}
+		if len(d.Mentions) > 0 {
+			out = append(out, ']')
+		}
+		out = append(out, "]}\n"...)
+	}
+	path := filepath.Join(b.TempDir(), "docs.jsonl")
+	require.NoError(b, os.WriteFile(path, out, 0o600))
+	return path
+}
+
+// BenchmarkReadFileJSONLines reads LitBank and, with COREFSCORE_BENCH_1M,
+// the 1M-mention document, each written as jsonlines.
+func BenchmarkReadFileJSONLines(b *testing.B) {
+	b.Run("litbank", func(b *testing.B) {
+		docs, err := readWith(litBankFile(b), readOpts{})
+		require.NoError(b, err)
+		benchReadFile(b, jsonLinesOf(b, docs), false)
+	})
+	b.Run("1m", func(b *testing.B) {
+		docs, err := readWith(largeDocument(b), readOpts{})
+		require.NoError(b, err)
+		benchReadFile(b, jsonLinesOf(b, docs), false)
+	})
 }
