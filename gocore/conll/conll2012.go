@@ -173,7 +173,14 @@ type conllDoc struct {
 func (d *conllDoc) reset(name string, line int) {
 	d.name, d.line, d.tokens = name, line, 0
 	clear(d.index)
-	clear(d.byNum)
+	// Only the entries of the previous document's ids are cleared: byNum
+	// can be long (see byNumLimit), and a file of many documents must not
+	// clear all of it per document.
+	for e := range d.idEnds {
+		if v := canonicalNum(d.id(int32(e)), d.numLimit); v >= 0 && v < len(d.byNum) {
+			d.byNum[v] = 0
+		}
+	}
 	d.idBytes = d.idBytes[:0]
 	d.idEnds = d.idEnds[:0]
 	d.ents = d.ents[:0]

@@ -263,6 +263,22 @@ func TestEntityIdsCompareAsStrings(t *testing.T) {
 	}
 }
 
+// TestEntityIdsAcrossDocuments checks that the ids looked up by value start
+// afresh in each document, whatever their size, and on both bounds.
+func TestEntityIdsAcrossDocuments(t *testing.T) {
+	data := "#begin document a\nw\t(70000)|(3)\nw\t(70000)\n#end document\n" +
+		"#begin document b\nw\t(3)\nw\t(70000)|(5)\n#end document\n"
+	for _, size := range []int{0, 1 << 30} {
+		docs, err := readCoNLL2012Stream(strings.NewReader(data), "ids.conll", true, size)
+		require.NoError(t, err)
+		require.Len(t, docs, 2)
+		assert.Equal(t, []string{"70000", "3"}, docs[0].Entities, "size %d", size)
+		assert.Equal(t, []string{"3", "70000", "5"}, docs[1].Entities, "size %d", size)
+		assert.Equal(t, []int64{0, 0, 1}, []int64{docs[0].Mentions[0].Cluster, docs[0].Mentions[1].Cluster, docs[0].Mentions[2].Cluster})
+		assert.Equal(t, []int64{0, 1, 2}, []int64{docs[1].Mentions[0].Cluster, docs[1].Mentions[1].Cluster, docs[1].Mentions[2].Cluster})
+	}
+}
+
 // TestFirstTabs checks firstTabs against a byte-by-byte count on lines with
 // 0 to 20 tabs at seeded random places, lengths crossing the eight-byte
 // words.
