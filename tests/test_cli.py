@@ -663,6 +663,43 @@ def test_score_table_imports_no_numpy_and_prints_what_the_result_gives(form, ref
         assert warnings and "is repeated" in warnings[-1]
 
 
+# The score_files options of each PLAIN_SCORE_FORMS form (the command line reports repeats itself: "ignore").
+PLAIN_SCORE_KWARGS = {
+    "conll2012": {},
+    "crac": {"preset": "crac"},
+    "either-rule-some-metrics": {"blanc_rule": "either", "metrics": ["muc", "blanc", "lea", "kk"]},
+    "repeats": {},
+}
+
+
+@pytest.mark.parametrize("per_doc", [False, True])
+@pytest.mark.parametrize("form", sorted(PLAIN_SCORE_FORMS))
+def test_score_json_imports_no_numpy_and_is_the_results_to_dict(form, per_doc, reference_dir):
+    # `score --json` writes Result.to_dict's schema from the engine's counts in Python: the same values (floats
+    # bit for bit) and warnings as score_files(...).to_dict(), with no NumPy in the process.
+    argv = [str(reference_dir / a) if str(a).startswith("TC-") else str(a) for a in PLAIN_SCORE_FORMS[form]]
+    flags = ["--json", *(["--per-doc"] if per_doc else [])]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, env.get("PYTHONPATH", "")])
+    code = (
+        "import sys; from corefscore import cli; "
+        f"status = cli.main(['score', *{argv!r}, *{flags!r}]); "
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'pandas', 'matplotlib')); "
+        "print(status, heavy, file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    *warnings, last = proc.stderr.strip().split("\n")
+    assert last == "0 []"
+    got = json.loads(proc.stdout)
+    want = corefscore.score_files(argv[0], argv[1], duplicates="ignore", **PLAIN_SCORE_KWARGS[form])
+    assert got == json.loads(json.dumps(want.to_dict(per_doc=per_doc)))
+    assert ("documents" in got) == per_doc
+    assert warnings == [f"corefscore: warning: {w}" for w in got["warnings"]]
+    if form == "repeats":
+        assert warnings and "is repeated" in warnings[0]
+
+
 def test_datasets_table_imports_no_numpy_and_agrees_with_the_json(tmp_path):
     pairs = [str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll"),
              str(COREFUD / "key.conllu"), str(COREFUD / "response.conllu")]

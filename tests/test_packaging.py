@@ -73,6 +73,8 @@ def test_no_elf_file_in_the_sdist(tmp_path):
     """The sdist carries the Go sources, never a build output, whatever lies in the work tree."""
     import tarfile
 
+    if not (REPO / "python" / "corefscore").is_dir():  # make test-wheel's tree: the installed wheel, no sources
+        pytest.skip("the package sources are not in this tree (the wheel's test run); make test builds the sdist")
     stray = REPO / "capi" / "capi"  # what `go build ./capi` leaves behind
     made = not stray.exists()
     if made:

@@ -57,7 +57,7 @@ import (
 // through a buffer of about a megabyte (it grows to the longest line) and
 // parsed as it comes; time is linear in its size.
 func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
-	return readCoNLL2012Stream(r, path, true)
+	return readCoNLL2012Stream(r, path, true, 0)
 }
 
 var (
@@ -116,22 +116,44 @@ func spaceColumns(line []byte, cols [][]byte) [][]byte {
 	return append(cols[:0], bytes.Fields(trimCR(line))...)
 }
 
-// span is a mention as the reference stores it.
-// span is a mention read: its tokens, the line it closes on and its entity.
-type span struct{ start, end, line, entity int32 }
+// span is a mention as the reference stores it, with its entity.
+type span struct{ start, end, line, ent int32 }
 
-// conllDoc is the state of the document being read.
+// entState is what the reader keeps of an entity while it reads its
+// document, together in one cache line: an entity's items touch it once.
+type entState struct {
+	last int64 // its last mention, packSpan(start, end)+1 (0: none)
+	top  int32 // its top entry in opens (index+1; 0: none)
+}
+
+// openStart is one entry of the stacks of open mentions, which share one
+// array: the token where the mention opens and the entry below it in its
+// entity's stack (index+1; 0: none).
+type openStart struct{ start, below int32 }
+
+// conllDoc is the state of the document being read. Its per-entity state
+// lives in flat arrays indexed by entity (no slice per entity, so no
+// allocation per entity or per mention once the arrays have grown, and
+// nothing for the garbage collector to scan): finish groups the mentions by
+// entity with one counting sort.
 type conllDoc struct {
-	name      string
-	line      int
-	tokens    int32
-	index     map[string]int32 // entity id -> index (the reference's GetIndex), ids not in byNum
-	byNum     []int32          // canonical decimal id v -> index+1 (0: not seen), v < maxByNum
-	ids       []string         // entity id per index
-	open      [][]int32        // per entity, stack of open starts
-	spans     []span           // every mention, in push order (finish groups them by entity)
-	lastSpan  []int32          // per entity, its last mention in spans (-1: none), for repeats
-	classes   []tokenClass     // per token, when the file has a POS column
+	name    string
+	line    int
+	tokens  int32
+	index   map[string]int32 // entity id -> index (the reference's GetIndex), ids not in byNum
+	byNum   []int32          // canonical decimal id v -> index+1 (0: not seen), v < numLimit
+	idBytes []byte           // the entity ids, one after the other
+	idEnds  []int32          // per entity, the end of its id in idBytes
+	// numLimit bounds the ids looked up by value in byNum: maxByNum, or
+	// more for a large file (see byNumLimit), fixed for the whole read so
+	// that an id is always looked up the same way.
+	numLimit  int
+	ents      []entState   // per entity
+	opens     []openStart  // the open mentions' stacks; freed entries are reused
+	freeOpen  int32        // the first free entry of opens (index+1; 0: none)
+	spans     []span       // the mentions, in push order
+	at        []int32      // per entity, where its mentions go (finish)
+	classes   []tokenClass // per token from the first with a POS tag (see cells)
 	hasPOS    bool
 	types     bool // read the POS and named-entity columns
 	ne        map[int64]struct{}
@@ -155,11 +177,20 @@ type conllDoc struct {
 func (d *conllDoc) reset(name string, line int) {
 	d.name, d.line, d.tokens = name, line, 0
 	clear(d.index)
-	clear(d.byNum)
-	d.ids = d.ids[:0]
-	d.open = d.open[:0]
+	// Only the entries of the previous document's ids are cleared: byNum
+	// can be long (see byNumLimit), and a file of many documents must not
+	// clear all of it per document.
+	for e := range d.idEnds {
+		if v := canonicalNum(d.id(int32(e)), d.numLimit); v >= 0 && v < len(d.byNum) {
+			d.byNum[v] = 0
+		}
+	}
+	d.idBytes = d.idBytes[:0]
+	d.idEnds = d.idEnds[:0]
+	d.ents = d.ents[:0]
+	d.opens = d.opens[:0]
+	d.freeOpen = 0
 	d.spans = d.spans[:0]
-	d.lastSpan = d.lastSpan[:0]
 	d.classes = d.classes[:0]
 	d.hasPOS = false
 	d.ne = nil
@@ -170,16 +201,39 @@ func (d *conllDoc) reset(name string, line int) {
 	d.repeats, d.numRepeats = nil, 0
 }
 
-// maxByNum bounds the entity ids looked up by value rather than by string.
+// numEntities returns the number of entities seen in the document.
+func (d *conllDoc) numEntities() int { return len(d.idEnds) }
+
+// id returns the id of entity e as the file writes it.
+func (d *conllDoc) id(e int32) []byte {
+	start := int32(0)
+	if e > 0 {
+		start = d.idEnds[e-1]
+	}
+	return d.idBytes[start:d.idEnds[e]]
+}
+
+// maxByNum is the least bound of the entity ids looked up by value rather
+// than by string.
 const maxByNum = 1 << 16
 
+// byNumLimit returns the bound of the ids looked up by value for a file of
+// size bytes (0: unknown): maxByNum, or size/16 when that is more, so that
+// byNum (four bytes per value below the largest id seen) never holds more
+// than a quarter of the file's size while the entity ids of a large
+// document (a million mentions have ids in the hundreds of thousands) are
+// still found without hashing.
+func byNumLimit(size int) int {
+	return max(maxByNum, min(size/16, 1<<30))
+}
+
 // canonicalNum returns the value of id when id is a canonical decimal below
-// maxByNum ("0", or digits without a leading zero), and -1 otherwise. Two
-// ids compare equal as strings exactly when they have the same canonical
-// value, or are both non-canonical and equal as strings, so the two lookups
-// of entity never disagree.
-func canonicalNum(id []byte) int {
-	if len(id) == 0 || len(id) > 5 || (id[0] == '0' && len(id) > 1) {
+// limit ("0", or digits without a leading zero), and -1 otherwise. Two ids
+// compare equal as strings exactly when they have the same canonical value,
+// or are both non-canonical and equal as strings, so the two lookups of
+// entity never disagree.
+func canonicalNum(id []byte, limit int) int {
+	if len(id) == 0 || len(id) > 10 || (id[0] == '0' && len(id) > 1) {
 		return -1
 	}
 	v := 0
@@ -189,17 +243,17 @@ func canonicalNum(id []byte) int {
 		}
 		v = v*10 + int(c-'0')
 	}
-	if v >= maxByNum {
+	if v >= limit {
 		return -1
 	}
 	return v
 }
 
 // entity returns the index of entity id, allocating one as GetIndex does.
-// Canonical small numbers (the usual ids) are looked up in a slice, others
-// in a map.
+// Canonical numbers below d.numLimit (the usual ids) are looked up in a
+// slice, others in a map.
 func (d *conllDoc) entity(id []byte) int32 {
-	v := canonicalNum(id)
+	v := canonicalNum(id, d.numLimit)
 	if v >= 0 {
 		if v < len(d.byNum) && d.byNum[v] > 0 {
 			return d.byNum[v] - 1
@@ -207,38 +261,27 @@ func (d *conllDoc) entity(id []byte) int32 {
 	} else if e, ok := d.index[string(id)]; ok {
 		return e
 	}
-	e := int32(len(d.ids))
-	s := string(id)
+	e := int32(len(d.idEnds))
 	if v >= 0 {
 		if v >= len(d.byNum) {
 			d.byNum = append(d.byNum, make([]int32, v+1-len(d.byNum))...)
+			d.byNum = d.byNum[:cap(d.byNum)]
 		}
 		d.byNum[v] = e + 1
 	} else {
-		d.index[s] = e
+		d.index[string(id)] = e
 	}
-	d.ids = append(d.ids, s)
-	d.open = extend(d.open)
-	d.lastSpan = append(d.lastSpan, -1)
+	d.idBytes = append(d.idBytes, id...)
+	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
+	d.ents = append(d.ents, entState{})
 	return e
-}
-
-// extend appends an empty slice to ss, reusing the storage of one that an
-// earlier document left beyond len(ss) (reset truncates ss, keeping it).
-func extend[T any](ss [][]T) [][]T {
-	if n := len(ss); n < cap(ss) {
-		ss = ss[:n+1]
-		ss[n] = ss[n][:0]
-		return ss
-	}
-	return append(ss, nil)
 }
 
 func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
-	p := newConllParser(path, true)
+	p := newConllParser(path, true, len(data))
 	if err := p.feed(data); err != nil {
 		return nil, err
 	}
@@ -256,14 +299,16 @@ const readChunk = 1 << 20
 // is O(readChunk + longest line) beyond the documents. Without types, the
 // POS and named-entity columns are not read and every mention's type is
 // gocore.TypeUnknown.
-func readCoNLL2012Stream(r io.Reader, path string, types bool) ([]Doc, error) {
-	return readCoNLL2012Chunked(r, path, readChunk, types)
+// fileSize is the size of the file in bytes when it is known (0 when not),
+// from which the reader sizes its lookups (see byNumLimit).
+func readCoNLL2012Stream(r io.Reader, path string, types bool, fileSize int) ([]Doc, error) {
+	return readDocsChunked(r, path, readChunk, newConllParser(path, types, fileSize), "CoNLL-2012")
 }
 
 // readCoNLL2012Chunked is readCoNLL2012Stream with an initial buffer of size
-// bytes (at least 1).
+// bytes (at least 1) and a file of unknown size.
 func readCoNLL2012Chunked(r io.Reader, path string, size int, types bool) ([]Doc, error) {
-	return readDocsChunked(r, path, size, newConllParser(path, types), "CoNLL-2012")
+	return readDocsChunked(r, path, size, newConllParser(path, types, 0), "CoNLL-2012")
 }
 
 // readDocsChunked feeds r to p through readChunked and returns p's documents,
@@ -391,9 +436,11 @@ func (p *conllParser) docName() string {
 	return ""
 }
 
-// newConllParser starts a read; types says whether mention types are read.
-func newConllParser(path string, types bool) *conllParser {
-	return &conllParser{path: path, seen: make(map[string]int), d: &conllDoc{index: make(map[string]int32), types: types}}
+// newConllParser starts a read of a file of fileSize bytes (0: unknown);
+// types says whether mention types are read.
+func newConllParser(path string, types bool, fileSize int) *conllParser {
+	d := &conllDoc{index: make(map[string]int32), types: types, numLimit: byNumLimit(fileSize)}
+	return &conllParser{path: path, seen: make(map[string]int), d: d}
 }
 
 // feed parses data, which holds whole lines (only the last run of a file may
@@ -527,7 +574,7 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 		e--
 	}
 	var tabs [11]int
-	k := firstTabs(line[:e], &tabs)
+	k, lastTab := firstTabs(line[:e], &tabs)
 	if k == 0 && e == len(line) { // no tab: columns separated by spaces
 		d.colBuf = spaceColumns(line, d.colBuf)
 		cols := d.colBuf
@@ -562,17 +609,22 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 	if k >= 11 {
 		ne = line[tabs[9]+1 : tabs[10]]
 	}
-	return d.cells(pos, ne, line[bytes.LastIndexByte(line[:e], '\t')+1:e], path, num)
+	if lastTab < 0 { // more than 11 columns: firstTabs stopped counting
+		lastTab = bytes.LastIndexByte(line[:e], '\t')
+	}
+	return d.cells(pos, ne, line[lastTab+1:e], path, num)
 }
 
 // firstTabs stores in tabs the positions of the tabs of b numbered 3, 4, 9
 // and 10 from 0 (those that delimit the POS and named-entity columns; the
 // other entries are left alone) and returns how many tabs b has, counting
-// at most len(tabs). It reads eight bytes at a time and locates only the
-// tabs it stores.
-func firstTabs(b []byte, tabs *[11]int) int {
+// at most len(tabs), and the position of its last tab (-1 when it has none
+// or more than len(tabs)), which saves the token line a second scan for
+// its last column. It reads eight bytes at a time and locates only the
+// tabs it stores and the last one.
+func firstTabs(b []byte, tabs *[11]int) (k, last int) {
 	const want = 1<<3 | 1<<4 | 1<<9 | 1<<10 // the tab numbers stored
-	k := 0
+	last = -1
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		t := zeroBytes(binary.LittleEndian.Uint64(b[i:]) ^ tabs8)
@@ -580,28 +632,39 @@ func firstTabs(b []byte, tabs *[11]int) int {
 			continue
 		}
 		c := bits.OnesCount64(t)
+		if k+c > len(tabs) { // the word holds tab number len(tabs): store up to it, stop
+			for ; t != 0; t &= t - 1 {
+				tabs[k] = i + bits.TrailingZeros64(t)>>3
+				if k++; k == len(tabs) {
+					return k, -1
+				}
+			}
+		}
+		last = i + (63-bits.LeadingZeros64(t))>>3
 		if want>>k&(1<<c-1) == 0 { // none of tabs k .. k+c-1 is wanted
-			if k += c; k >= len(tabs) {
-				return len(tabs)
+			if k += c; k == len(tabs) {
+				return k, -1
 			}
 			continue
 		}
 		for ; t != 0; t &= t - 1 {
 			tabs[k] = i + bits.TrailingZeros64(t)>>3
-			if k++; k == len(tabs) {
-				return k
-			}
+			k++
+		}
+		if k == len(tabs) {
+			return k, -1
 		}
 	}
 	for ; i < len(b); i++ {
 		if b[i] == '\t' {
 			tabs[k] = i
+			last = i
 			if k++; k == len(tabs) {
-				return k
+				return k, -1
 			}
 		}
 	}
-	return k
+	return k, last
 }
 
 // cells reads the cells of one token: its POS tag (nil when the line has
@@ -617,7 +680,13 @@ func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
 			d.hasPOS = true
 		}
 	}
-	if d.types {
+	if cls != 0 || len(d.classes) > 0 {
+		// d.classes starts at the document's first tagged token (the
+		// tokens before it have class 0), so that a file without POS tags
+		// stores nothing per token.
+		if len(d.classes) < int(tok) {
+			d.classes = append(d.classes, make([]tokenClass, int(tok)-len(d.classes))...)
+		}
 		d.classes = append(d.classes, cls)
 	}
 	if ne != nil {
@@ -903,50 +972,79 @@ func (d *conllDoc) item(pat int, id []byte) error {
 		d.addSpan(e, tok, tok)
 	case patOpen:
 		e := d.entity(id)
-		d.open[e] = append(d.open[e], tok)
-		d.corefOpen++
+		d.pushOpen(e, tok)
 	case patClose:
 		e := d.entity(id)
-		n := len(d.open[e])
-		if n == 0 {
+		top := d.ents[e].top
+		if top == 0 {
 			return parseErr(d.cur.path, d.cur.num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
 		}
-		start := d.open[e][n-1]
-		d.open[e] = d.open[e][:n-1]
+		o := &d.opens[top-1]
+		start := o.start
+		d.ents[e].top = o.below
+		o.below, d.freeOpen = d.freeOpen, top // the entry joins the free list
 		d.corefOpen--
 		d.addSpan(e, start, tok)
 	}
 	return nil
 }
 
+// pushOpen opens a mention of entity e at token tok, in a free entry of
+// d.opens when there is one.
+func (d *conllDoc) pushOpen(e, tok int32) {
+	if f := d.freeOpen; f > 0 {
+		o := &d.opens[f-1]
+		d.freeOpen = o.below
+		*o = openStart{start: tok, below: d.ents[e].top}
+		d.ents[e].top = f
+	} else {
+		d.opens = append(d.opens, openStart{start: tok, below: d.ents[e].top})
+		d.ents[e].top = int32(len(d.opens))
+	}
+	d.corefOpen++
+}
+
+// openCount returns the number of mentions of entity e still open and the
+// start of the last one opened.
+func (d *conllDoc) openCount(e int) (n int, last int32) {
+	for top := d.ents[e].top; top > 0; top = d.opens[top-1].below {
+		if n == 0 {
+			last = d.opens[top-1].start
+		}
+		n++
+	}
+	return n, last
+}
+
 // addSpan records a mention of entity e, or drops it when it repeats the
 // entity's previous mention (see Doc.Repeats).
 func (d *conllDoc) addSpan(e int32, start, end int32) {
-	sp := span{start, end, int32(d.cur.num), e}
-	if last := d.lastSpan[e]; last >= 0 && d.spans[last].start == start && d.spans[last].end == end {
+	line := int32(d.cur.num)
+	key := packSpan(start, end) + 1
+	if d.ents[e].last == key {
 		if len(d.repeats) < maxRepeats {
-			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: sp.line})
+			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: line})
 		}
 		d.numRepeats++
 		return
 	}
-	d.lastSpan[e] = int32(len(d.spans))
-	d.spans = append(d.spans, sp)
+	d.spans = append(d.spans, span{start, end, line, e})
+	d.ents[e].last = key
 }
 
 // finish checks that every mention is closed and builds the Doc.
 func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	if d.corefOpen > 0 {
-		for e, st := range d.open {
-			if len(st) > 0 {
+		for e := range d.ents {
+			if n, last := d.openCount(e); n > 0 {
 				return Doc{}, parseErr(path, num, d.name,
 					"%d mention(s) of entity %s still open at \"#end document\" (the last opened at token %d)",
-					len(st), d.ids[e], st[len(st)-1])
+					n, d.id(int32(e)), last)
 			}
 		}
 	}
 	doc := Doc{Name: d.name, NumTokens: int(d.tokens), Path: path, Line: d.line,
-		Entities: append([]string(nil), d.ids...), Repeats: d.repeats, NumRepeats: d.numRepeats}
+		Entities: d.entityIDs(), Repeats: d.repeats, NumRepeats: d.numRepeats}
 	if d.badItems > 0 {
 		doc.Warnings = append(doc.Warnings, gocore.Warning{Kind: gocore.WarnBadItem, Side: -1, Doc: -1,
 			Line: d.badLine, Count: d.badItems,
@@ -958,26 +1056,36 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			Msg: "a token line with no tab has a coreference item such as \"(3)\" in a column other than the last: " +
 				"read as a word; the reference scorer, which splits columns on tabs only, reads a mention there"})
 	}
-	// Group the mentions by entity, in push order within one (a stable
-	// counting sort straight into the document's mentions).
-	at := make([]int32, len(d.ids)+1)
+	// Group the mentions by entity, keeping their push order within an
+	// entity: a counting sort.
+	at := append(d.at[:0], make([]int32, len(d.ents))...)
+	d.at = at
 	for _, sp := range d.spans {
-		at[sp.entity+1]++
+		at[sp.ent]++
 	}
-	for e := 1; e < len(at); e++ {
-		at[e] += at[e-1]
+	total := int32(0)
+	for e, n := range at {
+		at[e] = total
+		total += n
 	}
 	doc.Mentions = make([]Mention, len(d.spans))
 	var classes []tokenClass
 	if d.hasPOS {
 		classes = d.classes
+		if n := int(d.tokens); len(classes) < n { // untagged tokens after the last tagged one
+			classes = append(classes, make([]tokenClass, n-len(classes))...)
+		}
+		d.classes = classes
 	}
 	ne := d.ne          // nil without an NE column: no lookups succeed
 	var spans spanIndex // for long mentions only: built on the first
 	for _, sp := range d.spans {
-		m := &doc.Mentions[at[sp.entity]]
-		at[sp.entity]++
-		*m = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.entity), Line: sp.line}
+		m := &doc.Mentions[at[sp.ent]]
+		at[sp.ent]++
+		*m = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.ent), Line: sp.line}
+		if classes == nil && ne == nil {
+			continue // no POS or NE column: the type is unknown and there is no head
+		}
 		_, isNE := ne[packSpan(sp.start, sp.end)]
 		m.Type, d.clsBuf = spanType(m, classes, isNE, d.clsBuf, &spans)
 		var h int32
@@ -986,6 +1094,19 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// entityIDs returns the entities' ids as strings, which share the storage of
+// one string (one allocation for the document).
+func (d *conllDoc) entityIDs() []string {
+	all := string(d.idBytes)
+	ids := make([]string, len(d.idEnds))
+	start := int32(0)
+	for e, end := range d.idEnds {
+		ids[e] = all[start:end]
+		start = end
+	}
+	return ids
 }
 
 // Byte-parallel scanning, eight bytes at a time.

@@ -233,6 +233,7 @@ func TestEntityIdsCompareAsStrings(t *testing.T) {
 		{"leading zero differs", []string{"(7)", "(07)", "(7)|(007)"}, []string{"7", "07", "007"}, []int{2, 1, 1}},
 		{"zero and double zero", []string{"(0)|(00)", "(0", "0)"}, []string{"0", "00"}, []int{2, 1}},
 		{"largest slice id and first map id", []string{"(65535)|(" + big + ")", "(" + big + ")"}, []string{"65535", big}, []int{1, 2}},
+		{"above the least bound", []string{"(" + strconv.Itoa(4*maxByNum) + ")|(65536", "65536)", "(99999999)"}, []string{strconv.Itoa(4 * maxByNum), big, "99999999"}, []int{1, 1, 1}},
 		{"long ids", []string{"(123456789012)", "(123456789012", "123456789012)"}, []string{"123456789012"}, []int{2}},
 		{"same entity through both paths", []string{"(00", "(0", "00)|0)"}, []string{"00", "0"}, []int{1, 1}},
 	}
@@ -253,7 +254,28 @@ func TestEntityIdsCompareAsStrings(t *testing.T) {
 				got[m.Cluster]++
 			}
 			assert.Equal(t, tt.count, got)
+			// A large file looks ids up by value up to a higher bound
+			// (byNumLimit): the entities are the same.
+			large, err := readCoNLL2012Stream(strings.NewReader(b.String()), "ids.conll", true, 1<<30)
+			require.NoError(t, err)
+			assert.Equal(t, docs, large)
 		})
+	}
+}
+
+// TestEntityIdsAcrossDocuments checks that the ids looked up by value start
+// afresh in each document, whatever their size, and on both bounds.
+func TestEntityIdsAcrossDocuments(t *testing.T) {
+	data := "#begin document a\nw\t(70000)|(3)\nw\t(70000)\n#end document\n" +
+		"#begin document b\nw\t(3)\nw\t(70000)|(5)\n#end document\n"
+	for _, size := range []int{0, 1 << 30} {
+		docs, err := readCoNLL2012Stream(strings.NewReader(data), "ids.conll", true, size)
+		require.NoError(t, err)
+		require.Len(t, docs, 2)
+		assert.Equal(t, []string{"70000", "3"}, docs[0].Entities, "size %d", size)
+		assert.Equal(t, []string{"3", "70000", "5"}, docs[1].Entities, "size %d", size)
+		assert.Equal(t, []int64{0, 0, 1}, []int64{docs[0].Mentions[0].Cluster, docs[0].Mentions[1].Cluster, docs[0].Mentions[2].Cluster})
+		assert.Equal(t, []int64{0, 1, 2}, []int64{docs[1].Mentions[0].Cluster, docs[1].Mentions[1].Cluster, docs[1].Mentions[2].Cluster})
 	}
 }
 
@@ -277,8 +299,16 @@ func TestFirstTabs(t *testing.T) {
 			}
 		}
 		var tabs [11]int
-		k := firstTabs(b, &tabs)
+		k, last := firstTabs(b, &tabs)
 		require.Equal(t, min(len(want), 11), k, "line %q", b)
+		switch {
+		case len(want) >= 11:
+			require.Equal(t, -1, last, "line %q", b)
+		case len(want) == 0:
+			require.Equal(t, -1, last, "line %q", b)
+		default:
+			require.Equal(t, want[len(want)-1], last, "last tab of %q", b)
+		}
 		for _, j := range []int{3, 4, 9, 10} {
 			if j < k {
 				require.Equal(t, want[j], tabs[j], "tab %d of %q", j, b)

@@ -484,22 +484,27 @@ func readWith(path string, o readOpts) ([]Doc, error) {
 		if f == FormatCoNLLU {
 			return readCoNLLUStream(newStopReader(file, o.stop), path)
 		}
-		return readCoNLL2012Stream(newStopReader(file, o.stop), path, types)
+		return readCoNLL2012Stream(newStopReader(file, o.stop), path, types, regularSize(file))
 	}
 	file, err := openFile(path, o.stop)
 	if err != nil {
 		return nil, openErr(err, path)
 	}
 	defer file.Close()
-	size := 0
-	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < 1<<40 {
-		size = int(st.Size())
-	}
-	data, err := readAllSized(newStopReader(file, o.stop), path, size)
+	data, err := readAllSized(newStopReader(file, o.stop), path, regularSize(file))
 	if err != nil {
 		return nil, err
 	}
 	return parseWith(data, path, o)
+}
+
+// regularSize returns the size of a regular file, 0 for anything else (a
+// pipe, a device) or when it is unknown.
+func regularSize(file *os.File) int {
+	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < 1<<40 {
+		return int(st.Size())
+	}
+	return 0
 }
 
 // openErr wraps an error of openFile, leaving a cancellation as it is.
@@ -542,7 +547,7 @@ func readWithText(path string, o readOpts) ([]Doc, error) {
 	}()
 	var docs []Doc
 	if f, ferr := resolveFormat(nil, path, o.format); ferr == nil && f == FormatCoNLL2012 {
-		docs, err = readCoNLL2012Stream(bytes.NewReader(data), path, o.types)
+		docs, err = readCoNLL2012Stream(bytes.NewReader(data), path, o.types, len(data))
 	} else {
 		if i := bytes.IndexByte(data, 0); i >= 0 {
 			err = nulError(path, 1+bytes.Count(data[:i], []byte{'\n'}))

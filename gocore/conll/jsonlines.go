@@ -71,12 +71,25 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 			continue
 		}
 		var jd jsonDoc
-		dec := json.NewDecoder(bytes.NewReader(line))
-		if err := dec.Decode(&jd); err != nil {
-			return nil, parseErr(path, l.num, "", "invalid JSON document: %v", err)
+		nTokens, fast := -1, false
+		if jsonFast {
+			jd, nTokens, fast = scanJSONDoc(line)
 		}
-		if dec.More() {
-			return nil, parseErr(path, l.num, "", "more than one JSON value on the line")
+		if !fast {
+			jd, nTokens = jsonDoc{}, -1 // what a partial fast scan left is dropped
+			dec := json.NewDecoder(bytes.NewReader(line))
+			if err := dec.Decode(&jd); err != nil {
+				return nil, parseErr(path, l.num, "", "invalid JSON document: %v", err)
+			}
+			if dec.More() {
+				return nil, parseErr(path, l.num, "", "more than one JSON value on the line")
+			}
+			if jd.Sentences != nil {
+				nTokens = 0
+				for _, s := range jd.Sentences {
+					nTokens += len(s)
+				}
+			}
 		}
 		if jd.DocKey == nil {
 			return nil, parseErr(path, l.num, "", "no \"doc_key\"")
@@ -90,14 +103,15 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 		if err != nil {
 			return nil, parseErr(path, l.num, name, "%v", err)
 		}
-		doc := Doc{Name: name, NumTokens: -1, Path: path, Line: l.num}
-		if jd.Sentences != nil {
-			n := 0
-			for _, s := range jd.Sentences {
-				n += len(s)
-			}
-			doc.NumTokens = n
+		doc := Doc{Name: name, NumTokens: nTokens, Path: path, Line: l.num}
+		n := 0
+		for _, cluster := range clusters {
+			n += len(cluster)
 		}
+		if n > 0 {
+			doc.Mentions = make([]Mention, 0, n) // sized once: no copies as it grows
+		}
+		doc.Entities = clusterLabels(len(clusters))
 		for c, cluster := range clusters {
 			for k, sp := range cluster {
 				if len(sp) != 2 {
@@ -114,7 +128,6 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 				}
 				doc.Mentions = append(doc.Mentions, Mention{Start: int32(s), End: int32(e), Cluster: int64(c), Line: int32(l.num)})
 			}
-			doc.Entities = append(doc.Entities, strconv.Itoa(c))
 		}
 		docs = append(docs, doc)
 	}
@@ -155,9 +168,36 @@ func clustersOf(jd *jsonDoc, line []byte, o readOpts) ([][][]int64, error) {
 	case raw == nil:
 		return nil, errors.New(`no "clusters" field`)
 	}
+	if jsonFast {
+		if clusters, ok := parseClusters(raw); ok {
+			return clusters, nil
+		}
+	}
 	var clusters [][][]int64
 	if err := json.Unmarshal(raw, &clusters); err != nil {
 		return nil, fmt.Errorf("%q must be a list of clusters, each a list of [start, end] spans: %v", field, err)
 	}
 	return clusters, nil
+}
+
+// clusterLabels returns "0", "1", ... "n-1", which share the storage of one
+// string (one allocation, not one per cluster); nil for n = 0.
+func clusterLabels(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	var digits []byte
+	ends := make([]int, n)
+	for c := range n {
+		digits = strconv.AppendInt(digits, int64(c), 10)
+		ends[c] = len(digits)
+	}
+	all := string(digits)
+	labels := make([]string, n)
+	start := 0
+	for c, end := range ends {
+		labels[c] = all[start:end]
+		start = end
+	}
+	return labels
 }

@@ -1,16 +1,22 @@
-"""Result objects: scores computed on demand from the per-document counts matrix."""
+"""Result objects: scores computed on demand from the per-document counts matrix.
+
+NumPy is imported where a Result is built or exported, not with the module:
+the command line's ``score --json`` writes the JSON schema
+(:func:`scores_json`) from the engine's counts without importing it.
+"""
 
 from __future__ import annotations
-
-import html
-from collections.abc import Iterator, Sequence
-from typing import Any
-
-import numpy as np
 
 from . import _arith
 from ._arith import RP_COUNTS
 from ._engine import Duplicate
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the command line's start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from typing import Any
+
+    import numpy as np
 
 #: BLANC's halves: (name in results, column prefix).
 BLANC_HALVES = (("coref_links", "coref"), ("noncoref_links", "noncoref"))
@@ -127,6 +133,49 @@ def _metric_scores(row: Sequence[float], lay: dict[str, dict[str, int]], metrics
     return out
 
 
+def conll_f1_of(scores: dict[str, MetricScore]) -> float | None:
+    """Mean F1 of MUC, B-cubed and CEAF_e (the CoNLL score), or None if one is absent or had nothing to count."""
+    if not all(m in scores and scores[m].counted for m in _arith.CONLL_METRICS):
+        return None
+    return float(sum(scores[m].f1 for m in _arith.CONLL_METRICS) / len(_arith.CONLL_METRICS))
+
+
+def scores_json(sums: Sequence[float], rows: Sequence[Sequence[float]] | None, names: Sequence[str],
+                columns: Sequence[str], metrics: Sequence[str], analyses: Sequence[str], blanc_rule: str, *,
+                key: str | None, response: str | None, warnings: Sequence[str]) -> dict[str, Any]:
+    """The JSON schema of ``corefscore --json`` (:meth:`Result.to_dict`) from counts as Python floats.
+
+    ``sums`` are the column sums; ``rows``, when not None, the per-document
+    rows (``"documents"`` is then added), ``names`` their documents' names.
+    """
+    from ._version import __version__
+
+    lay = _arith.layout(columns)
+    scores = _metric_scores(sums, lay, metrics, blanc_rule)
+    out: dict[str, Any] = {
+        "version": __version__,
+        "key": key,
+        "response": response,
+        "metrics": {name: s.to_dict() for name, s in scores.items()},
+        "conll_f1": conll_f1_of(scores),
+        "warnings": [*warnings, *_arith.na_warnings(scores.items())],
+    }
+
+    def analysis_counts(row: Sequence[float]) -> dict[str, dict[str, float | int]]:
+        return {a: {k: _num(row[i]) for k, i in lay[a].items()} for a in analyses}
+
+    if analyses:
+        out["analyses"] = analysis_counts(sums)
+    if rows is not None:
+        out["documents"] = [
+            {"name": name,
+             "metrics": {n: s.to_dict() for n, s in _metric_scores(row, lay, metrics, blanc_rule).items()},
+             **({"analyses": analysis_counts(row)} if analyses else {})}
+            for name, row in zip(names, rows)
+        ]
+    return out
+
+
 class Result:
     """Scores of one or more documents, computed from the engine's counts.
 
@@ -173,6 +222,8 @@ class Result:
         options: dict[str, Any] | None = None,
         n_duplicates: int | None = None,
     ) -> None:
+        import numpy as np
+
         counts_matrix = np.asarray(counts_matrix, dtype=np.float64)
         if counts_matrix.ndim != 2 or counts_matrix.shape[1] != len(columns):
             raise ValueError(
@@ -258,10 +309,7 @@ class Result:
         """Mean F1 of MUC, B-cubed and CEAF_e (the CoNLL score), or None if one is absent or had nothing to count."""
         if not all(m in self.metrics for m in _arith.CONLL_METRICS):
             return None
-        scores = self._all()
-        if not all(scores[m].counted for m in _arith.CONLL_METRICS):
-            return None
-        return float(sum(scores[m].f1 for m in _arith.CONLL_METRICS) / len(_arith.CONLL_METRICS))
+        return conll_f1_of(self._all())
 
     def na_warnings(self) -> list[str]:
         """A line for each metric with nothing to count over the whole batch (shown as n/a), saying why."""
@@ -304,6 +352,8 @@ class Result:
         (n_docs, n_columns); ``columns`` and ``metrics`` are those of the Result
         or Scorer that produced them.
         """
+        import numpy as np
+
         arr = np.asarray(counts, dtype=np.float64)
         arr = arr.reshape(1, -1) if arr.ndim == 1 else arr
         names = [str(i) for i in range(len(arr))] if doc_names is None else list(doc_names)
@@ -330,30 +380,9 @@ class Result:
             {count: value}}``. With ``per_doc=True``, ``"documents": [{"name",
             "metrics"}]`` is added (and ``"analyses"`` per document).
         """
-        from ._version import __version__
-
-        out: dict[str, Any] = {
-            "version": __version__,
-            "key": self.key,
-            "response": self.response,
-            "metrics": {name: s.to_dict() for name, s in self._all().items()},
-            "conll_f1": self.conll_f1,
-            "warnings": [*self.warnings, *self.na_warnings()],
-        }
-        if self.analyses:
-            out["analyses"] = self._analysis_counts()
-        if per_doc:
-            out["documents"] = [
-                {"name": doc.doc_names[0], "metrics": {n: s.to_dict() for n, s in doc._all().items()},
-                 **({"analyses": doc._analysis_counts()} if self.analyses else {})}
-                for doc in self.per_document()
-            ]
-        return out
-
-    def _analysis_counts(self) -> dict[str, dict[str, float | int]]:
-        """The count-only analyses' summed counts, ints where integral (their ``to_dict`` form)."""
-        counts = self.counts
-        return {a: {k: _num(v) for k, v in counts[a].items()} for a in self.analyses}
+        return scores_json(self.total_counts.tolist(), self.counts_matrix.tolist() if per_doc else None,
+                           self.doc_names, self.columns, self.metrics, self.analyses, self.blanc_rule,
+                           key=self.key, response=self.response, warnings=self.warnings)
 
     def to_pandas(self, per_document: bool = False) -> Any:
         """A pandas DataFrame: one row per metric (or per document and metric).
@@ -372,6 +401,8 @@ class Result:
             raise ImportError(
                 "corefscore: to_pandas() needs pandas; install it with `pip install corefscore[notebook]`"
             ) from exc
+        import numpy as np
+
         docs = self.per_document() if per_document else [self]
         rows = []
         for doc in docs:
@@ -409,6 +440,8 @@ class Result:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
+        import html
+
         n = self.n_documents
         rows = "".join(
             f"<tr><th>{html.escape(name)}</th><td>{r}</td><td>{p}</td><td>{f}</td></tr>"

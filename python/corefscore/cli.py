@@ -281,14 +281,39 @@ def _plain_score_files(key: str, response: str, kwargs: dict[str, Any]) -> Any:
     return totals
 
 
+def _plain_scores_json(key: str, response: str, kwargs: dict[str, Any], per_doc: bool) -> dict[str, Any]:
+    """``score_files(key, response, **kwargs).to_dict(per_doc=per_doc)``, computed without NumPy.
+
+    The same numbers and schema (``_result.scores_json`` writes both): the
+    columns are summed document by document in key order, as NumPy sums a
+    matrix's rows, so ``score --json`` pays for the interpreter, the library
+    and the read, not for importing NumPy (bench/startup.md).
+    """
+    from . import _engine, _lib, _report, _result
+
+    opts = _engine.options(**kwargs)
+    scores = _engine.score_files(key, response, opts, as_numpy=False)
+    columns = _lib.columns()
+    n_docs = len(scores.names)
+    totals = _report.Totals(scores.counts, n_docs, columns, scores.metrics, opts.blanc_rule)
+    rows = None
+    if per_doc:
+        flat, width = scores.counts[:], len(columns)
+        rows = [flat[i * width:(i + 1) * width] for i in range(n_docs)]
+    warnings = _engine.warning_lines(scores) if scores.n_duplicates or scores.warnings else []
+    return _result.scores_json(totals.sums, rows, scores.names, columns, totals.metrics, totals.analyses,
+                               opts.blanc_rule, key=str(key), response=str(response), warnings=warnings)
+
+
 def _no_blas_threads() -> None:
     """Ask OpenBLAS for one thread, unless the user chose, before a command that does no matrix product imports NumPy.
 
     Starting OpenBLAS's thread pool is more than half of what ``import
     numpy`` costs beyond the interpreter on a small machine (about 80 ms of
     CPU on the 2-CPU benchmark machine, ``bench/cli.md``); the table of
-    scores, macro averages and the JSON output only sum and divide. Commands that resample (``--ci``,
-    ``compare``) keep the default.
+    scores, macro averages and the JSON output only sum and divide. The report's idle worker threads
+    spun for 27% of its CPU samples for no wall time (issue 24: one thread, -22% CPU, the same wall), so it
+    asks for one thread too. ``--ci`` and ``compare`` keep the default.
     """
     import os
 
@@ -496,6 +521,11 @@ def _cmd_score(argv: list[str]) -> int:
         _warn([*result.warnings, *result.na_warnings()])
         sys.stdout.write(_score_table(result, args, None, None))
         return 0
+    if args.json and not args.ci and args.average == "micro":
+        out = _plain_scores_json(args.key, args.response, _score_kwargs(args, metrics), args.per_doc)
+        _warn(out["warnings"])
+        _dump_json(out)
+        return 0
     if not args.ci:
         _no_blas_threads()
     result = _score_files(args.key, args.response, **_score_kwargs(args, metrics))
@@ -687,6 +717,7 @@ def _cmd_report(argv: list[str]) -> int:
     args = _parse(parser, argv)
     if len(args.responses) > 2:
         raise UsageError("report takes one or two response files")
+    _no_blas_threads()
     from .report import write_report
 
     kwargs = _score_kwargs(args, _metric_list(args.metrics))
