@@ -188,9 +188,15 @@ def test_self_contained():
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page), "no external resource"
     assert "http://" not in page and "https://" not in page
-    assert page.count("</script>") == 2, "a word cannot close the data script"
-    blob = re.search(r'<script type="application/json" id="([^"]+)-data">(.*?)</script>', page, re.S)
-    assert json.loads(blob.group(2))["documents"][0]["sentences"][0][0].startswith("</script>")
+    # the page's data, each document's body and the viewer's script
+    assert page.count("</script>") == 2 + len(data["documents"]), "a word cannot close the data script"
+    assert _bodies(page)[0]["w"].split(" ")[0] == "</script><script>alert(1)</script>"
+
+
+def _bodies(page: str) -> dict[int, dict]:
+    """The documents embedded in a page (text and mentions), by document index."""
+    found = re.findall(r'<script type="application/json" id="[^"]+-doc-(\d+)">(.*?)</script>', page, re.S)
+    return {int(i): json.loads(b) for i, b in found}
 
 
 def test_fragment_ids_unique():
@@ -402,8 +408,19 @@ def test_browser_litbank_sized(page_of, capsys):
                    s.value = '57'; s.dispatchEvent(new Event('change')); document.body.offsetHeight;
                    return performance.now() - t; }"""
     )
-    n = page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length")
-    assert n == sum(len(e) for e in data["documents"][57]["key"])
+    # The document is longer than a window: the first 2,000 words are drawn, then the next ones.
+    doc = data["documents"][57]
+    n_words = sum(len(s) for s in doc["sentences"])
+    assert n_words > 2000
+
+    def overlapping(a, z):
+        return sum(1 for e in doc["key"] for s, t in e if s < z and t >= a)
+
+    assert page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length") == overlapping(0, 2000)
+    assert page.inner_text(".cfs-win-label") == f"words 1–2000 of {n_words}"
+    page.click(".cfs-win-next")
+    assert page.inner_text(".cfs-win-label") == f"words 2001–{min(4000, n_words)} of {n_words}"
+    assert page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length") == overlapping(2000, 4000)
     assert problems == []
     with capsys.disabled():
         print(
