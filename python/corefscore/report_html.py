@@ -117,7 +117,7 @@ import re
 import uuid
 from typing import Any
 
-__all__ = ["CATEGORY_COLOURS", "KK_CATEGORIES", "render_report"]
+__all__ = ["CATEGORY_COLOURS", "KK_CATEGORIES", "PAGE_LIMIT", "nested_document", "render_report"]
 
 #: The seven categories of Kummerfeld & Klein (2013), in the engine's order.
 KK_CATEGORIES = (
@@ -439,6 +439,35 @@ def _as_columns(doc: dict, systems: list[str]) -> dict:
             "sentence_ends": np.cumsum([len(s) for s in doc.get("sentences") or []], dtype=np.int64),
             "key_mentions": rows(doc.get("key")),
             "response_mentions": {s: rows((doc.get("responses") or {}).get(s)) for s in systems}}
+
+
+def nested_document(doc: dict) -> dict:
+    """A document of the columnar form (what :func:`corefscore.report.report_data` gives) in the nested form.
+
+    ``sentences`` (words per sentence), ``key`` and ``responses[system]``
+    (entities as lists of ``(start, end)`` spans, numbered as in the file);
+    for tests and for looking at a small document, not for large ones.
+    """
+    cols = doc
+    raw, offsets = bytes(cols["words_utf8"]), [int(o) for o in cols["word_offsets"]]
+    words = [raw[offsets[w]:offsets[w + 1]].decode("utf-8", "replace") for w in range(len(offsets) - 1)]
+    sentences, start = [], 0
+    for end in [int(e) for e in cols["sentence_ends"]] + [len(words)]:
+        if end > start:
+            sentences.append(words[start:end])
+        start = max(start, end)
+
+    def entities(rows: Any) -> list[list[tuple[int, int]]]:
+        out: list[list[tuple[int, int]]] = []
+        for s, e, k in (tuple(int(v) for v in r) for r in rows):
+            out.extend([] for _ in range(k + 1 - len(out)))
+            out[k].append((s, e))
+        return [sorted(e) for e in out]
+
+    rest = {k: v for k, v in doc.items() if k not in ("words_utf8", "word_offsets", "sentence_ends",
+                                                          "key_mentions", "response_mentions")}
+    return {**rest, "sentences": sentences, "key": entities(cols["key_mentions"]),
+            "responses": {s: entities(m) for s, m in cols["response_mentions"].items()}}
 
 
 def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) -> str | None:
