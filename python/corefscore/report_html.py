@@ -490,9 +490,13 @@ def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) ->
     n = len(offsets) - 1
     sides = [np.asarray(cols["key_mentions"], np.int64).reshape(-1, 3)] + [
         np.asarray((cols.get("response_mentions") or {}).get(s, ()), np.int64).reshape(-1, 3) for s in systems]
-    # An estimate of the JSON bytes of the first t words: their bytes, a separator each, about 14 bytes a mention.
+    # An estimate of the JSON bytes of the first t words: their bytes, a separator each, about 14 bytes a
+    # mention and 20 an error's span (its end's word counts).
     last_word = np.sort(np.concatenate([m[:, 1] for m in sides]))
-    cost = offsets + np.arange(n + 1) + 14 * np.searchsorted(last_word, np.arange(n + 1), side="left")
+    error_ends = np.sort(np.concatenate([np.asarray(e["m"], np.int64)[1::2] for e in errors.values()] + [[]]))
+    words = np.arange(n + 1)
+    cost = (offsets + words + 14 * np.searchsorted(last_word, words, side="left")
+            + 20 * np.searchsorted(error_ends, words, side="left"))
     shown = int(np.searchsorted(cost, budget - 1000, side="right")) - 1
     for _ in range(4):
         shown = max(0, min(shown, n))
@@ -519,16 +523,27 @@ def _body_json(cols: dict, offsets: Any, sides: list, errors: dict, systems: lis
     if shown and (not len(ends) or ends[-1] < shown):
         ends = np.append(ends, shown)
 
-    def mentions(m: Any) -> list:
+    def mentions(m: Any) -> str:
         m = m[m[:, 1] < shown]
         m = m[np.lexsort((m[:, 2], -m[:, 1], m[:, 0]))]
-        flat = np.stack([np.diff(m[:, 0], prepend=0), m[:, 1] - m[:, 0], m[:, 2]], axis=1)
-        return flat.ravel().tolist()
+        return _int_list(np.stack([np.diff(m[:, 0], prepend=0), m[:, 1] - m[:, 0], m[:, 2]], axis=1))
 
-    body = {"n": n, "shown": shown, "w": text, "s": ends.tolist(), "k": mentions(sides[0]),
-            "r": {s: mentions(m) for s, m in zip(systems, sides[1:])},
-            "e": {s: _errors_within(e, shown) for s, e in errors.items()}}
-    return _json_for_script(body)
+    def errors_of(e: dict) -> str:
+        kept = _errors_within(e, shown)
+        return f'{{"c":{_int_list(kept["c"])},"m":{_int_list(kept["m"])},"o":{_int_list(kept["o"])}}}'
+
+    # Written by hand: only the strings need JSON's escapes (and the script's), the long integer lists do not.
+    return (f'{{"n":{n},"shown":{shown},"w":{_json_for_script(text)},"s":{_int_list(ends)},'
+            f'"k":{mentions(sides[0])},'
+            f'"r":{{{",".join(f"{_json_for_script(s)}:{mentions(m)}" for s, m in zip(systems, sides[1:]))}}},'
+            f'"e":{{{",".join(f"{_json_for_script(s)}:{errors_of(e)}" for s, e in errors.items())}}}}}')
+
+
+def _int_list(values: Any) -> str:
+    """Integers as a JSON list."""
+    import numpy as np
+
+    return "[" + ",".join(map(str, np.asarray(values, np.int64).ravel().tolist())) + "]"
 
 
 def _errors_within(e: dict, shown: int) -> dict:
@@ -537,13 +552,13 @@ def _errors_within(e: dict, shown: int) -> dict:
 
     codes, flat, offsets = np.asarray(e["c"], np.int64), e["m"], e["o"]
     if not len(codes):
-        return {"c": [], "m": [], "o": [0]}
+        return {"c": codes, "m": flat, "o": [0]}
     outside = np.concatenate([[0], np.cumsum(flat[1::2] >= shown)])  # spans beyond, before each span
     keep = outside[offsets[1:] // 2] == outside[offsets[:-1] // 2]
     spans = np.repeat(keep, np.diff(offsets) // 2)
     m = flat.reshape(-1, 2)[spans].ravel()
     kept = np.diff(offsets)[keep]
-    return {"c": codes[keep].tolist(), "m": m.tolist(), "o": np.concatenate([[0], np.cumsum(kept)]).tolist()}
+    return {"c": codes[keep], "m": m, "o": np.concatenate([[0], np.cumsum(kept)])}
 
 
 def _clean(x: Any) -> Any:
