@@ -594,3 +594,118 @@ def test_browser_cli_report_two_systems_agrees_with_compare(browser, tmp_path, c
     assert shown == pytest.approx(want_diffs, abs=1e-12)
     assert problems == []
     page.close()
+
+
+# ---------------------------------------------------------------------------
+# A report of one huge document, and one of hostile strings, through the command line's road (issue 20).
+
+
+@pytest.fixture(scope="module")
+def huge_report(tmp_path_factory):
+    """`corefscore report` on one synthetic 200k-mention document (about 2.4M words): the page's path."""
+    from corefscore import cli
+    from fixtures.perturb import write_synthetic_corpus
+
+    d = tmp_path_factory.mktemp("huge")
+    key, resp = write_synthetic_corpus(d, seed=0, n_docs=1, n_mentions=200_000, n_entities=45_685)
+    out = d / "report.html"
+    assert cli.main(["report", key, resp, "-o", str(out), "--n", "100"]) == 0
+    return out
+
+
+def test_huge_document_page_stays_small(huge_report):
+    """The page stays under 25 MB; it holds the document's first words, as many as fit, and says how many."""
+    from corefscore.report_html import PAGE_LIMIT
+
+    size = huge_report.stat().st_size
+    assert size < min(PAGE_LIMIT, 25 * 10**6), f"{size / 1e6:.1f} MB"
+    body = _bodies(huge_report.read_text(encoding="utf-8"))[0]
+    assert body["n"] > 2_000_000 and 0 < body["shown"] <= body["n"]
+    words = body["w"].split(" ")
+    assert len(words) == body["shown"] and words[:3] == ["w0", "w1", "w2"]
+    assert len(body["k"]) > 3 * 100_000, "the mentions inside the embedded words are there"
+
+
+def _open(browser, path, viewport=(1360, 1000)):
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("request", lambda r: problems.append(r.url) if not r.url.startswith(("file:", "data:", "about:")) else None)
+    return page, problems
+
+
+def test_browser_huge_document(browser, huge_report, capsys):
+    """The 200k-mention page opens, draws its first window, moves by windows and jumps to the next error."""
+    page, problems = _open(browser, huge_report)
+    page.goto(huge_report.as_uri())
+    page.wait_for_selector(".cfs-key-text .m")
+    loaded = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+    body = _bodies(huge_report.read_text(encoding="utf-8"))[0]
+    assert len(page.query_selector_all(".cfs-docs tbody tr")) == 1
+    assert page.is_visible(".cfs-window")
+    assert page.inner_text(".cfs-win-label") == f"words 1–2000 of {body['shown']}"
+    assert "w0 w1 w2" in re.sub(r"\s+", " ", page.inner_text(".cfs-key-text"))
+    assert page.is_visible(".cfs-doc-note") and f"{body['n']}" in page.inner_text(".cfs-doc-note")
+    first_window = page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length")
+    assert first_window > 0
+    assert page.is_disabled(".cfs-win-prev")
+
+    moved = page.evaluate("""() => { const t = performance.now(); document.querySelector('.cfs-win-next').click();
+                                      document.body.offsetHeight; return performance.now() - t; }""")
+    assert page.inner_text(".cfs-win-label") == f"words 2001–4000 of {body['shown']}"
+    assert "w2000 w2001" in re.sub(r"\s+", " ", page.inner_text(".cfs-key-text"))
+    starts = page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.map(n => +n.dataset.t)")
+    assert starts and min(starts) >= 2000, "the mentions drawn reach into the window"
+
+    # The next error after word 4000: its window is drawn and its mention marked.
+    page.click(".cfs-win-err")
+    label = page.inner_text(".cfs-win-label")
+    first = int(re.match(r"words (\d+)–", label).group(1))
+    assert first > 2000
+    assert page.query_selector_all(".cfs-key-text .m.err, .cfs-resp-text .m.err")
+    page.click(".cfs-win-prev")
+    assert page.inner_text(".cfs-win-label").startswith(f"words {max(1, first - 2000)}–")
+    assert problems == []
+    with capsys.disabled():
+        print(f"\n[report] 200k mentions ({huge_report.stat().st_size / 2**20:.1f} MB): loaded and first window "
+              f"drawn at {loaded:.0f} ms; next window drawn in {moved:.0f} ms")
+    page.close()
+
+
+HOSTILE_WORDS = ["<!--", "</script>", "<script>window.cfsPwned=1</script>", "]]>", "\u2028", "\u2029", "-->", "&amp;"]
+
+
+def test_browser_hostile_strings(browser, tmp_path):
+    """Words and document names that could end a script or a comment are shown as text, and nothing runs."""
+    from corefscore import cli
+
+    def conll(path, docs):
+        lines = []
+        for name, coref in docs:
+            lines.append(f"#begin document ({name}); part 000")
+            words = [*HOSTILE_WORDS, "fine"]
+            lines += [f"{name}\t0\t{i}\t{w}\t-\t-\t-\t-\t-\t-\t*\t{c}" for i, (w, c) in enumerate(zip(words, coref))]
+            lines += ["", "#end document"]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    n = len(HOSTILE_WORDS) + 1
+    names = ["a</script><script>window.cfsPwned=2</script>", "b<!--\u2028\u2029]]>"]
+    key, resp, out = tmp_path / "key.conll", tmp_path / "resp.conll", tmp_path / "report.html"
+    conll(key, [(m, ["(0"] + ["-"] * (n - 3) + ["0)", "(1)"]) for m in names])
+    conll(resp, [(m, ["(0)"] + ["-"] * (n - 2) + ["(1)"]) for m in names])
+    assert cli.main(["report", str(key), str(resp), "-o", str(out), "--n", "50"]) == 0
+    page, problems = _open(browser, out)
+    page.goto(out.as_uri())
+    page.wait_for_selector(".cfs-key-text .m")
+    shown = page.eval_on_selector_all(".cfs-docs tbody td.name", "tds => tds.map(t => t.textContent)")
+    assert shown == [f"({m}); part 000" for m in names]
+    assert page.evaluate("() => window.cfsPwned") is None
+    for i in (0, 1):
+        page.select_option(".cfs-doc-select", str(i))
+        words = page.eval_on_selector(".cfs-key-text p", "p => p.textContent")
+        for w in HOSTILE_WORDS:
+            assert w in words, (w, words)
+        assert len(page.query_selector_all(".cfs-key-text .m")) == 2
+    assert problems == []
+    page.close()
