@@ -734,8 +734,18 @@ function bodyOf(i){
   if(i in bodies)return bodies[i];
   var node=document.getElementById("__ROOT__-doc-"+i),b=null;
   if(node){var raw=JSON.parse(node.textContent);
-    b={n:raw.n,shown:raw.shown,words:raw.shown?raw.w.split(" "):[],ends:raw.s,key:decodeMentions(raw.k),resp:{},errs:{},rawResp:raw.r,rawErrs:raw.e||{}};}
+    b={n:raw.n,shown:raw.shown,text:raw.w,marks:[0],ends:raw.s,key:decodeMentions(raw.k),resp:{},errs:{},rawResp:raw.r,rawErrs:raw.e||{}};}
   bodies[i]=b;return b;
+}
+// Words a..z-1 of a document. The text is not split whole (millions of words cost a second): the offset of
+// every MARK-th word is found once, when first needed, and a window's words are read from the one before it.
+var MARK=1024;
+function wordsOf(b,a,z){
+  var text=b.text,marks=b.marks,k=Math.min(a/MARK|0,Math.ceil(b.shown/MARK)-1);
+  while(marks.length<=k){var at=marks[marks.length-1];for(var j=0;j<MARK;j++)at=text.indexOf(" ",at)+1;marks.push(at);}
+  var pos=marks[Math.max(k,0)];for(var w=Math.max(k,0)*MARK;w<a;w++)pos=text.indexOf(" ",pos)+1;
+  var out=[];for(;w<z;w++){var end=text.indexOf(" ",pos);if(end<0)end=text.length;out.push(text.slice(pos,end));pos=end+1;}
+  return out;
 }
 function respOf(b,sys){if(!(sys in b.resp))b.resp[sys]=decodeMentions((b.rawResp||{})[sys]||[]);return b.resp[sys];}
 
@@ -781,7 +791,7 @@ function renderSide(pane,b,side,ms,colours,errs,a,z){
   }
   function close(m){html.push('<sub>'+(ms.size[ms.ent[m]]>1?(ms.ent[m]+1):"")+'</sub></span>');}
   function esc(w){return w.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;");}
-  var ends=b.ends,si=0;while(si<ends.length&&ends[si]<=a)si++;
+  var words=wordsOf(b,a,z),ends=b.ends,si=0;while(si<ends.length&&ends[si]<=a)si++;
   var tok=a;
   for(;tok<z;si++){
     var stop=si<ends.length?Math.min(ends[si],z):z;
@@ -789,7 +799,7 @@ function renderSide(pane,b,side,ms,colours,errs,a,z){
     stack.forEach(open);
     for(;tok<stop;tok++){
       (starts[tok]||[]).forEach(function(m){open(m);stack.push(m);});
-      html.push(esc(b.words[tok]));
+      html.push(esc(words[tok-a]));
       var endsHere=function(m){return Math.min(ms.e[m],z-1)===tok;};
       if(stack.some(endsHere)){
         var reopen=[];
@@ -856,8 +866,8 @@ $(".cfs-win-err").addEventListener("click",function(){var t=nextError(current.z)
   var node=keyPane.querySelector('.m.err[data-s="'+t+'"]')||respPane.querySelector('.m.err[data-s="'+t+'"]');if(node)node.scrollIntoView({block:"center"});});
 
 function renderErrors(){
-  var c=current,words=c.b.words;
-  function text(s){return words.slice(s[0],Math.min(s[1]+1,s[0]+40)).join(" ")+(s[1]-s[0]>=40?" …":"");}
+  var c=current;
+  function text(s){return wordsOf(c.b,s[0],Math.min(s[1]+1,s[0]+40)).join(" ")+(s[1]-s[0]>=40?" …":"");}
   errBox.innerHTML="";
   var errs=c.errs.list.filter(function(r){return r.mentions.every(function(s){return s[1]<c.b.shown;});});
   var kk=errs.filter(function(r){return isKK(r.category);});
