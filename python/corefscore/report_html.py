@@ -5,9 +5,19 @@ imports nothing from corefscore) into ONE HTML file with inline CSS and
 JavaScript: no network, no CDN, no server. It works opened from ``file://``
 and inside a notebook output cell (``render_report(data, full_page=False)``
 gives a fragment whose ids are unique to it, so several reports can share a
-page). Documents are embedded once as JSON and drawn only when chosen, so a
-LitBank-sized corpus (100 documents of 2,000 words) stays a few MB and a
-document draws in well under a second.
+page).
+
+The page stays small whatever the input: the scores, the per-document table
+and the chart are one JSON block; each document's words, mentions and errors
+are a second, compact block of its own (the words as one string separated by
+spaces, the mentions as delta-coded integers, the error categories as
+indices), parsed only when the document is opened. Documents are embedded in
+order while the page stays under :data:`PAGE_LIMIT` (24,000,000 bytes): a
+document that does not fit whole keeps its first words (as many as fit, with
+the mentions and errors inside them), and later documents keep their rows in
+the tables but not their text; the viewer says so. A document is drawn 2,000
+words at a time, with buttons for the previous and next window and the next
+error, so drawing costs the same for a page of text and for a book.
 
 The report has four parts:
 
@@ -78,6 +88,18 @@ tokens), as in the CoNLL readers and the Python span convention::
              ...], ...}},
         ...]
     }
+
+A document's words and mentions may also be given as columns, the form
+:func:`corefscore.report.report_data` gives (no Python object per word or
+mention; :func:`nested_document` turns it into the form above)::
+
+    {"name": "1023_bleak_house",
+     "words_utf8": b"It was ...",             # the words' UTF-8 bytes back to back
+     "word_offsets": [0, 2, 5, ...],          # word w is bytes o[w] .. o[w + 1] - 1 (n + 1 numbers)
+     "sentence_ends": [12, 30, ...],          # each sentence's end (exclusive word index)
+     "key_mentions": [[0, 1, 0], [7, 7, 0], ...],         # rows start, end, entity (arrays welcome)
+     "response_mentions": {"coref-A": [[0, 1, 0], ...]},
+     "scores": ..., "errors": ...}                        # as above
 
 A system's errors in a document may also be given as columns, the form
 :func:`corefscore.report.report_data` gives (one list per field instead of a
@@ -620,6 +642,10 @@ _CSS = r"""
 .cfs-report .cfs-key i.u{height:0;border-bottom:3px solid;border-radius:0;width:16px}
 .cfs-report .cfs-toolbar{display:flex;gap:14px;align-items:center;flex-wrap:wrap;margin-bottom:10px}
 .cfs-report select{font:inherit;padding:4px 6px;border:1px solid #cfd4dc;border-radius:5px;background:#fff;max-width:420px}
+.cfs-report .cfs-window{gap:10px;align-items:center;margin:0 0 8px;font-size:13px}
+.cfs-report .cfs-window:not([style*="none"]){display:flex}
+.cfs-report .cfs-window button{font:inherit;padding:3px 10px;border:1px solid #cfd4dc;border-radius:5px;background:#fff;cursor:pointer}
+.cfs-report .cfs-window button:disabled{color:#b0b6bf;cursor:default}
 .cfs-report .cfs-panes{display:grid;grid-template-columns:1fr 1fr;gap:14px}
 .cfs-report .cfs-pane{border:1px solid var(--line);border-radius:6px;overflow:hidden;background:#fff}
 .cfs-report .cfs-pane h3{margin:0;font-size:13px;font-weight:650;padding:7px 12px;background:var(--soft);border-bottom:1px solid var(--line)}
