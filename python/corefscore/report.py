@@ -213,7 +213,9 @@ def _documents(raw: dict) -> list[dict[str, Any]]:
         base = int(wo[first]) if last > first else 0
         docs.append({"name": name,
                      "words_utf8": memoryview(text)[base:int(wo[last])] if last > first else b"",
-                     "word_offsets": wo[first:last + 1] - base if last > first else np.zeros(1, np.int64),
+                     # (a view when the document starts the buffer: no copy of one huge document's offsets)
+                     "word_offsets": (wo[first:last + 1] - base if base else wo[first:last + 1]) if last > first
+                     else np.zeros(1, np.int64),
                      "sentence_ends": ends[sd[d]:sd[d + 1]],
                      "key_mentions": mentions, "response_mentions": {}, "scores": {}, "errors": {}})
     return docs

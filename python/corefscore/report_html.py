@@ -514,12 +514,15 @@ def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) ->
         np.asarray((cols.get("response_mentions") or {}).get(s, ()), np.int64).reshape(-1, 3) for s in systems]
     # An estimate of the JSON bytes of the first t words: their bytes, a separator each, about 14 bytes a
     # mention and 20 an error's span (its end's word counts).
-    def ending_before(ends: Any) -> Any:  # [t]: how many of ``ends`` are < t, for t = 0 .. n
-        return np.concatenate([[0], np.cumsum(np.bincount(np.clip(ends, 0, n), minlength=n + 1)[:n])])
+    # Only the words whose bytes alone fit are weighed: a huge document's tail costs no memory here.
+    most = min(n, int(np.searchsorted(offsets, budget, side="right")))
+
+    def ending_before(ends: Any) -> Any:  # [t]: how many of ``ends`` are < t, for t = 0 .. most
+        return np.concatenate([[0], np.cumsum(np.bincount(np.clip(ends, 0, most), minlength=most + 1)[:most])])
 
     last_word = np.concatenate([m[:, 1] for m in sides])
     error_ends = np.concatenate([np.asarray(e["m"], np.int64)[1::2] for e in errors.values()] + [[]]).astype(np.int64)
-    cost = offsets + np.arange(n + 1) + 14 * ending_before(last_word) + 20 * ending_before(error_ends)
+    cost = offsets[:most + 1] + np.arange(most + 1) + 14 * ending_before(last_word) + 20 * ending_before(error_ends)
     shown = int(np.searchsorted(cost, budget - 1000, side="right")) - 1
     for _ in range(4):
         shown = max(0, min(shown, n))
