@@ -163,7 +163,8 @@ def main() -> None:
     print(f"- Python {platform.python_version()}, corefscore {corefscore.__version__}")
     print(f"- input: LitBank, {n_docs} documents in one key file, response perturbed with seed 1 "
           f"(second response seed 2); {n_err} errors found in the first")
-    print(f"- command: `python bench/report_bench.py --runs {args.runs}`")
+    single = f" --single {' '.join(map(str, args.single))} --single-runs {args.single_runs}" if args.single else ""
+    print(f"- command: `python bench/report_bench.py --runs {args.runs}{single}`")
     print(f"- load average before: {', '.join(f'{x:.1f}' for x in load_before)}; "
           f"when done: {', '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
     print("| what | best wall (s) | median wall (s) | best CPU, user + system (s) | median CPU (s) |")
