@@ -709,3 +709,59 @@ def test_browser_hostile_strings(browser, tmp_path):
         assert len(page.query_selector_all(".cfs-key-text .m")) == 2
     assert problems == []
     page.close()
+
+
+def test_page_limit_cuts_documents_in_order(monkeypatch):
+    """Under a small page limit: whole documents first, then one cut to its first words, then none; within limit."""
+    from corefscore import report_html
+
+    data = synthetic_data(n_docs=6, n_systems=2, n_sentences=120, seed=5)
+    full = render_report(data)
+    whole = _bodies(full)
+    head, sizes = _embedded_sizes(full)
+    monkeypatch.setattr(report_html, "_MIN_BODY", 2_000)
+    limit = head + report_html._PAGE_OVERHEAD + sizes[0] + sizes[1] + sizes[2] // 2
+    monkeypatch.setattr(report_html, "PAGE_LIMIT", limit)
+    page = render_report(data)
+    assert len(page.encode()) <= limit
+    bodies = _bodies(page)
+    assert bodies[0] == whole[0] and bodies[1] == whole[1]
+    cut = bodies[2]
+    assert 0 < cut["shown"] < cut["n"] == whole[2]["n"]
+    assert cut["w"].split(" ") == whole[2]["w"].split(" ")[:cut["shown"]]
+    assert set(bodies) == {0, 1, 2}, "later documents keep their table rows only"
+    # The cut document's mentions are those of the whole one that end inside the words kept.
+    def spans(flat):
+        out, pos = [], 0
+        for i in range(0, len(flat), 3):
+            pos += flat[i]
+            out.append((pos, pos + flat[i + 1], flat[i + 2]))
+        return out
+    assert spans(cut["k"]) == [m for m in spans(whole[2]["k"]) if m[1] < cut["shown"]]
+    assert sum(len(e["c"]) for e in cut["e"].values()) < sum(len(e["c"]) for e in whole[2]["e"].values())
+
+
+def _embedded_sizes(page: str) -> tuple[int, list[int]]:
+    """The bytes of a page's table data and of each document's embedded block."""
+    head = re.search(r'<script type="application/json" id="[^"]+-data">(.*?)</script>', page, re.S).group(1)
+    docs = re.findall(r'<script type="application/json" id="[^"]+-doc-\d+">(.*?)</script>', page, re.S)
+    return len(head.encode()), [len(b.encode()) for b in docs]
+
+
+def test_browser_documents_beyond_the_page_limit(page_of, monkeypatch):
+    """A document whose text is not in the page: its row is there, the viewer says why and draws nothing."""
+    from corefscore import report_html
+
+    data = synthetic_data(n_docs=4, n_systems=1, n_sentences=120, seed=6)
+    head, sizes = _embedded_sizes(render_report(data))
+    monkeypatch.setattr(report_html, "_MIN_BODY", sizes[1] + 1)
+    monkeypatch.setattr(report_html, "PAGE_LIMIT", head + report_html._PAGE_OVERHEAD + sizes[0] + sizes[1])
+    page, problems = page_of(data)
+    assert len(page.query_selector_all(".cfs-docs tbody tr")) == 4
+    assert not page.is_visible(".cfs-doc-note")
+    page.select_option(".cfs-doc-select", "3")
+    assert page.is_visible(".cfs-doc-note") and "not in the page" in page.inner_text(".cfs-doc-note")
+    assert page.query_selector_all(".cfs-key-text .m") == []
+    page.select_option(".cfs-doc-select", "0")
+    assert page.query_selector_all(".cfs-key-text .m") and not page.is_visible(".cfs-doc-note")
+    assert problems == []

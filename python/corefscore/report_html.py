@@ -524,14 +524,22 @@ def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) ->
     error_ends = np.concatenate([np.asarray(e["m"], np.int64)[1::2] for e in errors.values()] + [[]]).astype(np.int64)
     cost = offsets[:most + 1] + np.arange(most + 1) + 14 * ending_before(last_word) + 20 * ending_before(error_ends)
     shown = int(np.searchsorted(cost, budget - 1000, side="right")) - 1
-    for _ in range(4):
+    best = None
+    for _ in range(4):  # the estimate corrected by the size it gave: escapes make it low, few mentions high
         shown = max(0, min(shown, n))
         body = _body_json(cols, offsets, sides, errors, systems, n, shown)
         size = len(body.encode("utf-8"))
         if size <= budget:
-            return body
-        shown = int(shown * budget / size * 0.9)  # escapes made the estimate low: cut further
-    return None
+            best = body
+            more = min(n, int(shown * budget / max(size, 1) * 0.97))
+            if shown == n or size > 0.9 * budget or more <= shown:
+                break
+            shown = more
+        elif best is not None:  # the larger try did not fit: keep the one that did
+            break
+        else:
+            shown = int(shown * budget / size * 0.9)
+    return best
 
 
 def _body_json(cols: dict, offsets: Any, sides: list, errors: dict, systems: list[str], n: int, shown: int) -> str:
