@@ -765,3 +765,18 @@ def test_browser_documents_beyond_the_page_limit(page_of, monkeypatch):
     page.select_option(".cfs-doc-select", "0")
     assert page.query_selector_all(".cfs-key-text .m") and not page.is_visible(".cfs-doc-note")
     assert problems == []
+
+
+def test_lone_surrogates_in_words_and_names():
+    """A word or name holding a lone surrogate (a str decoded with surrogateescape) gives a valid UTF-8 page."""
+    data = synthetic_data(n_docs=1, n_systems=1)
+    doc = data["documents"][0]
+    doc["name"] = "a\udfffb"
+    doc["sentences"][0][0] = "x\ud800y"
+    page = render_report(data)
+    page.encode("utf-8")  # no lone surrogate left as a character
+    words = _bodies(page)[0]["w"].split(" ")
+    assert words[0].startswith("x") and words[0].endswith("y") and "\ufffd" in words[0]
+    assert words[1:4] == doc["sentences"][0][1:4]
+    head = re.search(r'<script type="application/json" id="[^"]+-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(head)["documents"][0]["name"] == "a\udfffb"
