@@ -82,6 +82,7 @@ def test_partly_missing_documents_are_one_warning_line(tmp_path, capsys):
 
 
 def test_report_viewer_shows_the_response_document_scoring_paired(tmp_path):
+    from corefscore import report_html
     from corefscore.report import report_data
 
     key = tmp_path / "key.conll"
@@ -91,7 +92,7 @@ def test_report_viewer_shows_the_response_document_scoring_paired(tmp_path):
     resp = tmp_path / "resp.jsonlines"
     resp.write_text(json.dumps({"doc_key": "doc1", "clusters": [[[0, 0], [1, 1]], [[2, 2], [4, 4]]]}) + "\n")
     data = report_data(key, [resp], n_bootstrap=0)
-    doc1, doc2 = data["documents"]
+    doc1, doc2 = map(report_html.nested_document, data["documents"])
     system = data["systems"][0]
     assert doc1["scores"][system]["muc"] > 0
     assert doc1["responses"][system] == [[(0, 0), (1, 1)], [(2, 2), (4, 4)]]

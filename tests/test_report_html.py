@@ -188,9 +188,15 @@ def test_self_contained():
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page), "no external resource"
     assert "http://" not in page and "https://" not in page
-    assert page.count("</script>") == 2, "a word cannot close the data script"
-    blob = re.search(r'<script type="application/json" id="([^"]+)-data">(.*?)</script>', page, re.S)
-    assert json.loads(blob.group(2))["documents"][0]["sentences"][0][0].startswith("</script>")
+    # the page's data, each document's body and the viewer's script
+    assert page.count("</script>") == 2 + len(data["documents"]), "a word cannot close the data script"
+    assert _bodies(page)[0]["w"].split(" ")[0] == "</script><script>alert(1)</script>"
+
+
+def _bodies(page: str) -> dict[int, dict]:
+    """The documents embedded in a page (text and mentions), by document index."""
+    found = re.findall(r'<script type="application/json" id="[^"]+-doc-(\d+)">(.*?)</script>', page, re.S)
+    return {int(i): json.loads(b) for i, b in found}
 
 
 def test_fragment_ids_unique():
@@ -402,8 +408,19 @@ def test_browser_litbank_sized(page_of, capsys):
                    s.value = '57'; s.dispatchEvent(new Event('change')); document.body.offsetHeight;
                    return performance.now() - t; }"""
     )
-    n = page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length")
-    assert n == sum(len(e) for e in data["documents"][57]["key"])
+    # The document is longer than a window: the first 2,000 words are drawn, then the next ones.
+    doc = data["documents"][57]
+    n_words = sum(len(s) for s in doc["sentences"])
+    assert n_words > 2000
+
+    def overlapping(a, z):
+        return sum(1 for e in doc["key"] for s, t in e if s < z and t >= a)
+
+    assert page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length") == overlapping(0, 2000)
+    assert page.inner_text(".cfs-win-label") == f"words 1–2000 of {n_words}"
+    page.click(".cfs-win-next")
+    assert page.inner_text(".cfs-win-label") == f"words 2001–{min(4000, n_words)} of {n_words}"
+    assert page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length") == overlapping(2000, 4000)
     assert problems == []
     with capsys.disabled():
         print(
@@ -577,3 +594,189 @@ def test_browser_cli_report_two_systems_agrees_with_compare(browser, tmp_path, c
     assert shown == pytest.approx(want_diffs, abs=1e-12)
     assert problems == []
     page.close()
+
+
+# ---------------------------------------------------------------------------
+# A report of one huge document, and one of hostile strings, through the command line's road (issue 20).
+
+
+@pytest.fixture(scope="module")
+def huge_report(tmp_path_factory):
+    """`corefscore report` on one synthetic 200k-mention document (about 2.4M words): the page's path."""
+    from corefscore import cli
+    from fixtures.perturb import write_synthetic_corpus
+
+    d = tmp_path_factory.mktemp("huge")
+    key, resp = write_synthetic_corpus(d, seed=0, n_docs=1, n_mentions=200_000, n_entities=45_685)
+    out = d / "report.html"
+    assert cli.main(["report", key, resp, "-o", str(out), "--n", "100"]) == 0
+    return out
+
+
+def test_huge_document_page_stays_small(huge_report):
+    """The page stays under 25 MB; it holds the document's first words, as many as fit, and says how many."""
+    from corefscore.report_html import PAGE_LIMIT
+
+    size = huge_report.stat().st_size
+    assert size < min(PAGE_LIMIT, 25 * 10**6), f"{size / 1e6:.1f} MB"
+    body = _bodies(huge_report.read_text(encoding="utf-8"))[0]
+    assert body["n"] > 2_000_000 and 0 < body["shown"] <= body["n"]
+    words = body["w"].split(" ")
+    assert len(words) == body["shown"] and words[:3] == ["w0", "w1", "w2"]
+    assert len(body["k"]) > 3 * 100_000, "the mentions inside the embedded words are there"
+
+
+def _open(browser, path, viewport=(1360, 1000)):
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("request", lambda r: problems.append(r.url) if not r.url.startswith(("file:", "data:", "about:")) else None)
+    return page, problems
+
+
+def test_browser_huge_document(browser, huge_report, capsys):
+    """The 200k-mention page opens, draws its first window, moves by windows and jumps to the next error."""
+    page, problems = _open(browser, huge_report)
+    page.goto(huge_report.as_uri())
+    page.wait_for_selector(".cfs-key-text .m")
+    loaded = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+    body = _bodies(huge_report.read_text(encoding="utf-8"))[0]
+    assert len(page.query_selector_all(".cfs-docs tbody tr")) == 1
+    assert page.is_visible(".cfs-window")
+    assert page.inner_text(".cfs-win-label") == f"words 1–2000 of {body['shown']}"
+    assert "w0 w1 w2" in re.sub(r"\s+", " ", page.inner_text(".cfs-key-text"))
+    assert page.is_visible(".cfs-doc-note") and f"{body['n']}" in page.inner_text(".cfs-doc-note")
+    first_window = page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.length")
+    assert first_window > 0
+    assert page.is_disabled(".cfs-win-prev")
+
+    moved = page.evaluate("""() => { const t = performance.now(); document.querySelector('.cfs-win-next').click();
+                                      document.body.offsetHeight; return performance.now() - t; }""")
+    assert page.inner_text(".cfs-win-label") == f"words 2001–4000 of {body['shown']}"
+    assert "w2000 w2001" in re.sub(r"\s+", " ", page.inner_text(".cfs-key-text"))
+    starts = page.eval_on_selector_all(".cfs-key-text .m", "ns => ns.map(n => +n.dataset.t)")
+    assert starts and min(starts) >= 2000, "the mentions drawn reach into the window"
+
+    # The next error after word 4000: its window is drawn and its mention marked.
+    page.click(".cfs-win-err")
+    label = page.inner_text(".cfs-win-label")
+    first = int(re.match(r"words (\d+)–", label).group(1))
+    assert first > 2000
+    assert page.query_selector_all(".cfs-key-text .m.err, .cfs-resp-text .m.err")
+    page.click(".cfs-win-prev")
+    assert page.inner_text(".cfs-win-label").startswith(f"words {max(1, first - 2000)}–")
+    assert problems == []
+    with capsys.disabled():
+        print(f"\n[report] 200k mentions ({huge_report.stat().st_size / 2**20:.1f} MB): loaded and first window "
+              f"drawn at {loaded:.0f} ms; next window drawn in {moved:.0f} ms")
+    page.close()
+
+
+HOSTILE_WORDS = ["<!--", "</script>", "<script>window.cfsPwned=1</script>", "]]>", "\u2028", "\u2029", "-->", "&amp;"]
+
+
+def test_browser_hostile_strings(browser, tmp_path):
+    """Words and document names that could end a script or a comment are shown as text, and nothing runs."""
+    from corefscore import cli
+
+    def conll(path, docs):
+        lines = []
+        for name, coref in docs:
+            lines.append(f"#begin document ({name}); part 000")
+            words = [*HOSTILE_WORDS, "fine"]
+            lines += [f"{name}\t0\t{i}\t{w}\t-\t-\t-\t-\t-\t-\t*\t{c}" for i, (w, c) in enumerate(zip(words, coref))]
+            lines += ["", "#end document"]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    n = len(HOSTILE_WORDS) + 1
+    names = ["a</script><script>window.cfsPwned=2</script>", "b<!--\u2028\u2029]]>"]
+    key, resp, out = tmp_path / "key.conll", tmp_path / "resp.conll", tmp_path / "report.html"
+    conll(key, [(m, ["(0"] + ["-"] * (n - 3) + ["0)", "(1)"]) for m in names])
+    conll(resp, [(m, ["(0)"] + ["-"] * (n - 2) + ["(1)"]) for m in names])
+    assert cli.main(["report", str(key), str(resp), "-o", str(out), "--n", "50"]) == 0
+    page, problems = _open(browser, out)
+    page.goto(out.as_uri())
+    page.wait_for_selector(".cfs-key-text .m")
+    shown = page.eval_on_selector_all(".cfs-docs tbody td.name", "tds => tds.map(t => t.textContent)")
+    assert shown == [f"({m}); part 000" for m in names]
+    assert page.evaluate("() => window.cfsPwned") is None
+    for i in (0, 1):
+        page.select_option(".cfs-doc-select", str(i))
+        words = page.eval_on_selector(".cfs-key-text p", "p => p.textContent")
+        for w in HOSTILE_WORDS:
+            assert w in words, (w, words)
+        assert len(page.query_selector_all(".cfs-key-text .m")) == 2
+    assert problems == []
+    page.close()
+
+
+def test_page_limit_cuts_documents_in_order(monkeypatch):
+    """Under a small page limit: whole documents first, then one cut to its first words, then none; within limit."""
+    from corefscore import report_html
+
+    data = synthetic_data(n_docs=6, n_systems=2, n_sentences=120, seed=5)
+    full = render_report(data)
+    whole = _bodies(full)
+    head, sizes = _embedded_sizes(full)
+    monkeypatch.setattr(report_html, "_MIN_BODY", 2_000)
+    limit = head + report_html._PAGE_OVERHEAD + sizes[0] + sizes[1] + sizes[2] // 2
+    monkeypatch.setattr(report_html, "PAGE_LIMIT", limit)
+    page = render_report(data)
+    assert len(page.encode()) <= limit
+    bodies = _bodies(page)
+    assert bodies[0] == whole[0] and bodies[1] == whole[1]
+    cut = bodies[2]
+    assert 0 < cut["shown"] < cut["n"] == whole[2]["n"]
+    assert cut["w"].split(" ") == whole[2]["w"].split(" ")[:cut["shown"]]
+    assert set(bodies) == {0, 1, 2}, "later documents keep their table rows only"
+    # The cut document's mentions are those of the whole one that end inside the words kept.
+    def spans(flat):
+        out, pos = [], 0
+        for i in range(0, len(flat), 3):
+            pos += flat[i]
+            out.append((pos, pos + flat[i + 1], flat[i + 2]))
+        return out
+    assert spans(cut["k"]) == [m for m in spans(whole[2]["k"]) if m[1] < cut["shown"]]
+    assert sum(len(e["c"]) for e in cut["e"].values()) < sum(len(e["c"]) for e in whole[2]["e"].values())
+
+
+def _embedded_sizes(page: str) -> tuple[int, list[int]]:
+    """The bytes of a page's table data and of each document's embedded block."""
+    head = re.search(r'<script type="application/json" id="[^"]+-data">(.*?)</script>', page, re.S).group(1)
+    docs = re.findall(r'<script type="application/json" id="[^"]+-doc-\d+">(.*?)</script>', page, re.S)
+    return len(head.encode()), [len(b.encode()) for b in docs]
+
+
+def test_browser_documents_beyond_the_page_limit(page_of, monkeypatch):
+    """A document whose text is not in the page: its row is there, the viewer says why and draws nothing."""
+    from corefscore import report_html
+
+    data = synthetic_data(n_docs=4, n_systems=1, n_sentences=120, seed=6)
+    head, sizes = _embedded_sizes(render_report(data))
+    monkeypatch.setattr(report_html, "_MIN_BODY", sizes[1] + 1)
+    monkeypatch.setattr(report_html, "PAGE_LIMIT", head + report_html._PAGE_OVERHEAD + sizes[0] + sizes[1])
+    page, problems = page_of(data)
+    assert len(page.query_selector_all(".cfs-docs tbody tr")) == 4
+    assert not page.is_visible(".cfs-doc-note")
+    page.select_option(".cfs-doc-select", "3")
+    assert page.is_visible(".cfs-doc-note") and "not in the page" in page.inner_text(".cfs-doc-note")
+    assert page.query_selector_all(".cfs-key-text .m") == []
+    page.select_option(".cfs-doc-select", "0")
+    assert page.query_selector_all(".cfs-key-text .m") and not page.is_visible(".cfs-doc-note")
+    assert problems == []
+
+
+def test_lone_surrogates_in_words_and_names():
+    """A word or name holding a lone surrogate (a str decoded with surrogateescape) gives a valid UTF-8 page."""
+    data = synthetic_data(n_docs=1, n_systems=1)
+    doc = data["documents"][0]
+    doc["name"] = "a\udfffb"
+    doc["sentences"][0][0] = "x\ud800y"
+    page = render_report(data)
+    page.encode("utf-8")  # no lone surrogate left as a character
+    words = _bodies(page)[0]["w"].split(" ")
+    assert words[0].startswith("x") and words[0].endswith("y") and "\ufffd" in words[0]
+    assert words[1:4] == doc["sentences"][0][1:4]
+    head = re.search(r'<script type="application/json" id="[^"]+-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(head)["documents"][0]["name"] == "a\udfffb"

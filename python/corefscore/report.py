@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from . import _analysis, _api, _engine, report_html, stats
+from . import _analysis, _api, report_html, stats
 
 __all__ = ["report_data", "write_report"]
 
@@ -61,8 +61,7 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
             f"{s}: {os.fspath(p)}" for s, p in zip(systems, response_paths)),
         "systems": systems, "confidence": confidence, "scores": {}, "error_counts": {}, "link_counts": {},
     }
-    docs = [{"name": d["name"], "sentences": _sentences(d), "key": d["entities"], "responses": {}, "scores": {},
-             "errors": {}} for d in _engine.documents_of(done[0][2])]
+    docs = _documents(done[0][2])
     for system, (result, analysis, _, resp_raw) in zip(systems, done):
         metrics = [m for m in result.metrics if m in result]
         data.setdefault("metrics", metrics)
@@ -85,9 +84,9 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
         by_doc, links = _errors(analysis)
         data["link_counts"][system] = links
         # The engine returns the response documents in key order, each the one scoring paired with that key document.
-        resp = _engine.documents_of(resp_raw, words=False)
+        resp = _mention_tables(resp_raw)
         for i, doc in enumerate(docs):
-            doc["responses"][system] = resp[i]["entities"]
+            doc["response_mentions"][system] = resp[i]
             if i < len(per_doc):
                 doc["scores"][system] = {m: per_doc[i][m].f1 if per_doc[i][m].counted else None
                                          for m in metrics if m in per_doc[i]}
@@ -185,14 +184,41 @@ def _errors(analysis: _analysis.Analysis) -> tuple[dict[str, dict | list], dict[
     return out, links
 
 
-def _sentences(doc: dict) -> list[list[str]]:
-    words, out, start = doc["words"], [], 0
-    for end in doc["sentence_ends"]:
-        out.append(words[start:end])
-        start = end
-    if start < len(words):
-        out.append(words[start:])
-    return out
+def _mention_tables(raw: dict) -> list[Any]:
+    """Each document's mentions as one (n, 3) array of start, end (inclusive) and entity, in the reader's order."""
+    import numpy as np
+
+    ms, mo = raw["mentions"], raw["mention_offsets"].tolist()
+    table = np.stack([ms["start"], ms["end"], ms["cluster"]], axis=1).astype(np.int64) if len(ms) else (
+        np.zeros((0, 3), np.int64))
+    return [table[mo[d]:mo[d + 1]] for d in range(len(raw["names"]))]
+
+
+def _documents(raw: dict) -> list[dict[str, Any]]:
+    """The key's documents in the report's columnar form, straight from the engine's arrays.
+
+    Each document's words stay the file's UTF-8 bytes with offsets and its
+    mentions one integer array (see :mod:`corefscore.report_html`): no Python
+    object per word or per mention, so a document of millions of words costs
+    a few array slices here; the page decides how much of it to embed.
+    """
+    import numpy as np
+
+    text, wo = raw["words"], np.asarray(raw["word_offsets"], np.int64)
+    wd, sd = raw["word_docs"].tolist(), raw["sentence_docs"].tolist()
+    ends = np.asarray(raw["sentence_ends"], np.int64)
+    docs = []
+    for d, (name, mentions) in enumerate(zip(raw["names"], _mention_tables(raw))):
+        first, last = wd[d], wd[d + 1]
+        base = int(wo[first]) if last > first else 0
+        docs.append({"name": name,
+                     "words_utf8": memoryview(text)[base:int(wo[last])] if last > first else b"",
+                     # (a view when the document starts the buffer: no copy of one huge document's offsets)
+                     "word_offsets": (wo[first:last + 1] - base if base else wo[first:last + 1]) if last > first
+                     else np.zeros(1, np.int64),
+                     "sentence_ends": ends[sd[d]:sd[d + 1]],
+                     "key_mentions": mentions, "response_mentions": {}, "scores": {}, "errors": {}})
+    return docs
 
 
 def write_report(output: Any, key_path: Any, response_paths: Sequence[Any], **kwargs: Any) -> dict[str, Any]:

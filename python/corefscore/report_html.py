@@ -5,9 +5,19 @@ imports nothing from corefscore) into ONE HTML file with inline CSS and
 JavaScript: no network, no CDN, no server. It works opened from ``file://``
 and inside a notebook output cell (``render_report(data, full_page=False)``
 gives a fragment whose ids are unique to it, so several reports can share a
-page). Documents are embedded once as JSON and drawn only when chosen, so a
-LitBank-sized corpus (100 documents of 2,000 words) stays a few MB and a
-document draws in well under a second.
+page).
+
+The page stays small whatever the input: the scores, the per-document table
+and the chart are one JSON block; each document's words, mentions and errors
+are a second, compact block of its own (the words as one string separated by
+spaces, the mentions as delta-coded integers, the error categories as
+indices), parsed only when the document is opened. Documents are embedded in
+order while the page stays under :data:`PAGE_LIMIT` (24,000,000 bytes): a
+document that does not fit whole keeps its first words (as many as fit, with
+the mentions and errors inside them), and later documents keep their rows in
+the tables but not their text; the viewer says so. A document is drawn 2,000
+words at a time, with buttons for the previous and next window and the next
+error, so drawing costs the same for a page of text and for a book.
 
 The report has four parts:
 
@@ -79,6 +89,18 @@ tokens), as in the CoNLL readers and the Python span convention::
         ...]
     }
 
+A document's words and mentions may also be given as columns, the form
+:func:`corefscore.report.report_data` gives (no Python object per word or
+mention; :func:`nested_document` turns it into the form above)::
+
+    {"name": "1023_bleak_house",
+     "words_utf8": b"It was ...",             # the words' UTF-8 bytes back to back
+     "word_offsets": [0, 2, 5, ...],          # word w is bytes o[w] .. o[w + 1] - 1 (n + 1 numbers)
+     "sentence_ends": [12, 30, ...],          # each sentence's end (exclusive word index)
+     "key_mentions": [[0, 1, 0], [7, 7, 0], ...],         # rows start, end, entity (arrays welcome)
+     "response_mentions": {"coref-A": [[0, 1, 0], ...]},
+     "scores": ..., "errors": ...}                        # as above
+
 A system's errors in a document may also be given as columns, the form
 :func:`corefscore.report.report_data` gives (one list per field instead of a
 dict per error; much cheaper to build and to embed for thousands of
@@ -117,7 +139,7 @@ import re
 import uuid
 from typing import Any
 
-__all__ = ["CATEGORY_COLOURS", "KK_CATEGORIES", "render_report"]
+__all__ = ["CATEGORY_COLOURS", "KK_CATEGORIES", "PAGE_LIMIT", "nested_document", "render_report"]
 
 #: The seven categories of Kummerfeld & Klein (2013), in the engine's order.
 KK_CATEGORIES = (
@@ -377,21 +399,200 @@ def _json_default(o: Any) -> Any:
     raise TypeError(f"report data must be JSON-like; got {type(o).__name__}")
 
 
-def _errors_payload(errors: Any) -> dict:
-    """A system's errors in a document as the page embeds them: categories, flat spans, offsets into them.
+def _errors_payload(errors: Any, categories: list[str]) -> dict:
+    """A system's errors in a document as the page embeds them: category indices, flat spans, offsets into them.
 
-    ``errors`` is either form of the schema (a list of dicts, or columns).
+    ``errors`` is either form of the schema (a list of dicts, or columns);
+    ``categories`` gets any category name it does not hold yet.
     """
     if isinstance(errors, dict):
-        return {"c": errors.get("category", []), "m": errors.get("mentions", []),
-                "o": errors.get("mention_offsets", [0])}
-    cats, flat, offsets = [], [], [0]
-    for r in errors:
-        cats.append(r.get("category"))
-        for sp in r.get("mentions") or []:
-            flat.extend((sp[0], sp[1]))
-        offsets.append(len(flat))
-    return {"c": cats, "m": flat, "o": offsets}
+        names, flat, offsets = errors.get("category", []), errors.get("mentions", []), errors.get("mention_offsets", [0])
+    else:
+        names, flat, offsets = [], [], [0]
+        for r in errors:
+            names.append(r.get("category"))
+            for sp in r.get("mentions") or []:
+                flat.extend((sp[0], sp[1]))
+            offsets.append(len(flat))
+    index = {c: i for i, c in enumerate(categories)}
+    codes = []
+    for c in names:
+        if c not in index:
+            index[c] = len(categories)
+            categories.append(c)
+        codes.append(index[c])
+    return {"c": codes, "m": _ints(flat), "o": _ints(offsets)}
+
+
+def _ints(x: Any) -> Any:
+    import numpy as np
+
+    return np.asarray(x, np.int64).reshape(-1)
+
+
+#: The most a page may weigh (bytes); documents' text is embedded, in order, while it stays under this.
+PAGE_LIMIT = 24_000_000
+_PAGE_OVERHEAD = 200_000  # the markup, style and script around the data
+_MIN_BODY = 64_000  # less room than this left: the document is not embedded at all
+
+
+def _as_columns(doc: dict, systems: list[str]) -> dict:
+    """A document's words and mentions in the columnar form, from either form of the schema.
+
+    Columns: ``words_utf8`` (the words' UTF-8 bytes back to back) with
+    ``word_offsets`` (word w is bytes o[w] .. o[w + 1] - 1), ``sentence_ends``
+    (exclusive word ends), ``key_mentions`` and ``response_mentions[system]``
+    (rows start, end, entity). The nested form (``sentences``, ``key``,
+    ``responses``) is converted here; it is meant for small documents.
+    """
+    import numpy as np
+
+    if "words_utf8" in doc:
+        return doc
+    words = [w for sent in doc.get("sentences") or [] for w in sent]
+    encoded = [str(w).encode("utf-8", "surrogatepass") for w in words]
+    lengths = np.fromiter((len(b) for b in encoded), np.int64, len(encoded))
+
+    def rows(entities: Any) -> Any:
+        out = [(s[0], s[1], i) for i, e in enumerate(entities or []) for s in e]
+        return np.asarray(out, np.int64).reshape(-1, 3)
+
+    return {"words_utf8": b"".join(encoded), "word_offsets": np.concatenate([[0], np.cumsum(lengths)]),
+            "sentence_ends": np.cumsum([len(s) for s in doc.get("sentences") or []], dtype=np.int64),
+            "key_mentions": rows(doc.get("key")),
+            "response_mentions": {s: rows((doc.get("responses") or {}).get(s)) for s in systems}}
+
+
+def nested_document(doc: dict) -> dict:
+    """A document of the columnar form (what :func:`corefscore.report.report_data` gives) in the nested form.
+
+    ``sentences`` (words per sentence), ``key`` and ``responses[system]``
+    (entities as lists of ``(start, end)`` spans, numbered as in the file);
+    for tests and for looking at a small document, not for large ones.
+    """
+    cols = doc
+    raw, offsets = bytes(cols["words_utf8"]), [int(o) for o in cols["word_offsets"]]
+    words = [raw[offsets[w]:offsets[w + 1]].decode("utf-8", "replace") for w in range(len(offsets) - 1)]
+    sentences, start = [], 0
+    for end in [int(e) for e in cols["sentence_ends"]] + [len(words)]:
+        if end > start:
+            sentences.append(words[start:end])
+        start = max(start, end)
+
+    def entities(rows: Any) -> list[list[tuple[int, int]]]:
+        out: list[list[tuple[int, int]]] = []
+        for s, e, k in (tuple(int(v) for v in r) for r in rows):
+            out.extend([] for _ in range(k + 1 - len(out)))
+            out[k].append((s, e))
+        return [sorted(e) for e in out]
+
+    rest = {k: v for k, v in doc.items() if k not in ("words_utf8", "word_offsets", "sentence_ends",
+                                                          "key_mentions", "response_mentions")}
+    return {**rest, "sentences": sentences, "key": entities(cols["key_mentions"]),
+            "responses": {s: entities(m) for s, m in cols["response_mentions"].items()}}
+
+
+def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) -> str | None:
+    """A document's text, mentions and errors as the JSON of its own script element, at most ``budget`` bytes.
+
+    The whole document when it fits; else its first words, as many as fit
+    (with the mentions and errors inside them); None when not even
+    ``_MIN_BODY`` bytes are left. Fields: ``n`` (words in the document),
+    ``shown`` (words embedded), ``w`` (the words joined by spaces; a space
+    inside a word becomes U+00A0), ``s`` (sentence ends), ``k`` and
+    ``r[system]`` (mentions sorted by start, flat: start minus the previous
+    start, end minus start, entity), ``e[system]`` (errors: ``c`` category
+    indices, ``m`` flat spans, ``o`` offsets into ``m``).
+    """
+    import numpy as np
+
+    if budget < _MIN_BODY:
+        return None
+    offsets = np.asarray(cols["word_offsets"], np.int64)
+    n = len(offsets) - 1
+    sides = [np.asarray(cols["key_mentions"], np.int64).reshape(-1, 3)] + [
+        np.asarray((cols.get("response_mentions") or {}).get(s, ()), np.int64).reshape(-1, 3) for s in systems]
+    # An estimate of the JSON bytes of the first t words: their bytes, a separator each, about 14 bytes a
+    # mention and 20 an error's span (its end's word counts).
+    # Only the words whose bytes alone fit are weighed: a huge document's tail costs no memory here.
+    most = min(n, int(np.searchsorted(offsets, budget, side="right")))
+
+    def ending_before(ends: Any) -> Any:  # [t]: how many of ``ends`` are < t, for t = 0 .. most
+        return np.concatenate([[0], np.cumsum(np.bincount(np.clip(ends, 0, most), minlength=most + 1)[:most])])
+
+    last_word = np.concatenate([m[:, 1] for m in sides])
+    error_ends = np.concatenate([np.asarray(e["m"], np.int64)[1::2] for e in errors.values()] + [[]]).astype(np.int64)
+    cost = offsets[:most + 1] + np.arange(most + 1) + 14 * ending_before(last_word) + 20 * ending_before(error_ends)
+    shown = int(np.searchsorted(cost, budget - 1000, side="right")) - 1
+    best = None
+    for _ in range(4):  # the estimate corrected by the size it gave: escapes make it low, few mentions high
+        shown = max(0, min(shown, n))
+        body = _body_json(cols, offsets, sides, errors, systems, n, shown)
+        size = len(body.encode("utf-8"))
+        if size <= budget:
+            best = body
+            more = min(n, int(shown * budget / max(size, 1) * 0.97))
+            if shown == n or size > 0.9 * budget or more <= shown:
+                break
+            shown = more
+        elif best is not None:  # the larger try did not fit: keep the one that did
+            break
+        else:
+            shown = int(shown * budget / size * 0.9)
+    return best
+
+
+def _body_json(cols: dict, offsets: Any, sides: list, errors: dict, systems: list[str], n: int, shown: int) -> str:
+    import numpy as np
+
+    raw = np.frombuffer(cols["words_utf8"], np.uint8, count=int(offsets[shown]))
+    if (raw == 32).any():  # a word with a space: the space is shown as U+00A0, so that spaces separate words
+        buf = bytes(raw)
+        text = " ".join(buf[offsets[w]:offsets[w + 1]].decode("utf-8", "replace").replace(" ", "\u00a0")
+                        for w in range(shown))
+    else:  # the words laid out with a space after each but the last (a space ends any invalid UTF-8 before it)
+        text = np.insert(raw, offsets[1:shown], 32).tobytes().decode("utf-8", "replace")
+    ends = np.asarray(cols["sentence_ends"], np.int64)
+    ends = ends[ends < shown]
+    if shown and (not len(ends) or ends[-1] < shown):
+        ends = np.append(ends, shown)
+
+    def mentions(m: Any) -> str:
+        m = m[m[:, 1] < shown]
+        m = m[np.lexsort((m[:, 2], -m[:, 1], m[:, 0]))]
+        return _int_list(np.stack([np.diff(m[:, 0], prepend=0), m[:, 1] - m[:, 0], m[:, 2]], axis=1))
+
+    def errors_of(e: dict) -> str:
+        kept = _errors_within(e, shown)
+        return f'{{"c":{_int_list(kept["c"])},"m":{_int_list(kept["m"])},"o":{_int_list(kept["o"])}}}'
+
+    # Written by hand: only the strings need JSON's escapes (and the script's), the long integer lists do not.
+    return (f'{{"n":{n},"shown":{shown},"w":{_json_for_script(text)},"s":{_int_list(ends)},'
+            f'"k":{mentions(sides[0])},'
+            f'"r":{{{",".join(f"{_json_for_script(s)}:{mentions(m)}" for s, m in zip(systems, sides[1:]))}}},'
+            f'"e":{{{",".join(f"{_json_for_script(s)}:{errors_of(e)}" for s, e in errors.items())}}}}}')
+
+
+def _int_list(values: Any) -> str:
+    """Integers as a JSON list."""
+    import numpy as np
+
+    return "[" + ",".join(map(str, np.asarray(values, np.int64).ravel().tolist())) + "]"
+
+
+def _errors_within(e: dict, shown: int) -> dict:
+    """The errors whose spans all lie in the first ``shown`` words."""
+    import numpy as np
+
+    codes, flat, offsets = np.asarray(e["c"], np.int64), e["m"], e["o"]
+    if not len(codes):
+        return {"c": codes, "m": flat, "o": [0]}
+    outside = np.concatenate([[0], np.cumsum(flat[1::2] >= shown)])  # spans beyond, before each span
+    keep = outside[offsets[1:] // 2] == outside[offsets[:-1] // 2]
+    spans = np.repeat(keep, np.diff(offsets) // 2)
+    m = flat.reshape(-1, 2)[spans].ravel()
+    kept = np.diff(offsets)[keep]
+    return {"c": codes[keep], "m": m, "o": np.concatenate([[0], np.cumsum(kept)])}
 
 
 def _clean(x: Any) -> Any:
@@ -452,6 +653,10 @@ _CSS = r"""
 .cfs-report .cfs-key i.u{height:0;border-bottom:3px solid;border-radius:0;width:16px}
 .cfs-report .cfs-toolbar{display:flex;gap:14px;align-items:center;flex-wrap:wrap;margin-bottom:10px}
 .cfs-report select{font:inherit;padding:4px 6px;border:1px solid #cfd4dc;border-radius:5px;background:#fff;max-width:420px}
+.cfs-report .cfs-window{gap:10px;align-items:center;margin:0 0 8px;font-size:13px}
+.cfs-report .cfs-window:not([style*="none"]){display:flex}
+.cfs-report .cfs-window button{font:inherit;padding:3px 10px;border:1px solid #cfd4dc;border-radius:5px;background:#fff;cursor:pointer}
+.cfs-report .cfs-window button:disabled{color:#b0b6bf;cursor:default}
 .cfs-report .cfs-panes{display:grid;grid-template-columns:1fr 1fr;gap:14px}
 .cfs-report .cfs-pane{border:1px solid var(--line);border-radius:6px;overflow:hidden;background:#fff}
 .cfs-report .cfs-pane h3{margin:0;font-size:13px;font-weight:650;padding:7px 12px;background:var(--soft);border-bottom:1px solid var(--line)}
@@ -486,7 +691,7 @@ _JS = r"""
 "use strict";
 var ROOT=document.getElementById("__ROOT__");
 var DATA=JSON.parse(document.getElementById("__ROOT__-data").textContent);
-var CAT_COLOURS=__CATCOLOURS__;
+var CAT_COLOURS=__CATCOLOURS__, CATS=DATA.categories||[];
 var systems=DATA.systems, docs=DATA.documents||[], metrics=DATA.metrics||[];
 function $(sel){return ROOT.querySelector(sel);}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e;}
@@ -505,7 +710,7 @@ systems.forEach(function(s){docMetrics.forEach(function(m){cols.push({key:"s:"+s
 systems.forEach(function(s){cols.push({key:"e:"+s,label:"errors"+(systems.length>1?" ("+s+")":""),num:true,sys:s,errors:true});});
 function cellValue(d,c){
   if(c.key==="name")return d.name;
-  if(c.errors){var e=(d.errors||{})[c.sys];return e?(e.c||[]).filter(isKK).length:null;}
+  if(c.errors){var e=(d.ne||{})[c.sys];return e==null?null:e;}
   if(c.diff){var sa=(d.scores||{})[systems[0]],sb=(d.scores||{})[systems[1]];
     return sa&&sb&&sa[c.metric]!=null&&sb[c.metric]!=null?sb[c.metric]-sa[c.metric]:null;}
   var s=(d.scores||{})[c.sys];return s&&s[c.metric]!=null?s[c.metric]:null;
@@ -537,6 +742,11 @@ headRow.addEventListener("click",function(ev){
 });
 
 // ---- document viewer
+// Each document's text and mentions sit in their own JSON script element, parsed when the document is first
+// opened: words as one string (split on spaces), sentence ends, and per side the mentions as flat integers
+// (start minus the previous start, end minus start, entity), sorted by start. A document is drawn WINDOW words
+// at a time, so drawing costs the same for a page of text and for a book.
+var WINDOW=2000;
 var docSel=$(".cfs-doc-select"), sysSel=$(".cfs-sys-select");
 docs.forEach(function(d,i){var o=el("option",null,d.name);o.value=i;docSel.appendChild(o);});
 systems.forEach(function(s){var o=el("option",null,s);o.value=s;sysSel.appendChild(o);});
@@ -544,107 +754,168 @@ if(systems.length<2)sysSel.parentNode.style.display="none";
 docSel.addEventListener("change",function(){showDoc(+docSel.value,false);});
 sysSel.addEventListener("change",function(){showDoc(+docSel.value,false);});
 var keyPane=$(".cfs-key-text"), respPane=$(".cfs-resp-text"), errBox=$(".cfs-errs");
-var current=null;
+var winBar=$(".cfs-window"), winLabel=$(".cfs-win-label"), docNote=$(".cfs-doc-note");
+var current=null, bodies={};
 
 function golden(i){return (i*137.508+200)%360;}
-function spanKey(s){return s[0]+","+s[1];}
+function spanId(s,e){return s*67108864+e;}
+
+function decodeMentions(flat){
+  var n=flat.length/3,S=new Int32Array(n),E=new Int32Array(n),N=new Int32Array(n),pos=0,maxEnt=-1;
+  for(var i=0;i<n;i++){pos+=flat[3*i];S[i]=pos;E[i]=pos+flat[3*i+1];N[i]=flat[3*i+2];if(N[i]>maxEnt)maxEnt=N[i];}
+  var size=new Int32Array(maxEnt+1);for(i=0;i<n;i++)size[N[i]]++;
+  var count=0;for(i=0;i<=maxEnt;i++)if(size[i])count++;
+  return {s:S,e:E,ent:N,size:size,count:count};
+}
+
+function bodyOf(i){
+  if(i in bodies)return bodies[i];
+  var node=document.getElementById("__ROOT__-doc-"+i),b=null;
+  if(node){var raw=JSON.parse(node.textContent);
+    b={n:raw.n,shown:raw.shown,text:raw.w,marks:[0],ends:raw.s,key:decodeMentions(raw.k),resp:{},errs:{},rawResp:raw.r,rawErrs:raw.e||{}};}
+  bodies[i]=b;return b;
+}
+// Words a..z-1 of a document. The text is not split whole (millions of words cost a second): the offset of
+// every MARK-th word is found once, when first needed, and a window's words are read from the one before it.
+var MARK=1024;
+function wordsOf(b,a,z){
+  var text=b.text,marks=b.marks,k=Math.min(a/MARK|0,Math.ceil(b.shown/MARK)-1);
+  while(marks.length<=k){var at=marks[marks.length-1];for(var j=0;j<MARK;j++)at=text.indexOf(" ",at)+1;marks.push(at);}
+  var pos=marks[Math.max(k,0)];for(var w=Math.max(k,0)*MARK;w<a;w++)pos=text.indexOf(" ",pos)+1;
+  var out=[];for(;w<z;w++){var end=text.indexOf(" ",pos);if(end<0)end=text.length;out.push(text.slice(pos,end));pos=end+1;}
+  return out;
+}
+function respOf(b,sys){if(!(sys in b.resp))b.resp[sys]=decodeMentions((b.rawResp||{})[sys]||[]);return b.resp[sys];}
+
+// a system's errors: [{category, mentions: [[start, end], ...]}], and the sorted starts of their mentions
+function errorsOf(b,sys){
+  if(sys in b.errs)return b.errs[sys];
+  var e=b.rawErrs[sys]||{c:[],m:[],o:[0]},list=[],starts=[];
+  for(var r=0;r<e.c.length;r++){var ms=[];for(var j=e.o[r];j<e.o[r+1];j+=2){ms.push([e.m[j],e.m[j+1]]);starts.push(e.m[j]);}
+    list.push({category:CATS[e.c[r]],mentions:ms});}
+  starts.sort(function(x,y){return x-y;});
+  b.errs[sys]={list:list,starts:starts};return b.errs[sys];
+}
 
 function entityColours(key,resp){
   // key entity i: hue by rank among multi-mention entities; response entity j:
   // the hue of the key entity it shares most mentions with.
-  var kc=[],rank=0,owner={};
-  key.forEach(function(e,i){ if(e.length>1){kc[i]=golden(rank++);} else kc[i]=null;
-    e.forEach(function(s){owner[spanKey(s)]=i;});});
-  var rc=resp.map(function(e,j){
-    if(e.length<2)return null;
-    var votes={},best=-1,bv=0;
-    e.forEach(function(s){var k=owner[spanKey(s)];if(k!=null&&kc[k]!=null){votes[k]=(votes[k]||0)+1;if(votes[k]>bv){bv=votes[k];best=k;}}});
-    return best>=0?kc[best]:golden(rank++);});
+  // (-1: no colour; hues in the order of the entities' first mentions)
+  var kc=new Float64Array(key.size.length).fill(-1),rank=0,owner=new Map(),i;
+  for(i=0;i<key.s.length;i++){var k=key.ent[i];if(key.size[k]>1&&kc[k]<0)kc[k]=golden(rank++);owner.set(spanId(key.s[i],key.e[i]),k);}
+  var rc=new Float64Array(resp.size.length).fill(-1),votes=new Map();
+  for(i=0;i<resp.s.length;i++){var j=resp.ent[i];if(resp.size[j]<2)continue;var o=owner.get(spanId(resp.s[i],resp.e[i]));
+    if(o!=null&&kc[o]>=0){var v=votes.get(j);if(!v){v=new Map();votes.set(j,v);}v.set(o,(v.get(o)||0)+1);}}
+  for(i=0;i<resp.s.length;i++){j=resp.ent[i];if(resp.size[j]<2||rc[j]>=0)continue;var best=-1,bv=0,vs=votes.get(j);
+    if(vs)vs.forEach(function(c,kk){if(c>bv||(c===bv&&kk<best)){bv=c;best=kk;}});
+    rc[j]=best>=0?kc[best]:golden(rank++);}
   return [kc,rc];
 }
 
-function renderSide(pane,doc,ents,colours,side,errs){
-  // Mentions as nested spans; a crossing mention is closed and reopened, and
-  // a mention running over a sentence break continues in the next paragraph.
-  var starts={},ms=[];
-  ents.forEach(function(e,ei){e.forEach(function(s){ms.push({s:s[0],e:s[1],ent:ei});});});
-  ms.sort(function(a,b){return a.s-b.s||b.e-a.e||a.ent-b.ent;});
-  ms.forEach(function(m){(starts[m.s]=starts[m.s]||[]).push(m);});
-  var html=[],stack=[],tok=0;
+function renderSide(pane,b,side,ms,colours,errs,a,z){
+  // Mentions overlapping words a..z-1 as nested spans; a crossing mention is closed and reopened, a mention
+  // running over a sentence break continues in the next paragraph, one cut by the window is drawn to its edge.
+  var starts={},list=[],i;
+  for(i=0;i<ms.s.length;i++){if(ms.s[i]<z&&ms.e[i]>=a)list.push(i);}
+  list.sort(function(x,y){var sx=Math.max(ms.s[x],a),sy=Math.max(ms.s[y],a);return sx-sy||ms.e[y]-ms.e[x]||ms.ent[x]-ms.ent[y];});
+  list.forEach(function(m){var s=Math.max(ms.s[m],a);(starts[s]=starts[s]||[]).push(m);});
+  var html=[],stack=[];
   function open(m){
-    var c=colours[m.ent],size=ents[m.ent].length,cls="m"+(size<2?" single":"");
-    var style="";
-    if(c!=null)style="--c:hsl("+c.toFixed(0)+",78%,84%);--cb:hsl("+c.toFixed(0)+",55%,40%)";
-    var ec=errs[m.s+","+m.e],title=(side==="k"?"key":"response")+" entity "+(m.ent+1)+" ("+size+" mention"+(size>1?"s":"")+")";
+    var ent=ms.ent[m],c=colours[ent],size=ms.size[ent],cls="m"+(size<2?" single":""),style="";
+    if(c>=0)style="--c:hsl("+c.toFixed(0)+",78%,84%);--cb:hsl("+c.toFixed(0)+",55%,40%)";
+    var ec=errs[ms.s[m]+","+ms.e[m]],title=(side==="k"?"key":"response")+" entity "+(ent+1)+" ("+size+" mention"+(size>1?"s":"")+")";
     if(ec){cls+=" err";style+=";--ec:"+(CAT_COLOURS[ec[0]]||"#888");title+=": "+ec.map(function(x){return x.replace(/_/g," ");}).join(", ");}
-    html.push('<span class="'+cls+'" data-side="'+side+'" data-e="'+m.ent+'" data-s="'+m.s+'" data-t="'+m.e+'" style="'+style+'" title="'+title+'">');
+    html.push('<span class="'+cls+'" data-side="'+side+'" data-e="'+ent+'" data-s="'+ms.s[m]+'" data-t="'+ms.e[m]+'" style="'+style+'" title="'+title+'">');
   }
-  function close(m){html.push('<sub>'+(ents[m.ent].length>1?(m.ent+1):"")+'</sub></span>');}
+  function close(m){html.push('<sub>'+(ms.size[ms.ent[m]]>1?(ms.ent[m]+1):"")+'</sub></span>');}
   function esc(w){return w.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;");}
-  doc.sentences.forEach(function(sent,si){
+  var words=wordsOf(b,a,z),ends=b.ends,si=0;while(si<ends.length&&ends[si]<=a)si++;
+  var tok=a;
+  for(;tok<z;si++){
+    var stop=si<ends.length?Math.min(ends[si],z):z;
     html.push('<p><span class="sn">'+(si+1)+'</span>');
     stack.forEach(open);
-    sent.forEach(function(w){
+    for(;tok<stop;tok++){
       (starts[tok]||[]).forEach(function(m){open(m);stack.push(m);});
-      html.push(esc(String(w)));
-      if(stack.some(function(m){return m.e===tok;})){
+      html.push(esc(words[tok-a]));
+      var endsHere=function(m){return Math.min(ms.e[m],z-1)===tok;};
+      if(stack.some(endsHere)){
         var reopen=[];
-        while(stack.some(function(m){return m.e===tok;})){
-          var top=stack.pop();close(top);if(top.e!==tok)reopen.unshift(top);}
+        while(stack.some(endsHere)){var top=stack.pop();close(top);if(!endsHere(top))reopen.unshift(top);}
         reopen.forEach(function(m){open(m);stack.push(m);});
       }
       html.push(" ");
-      tok++;
-    });
+    }
     for(var k=stack.length-1;k>=0;k--)close(stack[k]);
     html.push('</p>');
-  });
+  }
   pane.innerHTML=html.join("");
 }
 
-// a system's errors in a document: {c: categories, m: flat spans, o: offsets into m},
-// expanded to [{category, mentions: [[start, end], ...]}] when the document is shown
-function errorsOf(d,sys){
-  var e=(d.errors||{})[sys];if(!e)return [];if(e.list)return e.list;
-  var list=[],c=e.c||[],m=e.m||[],o=e.o||[];
-  for(var r=0;r<c.length;r++){var ms=[];for(var j=o[r];j<o[r+1];j+=2)ms.push([m[j],m[j+1]]);list.push({category:c[r],mentions:ms});}
-  e.list=list;return list;
-}
-
-function errorIndex(errs){
+function errorIndex(list){
   var byMention={};
-  (errs||[]).forEach(function(r){(r.mentions||[]).forEach(function(s){var k=spanKey(s);(byMention[k]=byMention[k]||[]);if(byMention[k].indexOf(r.category)<0)byMention[k].push(r.category);});});
+  list.forEach(function(r){r.mentions.forEach(function(s){var k=s[0]+","+s[1];(byMention[k]=byMention[k]||[]);if(byMention[k].indexOf(r.category)<0)byMention[k].push(r.category);});});
   return byMention;
 }
 
+// the first word of the sentence holding word t
+function sentenceStart(b,t){var lo=0,hi=b.ends.length;while(lo<hi){var mid=(lo+hi)>>1;if(b.ends[mid]<=t)lo=mid+1;else hi=mid;}return lo?b.ends[lo-1]:0;}
+
 function showDoc(i,scroll){
   var d=docs[i];if(!d)return;
-  var sys=sysSel.value||systems[0];
   docSel.value=i;
   rows.forEach(function(r){r.classList.toggle("sel",+r.dataset.doc===i);});
-  var key=d.key||[],resp=(d.responses||{})[sys]||[],errs=errorsOf(d,sys);
-  var col=entityColours(key,resp),ei=errorIndex(errs);
-  renderSide(keyPane,d,key,col[0],"k",ei);
-  renderSide(respPane,d,resp,col[1],"r",ei);
+  var b=bodyOf(i),sys=sysSel.value||systems[0];
   $(".cfs-resp-title").textContent=sys;
-  $(".cfs-key-count").textContent=key.length+" entities";
-  $(".cfs-resp-count").textContent=resp.length+" entities";
-  renderErrors(d,errs);
-  current={doc:i,key:key,resp:resp};
+  current=null;
+  if(!b){keyPane.innerHTML=respPane.innerHTML="";errBox.innerHTML="";winBar.style.display="none";
+    $(".cfs-key-count").textContent=$(".cfs-resp-count").textContent="";
+    docNote.textContent="This document's text is not in the page: the page holds documents' text up to its size limit, in the key's order; its scores and error counts are in the tables.";
+    docNote.style.display="";return;}
+  var resp=respOf(b,sys),errs=errorsOf(b,sys);
+  current={doc:i,b:b,sys:sys,key:b.key,resp:resp,errs:errs,col:entityColours(b.key,resp),ei:errorIndex(errs.list),a:0};
+  $(".cfs-key-count").textContent=b.key.count+" entities";
+  $(".cfs-resp-count").textContent=resp.count+" entities";
+  docNote.style.display=b.shown<b.n?"":"none";
+  if(b.shown<b.n)docNote.textContent="The page holds the first "+b.shown+" of this document's "+b.n+" words (its size limit); mentions and errors beyond them are not drawn.";
+  showWindow(0);
+  renderErrors();
   if(scroll)$(".cfs-viewer").scrollIntoView({behavior:"instant",block:"start"});
 }
 
-function renderErrors(d,errs){
-  var words=[];d.sentences.forEach(function(s){s.forEach(function(w){words.push(w);});});
-  function text(s){return words.slice(s[0],s[1]+1).join(" ");}
+function showWindow(a){
+  var c=current,n=c.b.shown;a=Math.max(0,Math.min(a,Math.max(0,n-1)));
+  var z=Math.min(n,a+WINDOW);c.a=a;c.z=z;
+  renderSide(keyPane,c.b,"k",c.key,c.col[0],c.ei,a,z);
+  renderSide(respPane,c.b,"r",c.resp,c.col[1],c.ei,a,z);
+  winBar.style.display=n>WINDOW?"":"none";
+  winLabel.textContent="words "+(a+1)+"–"+z+" of "+n;
+  $(".cfs-win-prev").disabled=a<=0;$(".cfs-win-next").disabled=z>=n;
+  $(".cfs-win-err").disabled=nextError(z)<0;
+  keyPane.scrollTop=respPane.scrollTop=0;
+}
+function nextError(t){var st=current.errs.starts,lo=0,hi=st.length;while(lo<hi){var mid=(lo+hi)>>1;if(st[mid]<t)lo=mid+1;else hi=mid;}
+  return lo<st.length&&st[lo]<current.b.shown?st[lo]:-1;}
+// the window holding word t, starting at its sentence (or at t when the sentence is longer than a window)
+function windowAt(t){var s=sentenceStart(current.b,t);return t-s<WINDOW?s:t;}
+$(".cfs-win-prev").addEventListener("click",function(){showWindow(current.a-WINDOW);});
+$(".cfs-win-next").addEventListener("click",function(){showWindow(current.z);});
+$(".cfs-win-err").addEventListener("click",function(){var t=nextError(current.z);if(t<0)return;showWindow(windowAt(t));
+  var node=keyPane.querySelector('.m.err[data-s="'+t+'"]')||respPane.querySelector('.m.err[data-s="'+t+'"]');if(node)node.scrollIntoView({block:"center"});});
+
+function renderErrors(){
+  var c=current;
+  function text(s){return wordsOf(c.b,s[0],Math.min(s[1]+1,s[0]+40)).join(" ")+(s[1]-s[0]>=40?" …":"");}
   errBox.innerHTML="";
+  var errs=c.errs.list.filter(function(r){return r.mentions.every(function(s){return s[1]<c.b.shown;});});
   var kk=errs.filter(function(r){return isKK(r.category);});
   if(!errs.length){errBox.appendChild(el("p","cfs-muted","No errors in this document."));return;}
   var ul=el("ul");var shown=kk.length?kk:errs;
   shown.slice(0,500).forEach(function(r){
     var li=el("li");var b=el("b",null,r.category.replace(/_/g," "));b.style.color=CAT_COLOURS[r.category]||"#555";
-    li.appendChild(b);li.appendChild(document.createTextNode((r.mentions||[]).map(function(s){return "“"+text(s)+"”";}).join(", ")));
-    li.addEventListener("click",function(){var s=(r.mentions||[])[0];if(!s)return;
+    li.appendChild(b);li.appendChild(document.createTextNode(r.mentions.map(function(s){return "“"+text(s)+"”";}).join(", ")));
+    li.addEventListener("click",function(){var s=r.mentions[0];if(!s)return;
+      if(s[0]<current.a||s[0]>=current.z)showWindow(windowAt(s[0]));
       var node=ROOT.querySelector('.m[data-s="'+s[0]+'"][data-t="'+s[1]+'"]');if(node){highlight(node);node.scrollIntoView({block:"center"});}});
     ul.appendChild(li);});
   errBox.appendChild(ul);
@@ -655,12 +926,12 @@ function highlight(node){
   ROOT.querySelectorAll(".m.hl,.m.hl2").forEach(function(n){n.classList.remove("hl","hl2");});
   var side=node.dataset.side,e=+node.dataset.e;
   var own=side==="k"?current.key:current.resp,other=side==="k"?current.resp:current.key;
-  var spans={};own[e].forEach(function(s){spans[spanKey(s)]=1;});
-  var otherEnts={};other.forEach(function(ent,j){ent.forEach(function(s){if(spans[spanKey(s)])otherEnts[j]=1;});});
+  var spans=new Set(),i;for(i=0;i<own.s.length;i++)if(own.ent[i]===e)spans.add(spanId(own.s[i],own.e[i]));
+  var otherEnts=new Set();for(i=0;i<other.s.length;i++)if(spans.has(spanId(other.s[i],other.e[i])))otherEnts.add(other.ent[i]);
   var ownPane=side==="k"?keyPane:respPane,otherPane=side==="k"?respPane:keyPane;
   ownPane.querySelectorAll('.m[data-e="'+e+'"]').forEach(function(n){n.classList.add("hl");});
   otherPane.querySelectorAll(".m").forEach(function(n){
-    if(spans[n.dataset.s+","+n.dataset.t])n.classList.add("hl");else if(otherEnts[+n.dataset.e])n.classList.add("hl2");});
+    if(spans.has(spanId(+n.dataset.s,+n.dataset.t)))n.classList.add("hl");else if(otherEnts.has(+n.dataset.e))n.classList.add("hl2");});
   keyPane.classList.add("cfs-dim");respPane.classList.add("cfs-dim");
 }
 function clearHighlight(){ROOT.querySelectorAll(".m.hl,.m.hl2").forEach(function(n){n.classList.remove("hl","hl2");});
@@ -707,25 +978,35 @@ def render_report(data: dict, *, full_page: bool = True) -> str:
     """
     _validate(data)
     # Only numbers that are scores can be non-finite: the documents' words,
-    # spans and errors are left as they are (cleaning them costs seconds on
-    # a LitBank-sized corpus).
+    # spans and errors are left as they are.
     docs = data.get("documents", [])
     data = _clean({k: v for k, v in data.items() if k != "documents"})
-    data["documents"] = [
-        {**d, **({"scores": _clean(d["scores"])} if "scores" in d else {}),
-         **({"errors": {s: _errors_payload(e) for s, e in d["errors"].items()}} if d.get("errors") else {})}
-        for d in docs]
     metrics = _metrics_of(data)
     root = "cfs-" + uuid.uuid4().hex[:10]
     systems = data["systems"]
+    categories = list(CATEGORY_COLOURS)
+    errors = [{s: _errors_payload(e, categories) for s, e in (d.get("errors") or {}).items()} for d in docs]
+    kk = [categories.index(c) for c in KK_CATEGORIES]
     payload = {
         "systems": systems,
         "metrics": metrics,
-        "documents": data.get("documents", []),
+        "categories": categories,
+        "documents": [{"name": d["name"], **({"scores": _clean(d["scores"])} if "scores" in d else {}),
+                       "ne": {s: sum(e["c"].count(c) for c in kk) for s, e in errs.items()}}
+                      for d, errs in zip(docs, errors)],
     }
+    head = _json_for_script(payload)
+    budget = PAGE_LIMIT - len(head.encode("utf-8")) - _PAGE_OVERHEAD
+    bodies = []
+    for i, (d, errs) in enumerate(zip(docs, errors)):
+        body = _document_body(_as_columns(d, systems), errs, systems, budget)
+        if body is None:
+            break  # documents are embedded in the key's order while the page has room
+        budget -= len(body.encode("utf-8"))
+        bodies.append(f'<script type="application/json" id="{root}-doc-{i}">{body}</script>')
     title = data.get("title") or "Coreference evaluation report"
     subtitle = data.get("subtitle") or ""
-    n_docs = len(payload["documents"])
+    n_docs = len(docs)
     legend = "".join(
         f'<span class="cfs-key"><i class="u" style="border-color:{col}"></i>{_esc(c.replace("_", " "))}</span>'
         for c, col in CATEGORY_COLOURS.items() if c in KK_CATEGORIES
@@ -751,13 +1032,18 @@ def render_report(data: dict, *, full_page: bool = True) -> str:
 <span class="cfs-hint">Click a mention to highlight its entity on both sides.</span>
 </div>
 <div class="cfs-legend">{legend}<span class="cfs-key"><i style="background:#eceef1;border:1px solid #c2c7cf"></i>one-mention entity</span></div>
+<p class="cfs-doc-note cfs-hint" style="display:none"></p>
+<div class="cfs-window" style="display:none"><button type="button" class="cfs-win-prev">◀ previous</button>
+<span class="cfs-win-label"></span><button type="button" class="cfs-win-next">next ▶</button>
+<button type="button" class="cfs-win-err">next error ▶</button></div>
 <div class="cfs-panes">
 <div class="cfs-pane"><h3>Key<small class="cfs-key-count"></small></h3><div class="cfs-text cfs-key-text"></div></div>
 <div class="cfs-pane"><h3>Response: <span class="cfs-resp-title"></span><small class="cfs-resp-count"></small></h3><div class="cfs-text cfs-resp-text"></div></div>
 </div>
 <div class="cfs-errs"></div>
 </section>
-<script type="application/json" id="{root}-data">{_json_for_script(payload)}</script>
+<script type="application/json" id="{root}-data">{head}</script>
+{"".join(bodies)}
 <script>{_JS.replace("__ROOT__", root).replace("__CATCOLOURS__", json.dumps(CATEGORY_COLOURS))}</script>
 </div>"""
     if not full_page:
