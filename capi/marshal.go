@@ -42,6 +42,7 @@ type spanReader struct {
 	n    int   // mentions written
 	nKey int   // mentions of the key side
 	clus int64 // position of the cluster being read in its side
+	grow bool  // ids and cls grow as mentions come (markedDocument), else their length is the count announced
 	err  error
 }
 
@@ -74,6 +75,24 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 		return 0, r.refuse("%d mentions, not the %d announced", r.n, len(ids))
 	}
 	return r.nKey, nil
+}
+
+// marshalDocument is spansFromMarshal without a mention count announced: it
+// returns the packed span ids and cluster positions (key first) in slices
+// of its own, as many as the document holds. It is the reading of
+// cs_score_batch's input=marshal form, where one call reads and scores.
+func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
+	guess := len(data)/12 + 1 // a mention (start, end) takes at least 11 bytes unless referred to again
+	r := spanReader{data: data, ids: make([]int64, 0, guess), cls: make([]int64, 0, guess), grow: true,
+		refs: make([]int, 0, min(len(data)/8, 4096))}
+	end := r.item(0, depthPair, false)
+	switch {
+	case r.err != nil:
+		return nil, nil, 0, r.err
+	case end != len(data):
+		return nil, nil, 0, r.refuse("%d bytes after the document", len(data)-end)
+	}
+	return r.ids, r.cls, r.nKey, nil
 }
 
 // refuse records the first reason the data is not a document of span pairs
@@ -185,9 +204,11 @@ func (r *spanReader) mention(p, count int, replay bool) int {
 	case start < 0 || start > end:
 		r.refuse("span (%d, %d) is not 0 <= start <= end < 2^31", start, end)
 		return -1
-	case r.n >= len(r.ids):
+	case r.n >= len(r.ids) && !r.grow:
 		r.refuse("more mentions than the %d announced", len(r.ids))
 		return -1
+	case r.grow:
+		r.ids, r.cls = append(r.ids, 0), append(r.cls, 0)
 	}
 	r.ids[r.n], r.cls[r.n] = start<<32|end, r.clus
 	r.n++

@@ -157,3 +157,62 @@ func BenchmarkSpansFromMarshalFifty(b *testing.B) {
 		}
 	}
 }
+
+// TestMarshalDocumentAgreesWithSpansFromMarshal: cs_score_batch's
+// input=marshal reading (no mention count announced) gives what
+// spansFromMarshal gives with the right count, references included, and
+// refuses what it refuses.
+func TestMarshalDocumentAgreesWithSpansFromMarshal(t *testing.T) {
+	fifty := func(per int) [][][2]int32 {
+		out := make([][][2]int32, (50+per-1)/per)
+		for i := range 50 {
+			out[i/per] = append(out[i/per], [2]int32{int32(i), int32(2 * i)})
+		}
+		return out
+	}
+	cases := map[string][]byte{
+		"the 50-mention document": marshalled(fifty(5), fifty(7)),
+		"empty sides":             marshalled(nil, nil),
+	}
+	for _, h := range []string{
+		"a9025b010000005b02000000a902e900000000e901000000a902e903000000e9040000005b020000005b0100000072010000005b010000007204000000",
+		"a902db020000005b02000000a902e903000000e907000000a902e900000000e9010000005b000000007201000000",
+		"a9025b010000005b010000005b02000000e901000000e90200000029015b010000005b0200000072020000007202000000",
+	} {
+		data, err := hex.DecodeString(h)
+		require.NoError(t, err)
+		cases[h] = data
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			ids, cls, nKey, err := marshalDocument(data)
+			require.NoError(t, err)
+			require.Len(t, cls, len(ids))
+			out := make([]int64, 2*len(ids))
+			wantKey, err := spansFromMarshal(data, out[:len(ids)], out[len(ids):])
+			require.NoError(t, err)
+			assert.Equal(t, wantKey, nKey)
+			assert.Equal(t, out[:len(ids)], ids)
+			assert.Equal(t, out[len(ids):], cls)
+		})
+	}
+	refused, err := hex.DecodeString("a9025b010000005b01000000a90254e9020000005b00000000") // ([[(True, 2)]], [])
+	require.NoError(t, err)
+	_, _, _, err = marshalDocument(refused)
+	require.Error(t, err)
+	assert.Equal(t, gocore.KindMention, gocore.AsError(err).Kind)
+	_, _, _, err = marshalDocument(marshalled(fifty(5), fifty(7))[:40])
+	require.Error(t, err, "truncated data")
+}
+
+func TestInputOptionIsValidated(t *testing.T) {
+	co, err := parseCallOptions([]string{"input"}, []string{"marshal"})
+	require.NoError(t, err)
+	assert.True(t, co.marshal)
+	co, err = parseCallOptions([]string{"metrics", "input"}, []string{"muc", "arrays"})
+	require.NoError(t, err)
+	assert.False(t, co.marshal)
+	_, err = parseCallOptions([]string{"metrics", "input"}, []string{"muc", "pickle"})
+	require.Error(t, err)
+	assert.Equal(t, 1, gocore.AsError(err).Option)
+}
