@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+from marshal import dumps as _dumps
 
 from . import _lib
 
@@ -118,17 +119,19 @@ class Options:
         self._handles: dict[tuple[bool, bool], int] = {}
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
-    def handle(self, types_given: bool, spans: bool = False) -> int:
-        """The engine's handle for these options and two facts of the input: typed mentions, span ids."""
-        h = self._handles.get((types_given, spans))
+    def handle(self, types_given: bool, spans: bool = False, marshal: bool = False) -> int:
+        """The engine's handle for these options and facts of the input: typed mentions, span ids, marshal bytes."""
+        h = self._handles.get((types_given, spans, marshal))
         if h is None:
             pairs = [*self.pairs, ("types_given", "true" if types_given else "false"),
                      ("span_mentions", "true" if spans else "false")]
+            if marshal:
+                pairs.append(("input", "marshal"))
             try:
                 h = _lib.options_new(pairs)
             except _lib.EngineError as exc:
                 raise _translate(exc, option_keys=[k for k, _ in pairs]) from None
-            self._handles[(types_given, spans)] = h
+            self._handles[(types_given, spans, marshal)] = h
         return h
 
     def __del__(self) -> None:
@@ -303,7 +306,40 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
     return _scores(docs, names, counts, applied, dups, n_dups, warns, offsets)
 
 
-_HANDLE_KEYS = (((False, False), (False, True)), ((True, False), (True, True)))  # [typed][spans]: handle keys
+_HANDLE_KEYS = (((False, False, False), (False, True, False)),
+                ((True, False, False), (True, True, False)))  # [typed][spans]: handle keys
+_MARSHAL_KEY = (False, True, True)  # the handle key of score_marshal's options
+
+
+def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
+    """The per-call road of one untyped document of span lists: ``(counts row, applied metrics)``, or None.
+
+    Read and scored in one engine call (``input=marshal``), chosen by an O(1)
+    look at the first mention (a ``(start, end)`` pair of ints). None, for the
+    general road (:func:`_convert.convert` then :func:`score_docs`), when the
+    document is not that, is too long for a call without a cancel flag, or
+    the engine has more to say than counts (an error, repeated mentions,
+    warnings: the general road says it in the caller's terms).
+    """
+    tk = type(key)
+    if (tk is not list and tk is not tuple) or opts.analysis:
+        return None
+    try:
+        first = (key[0] if key else response[0])[0]
+    except Exception:  # no first mention to look at: the general road
+        return None
+    if type(first) is not tuple or len(first) != 2 or type(first[0]) is not int or type(first[1]) is not int:
+        return None
+    try:
+        data = _dumps((key, response), 4)
+    except ValueError:  # not marshallable (a set, a tensor): the general road
+        return None
+    if len(data) > _lib.MARSHAL_MAX:
+        return None
+    found = _lib.score_marshal(data, opts._handles.get(_MARSHAL_KEY) or opts.handle(False, True, True))
+    if found is None:
+        return None
+    return found[0], _applied(found[1])
 
 
 def _scores(docs: list[Doc], names: list[str], counts: Any, applied: int, dups: Any, n_dups: int, warns: Any,

@@ -335,6 +335,11 @@ class _Scratch(_ThreadLocal):
         self.n_key = _i64(0)
         self.row: tuple | None = None  # the per-call counts row (NumPy view, ctypes buffer): see _one_args
         self.one_args: dict[int, tuple] = {}  # score_one's arguments per options handle
+        # score_marshal's side: its mentions point at a buffer the marshal bytes are copied into (grown as
+        # needed), its length is their count; the buffer (ctypes array, memoryview) is made on first use.
+        self.marshal_side = CsSide()
+        self.marshal_buf: tuple | None = None
+        self.marshal_args: dict[int, tuple] = {}  # score_marshal's arguments per options handle
 
 
 _scratch = _Scratch()
@@ -459,6 +464,53 @@ def score_one(both: Any, nk: int, types: Any, options: int):
     if not (report.n_dups or report.n_warnings):  # (no analysis: the per-call path scores)
         return s.row[0].copy(), report.applied, (), 0, (), None
     return s.row[0].copy(), *_report(cdll, s)
+
+
+#: Marshal data up to this size takes score_marshal (about MARSHAL_MAX / 11 mentions, far below
+#: INTERRUPTIBLE_MENTIONS: a call without a cancel flag must stay short).
+MARSHAL_MAX = 1 << 17
+
+
+def score_marshal(data: bytes, options: int) -> tuple | None:
+    """One document given as ``marshal.dumps((key, response), 4)``, read and scored in one call (input=marshal).
+
+    ``options`` is a handle made with ``input=marshal`` and
+    ``span_mentions=true``; ``len(data)`` at most MARSHAL_MAX. Returns
+    ``(counts row, applied)`` (a (1, n_columns) copy and the metrics bit
+    mask), or None when the call has more to say than counts: data the
+    engine does not read as span lists, an error, repeated mentions or
+    warnings. The caller then takes the general road, which says it in the
+    caller's terms; nothing here reports.
+    """
+    s = _scratch
+    n = len(data)
+    buf = s.marshal_buf
+    if buf is None or n > len(buf[0]):
+        buf = s.marshal_buf = _marshal_buffer(s, n)
+    buf[1][:n] = data
+    s.marshal_side.length = n
+    status = (_lib if _lib is not None else lib()).cs_score_batch(
+        *(s.marshal_args.get(options) or _marshal_args(s, options)))
+    report = s.report
+    if status or report.n_dups or report.n_warnings:
+        return None
+    return s.row[0].copy(), report.applied
+
+
+def _marshal_buffer(s: _Scratch, n: int) -> tuple:
+    """A buffer of at least n bytes (and at least 4 KiB) for score_marshal, its side pointed at it."""
+    raw = (ctypes.c_char * max(n, 4096))()
+    s.marshal_side.mentions = ctypes.addressof(raw)
+    return raw, memoryview(raw).cast("B")
+
+
+def _marshal_args(s: _Scratch, options: int) -> tuple:
+    """score_marshal's arguments for an options handle: score_one's, the marshal side as the key."""
+    args = s.one_args.get(options) or _one_args(s, options)
+    if len(s.marshal_args) >= 256:
+        s.marshal_args.clear()
+    s.marshal_args[options] = (args[0], _p(ctypes.addressof(s.marshal_side)), None, *args[3:])
+    return s.marshal_args[options]
 
 
 def _point(s: _Scratch, both: Any, nk: int, types: Any) -> None:
