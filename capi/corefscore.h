@@ -323,7 +323,8 @@ int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *respon
 int32_t cs_pack_spans(const int64_t *spans, int64_t n, int64_t *ids, cs_error *err);
 
 /* For Python callers: one document given as the bytes of CPython's
- * marshal.dumps((key, response), 4), each side a list or tuple of clusters,
+ * marshal.dumps((key, response), 4) (or version 2, which writes no
+ * references and is read fastest), each side a list or tuple of clusters,
  * each a list or tuple of (start, end) pairs of int, 0 <= start <= end < 2^31
  * (marshal writes exact int, list and tuple only; bool, subclasses and NumPy
  * scalars come out otherwise). Writes the n_mentions packed span ids

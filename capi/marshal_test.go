@@ -216,3 +216,25 @@ func TestInputOptionIsValidated(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 1, gocore.AsError(err).Option)
 }
+
+// TestMarshalVersionTwoIsReadPlainly: the per-call path writes marshal
+// version 2 (no references, so CPython keeps no table of the objects it
+// wrote); its mentions take plainMention, with the same checks.
+func TestMarshalVersionTwoIsReadPlainly(t *testing.T) {
+	// marshal.dumps(([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]), 2)
+	data, err := hex.DecodeString("28020000005b010000005b020000002802000000690000000069010000002802000000690300000069040000005b020000005b010000002802000000690000000069010000005b01000000280200000069030000006904000000")
+	require.NoError(t, err)
+	ids, cls, nKey, err := marshalDocument(data)
+	require.NoError(t, err)
+	assert.Equal(t, 2, nKey)
+	assert.Equal(t, []int64{span(0, 1), span(3, 4), span(0, 1), span(3, 4)}, ids)
+	assert.Equal(t, []int64{0, 0, 0, 1}, cls)
+	// marshal.dumps(([[(4, 1)]], []), 2): a span out of order is refused by the plain reading too
+	bad, err := hex.DecodeString("28020000005b010000005b010000002802000000690400000069010000005b00000000")
+	require.NoError(t, err)
+	_, _, _, err = marshalDocument(bad)
+	require.ErrorContains(t, err, "span (4, 1)")
+	out := make([]int64, 2)
+	_, err = spansFromMarshal(bad, out[:1], out[1:])
+	require.ErrorContains(t, err, "span (4, 1)")
+}

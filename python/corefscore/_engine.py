@@ -331,7 +331,7 @@ def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
     if type(first) is not tuple or len(first) != 2 or type(first[0]) is not int or type(first[1]) is not int:
         return None
     try:
-        data = _dumps((key, response), 4)
+        data = _dumps((key, response), 2)  # version 2: no references, no table of objects
     except ValueError:  # not marshallable (a set, a tensor): the general road
         return None
     if len(data) > _lib.MARSHAL_MAX:
