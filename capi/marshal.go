@@ -42,7 +42,7 @@ type spanReader struct {
 	n    int   // mentions written
 	nKey int   // mentions of the key side
 	clus int64 // position of the cluster being read in its side
-	grow bool  // ids and cls grow as mentions come (markedDocument), else their length is the count announced
+	grow bool  // ids and cls grow as mentions come (marshalDocument), else their length is the count announced
 	err  error
 }
 
@@ -83,7 +83,7 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 // cs_score_batch's input=marshal form, where one call reads and scores.
 func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
 	guess := len(data)/12 + 1 // a mention (start, end) takes at least 11 bytes unless referred to again
-	r := spanReader{data: data, ids: make([]int64, 0, guess), cls: make([]int64, 0, guess), grow: true}
+	r := spanReader{data: data, ids: make([]int64, guess), cls: make([]int64, guess), grow: true}
 	end := r.item(0, depthPair, false)
 	switch {
 	case r.err != nil:
@@ -91,7 +91,7 @@ func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
 	case end != len(data):
 		return nil, nil, 0, r.refuse("%d bytes after the document", len(data)-end)
 	}
-	return r.ids, r.cls, r.nKey, nil
+	return r.ids[:r.n], r.cls[:r.n], r.nKey, nil
 }
 
 // refuse records the first reason the data is not a document of span pairs
@@ -240,15 +240,16 @@ func (r *spanReader) mention(p, count int, replay bool) int {
 // mentionAt checks the bounds of a mention and writes its packed id: -1
 // once refused, else 0.
 func (r *spanReader) mentionAt(start, end int64) int {
-	switch {
-	case start < 0 || start > end:
+	if start < 0 || start > end {
 		r.refuse("span (%d, %d) is not 0 <= start <= end < 2^31", start, end)
 		return -1
-	case r.n >= len(r.ids) && !r.grow:
-		r.refuse("more mentions than the %d announced", len(r.ids))
-		return -1
-	case r.grow:
-		r.ids, r.cls = append(r.ids, 0), append(r.cls, 0)
+	}
+	if r.n >= len(r.ids) {
+		if !r.grow {
+			r.refuse("more mentions than the %d announced", len(r.ids))
+			return -1
+		}
+		r.ids, r.cls = append(r.ids, make([]int64, len(r.ids)+1)...), append(r.cls, make([]int64, len(r.cls)+1)...)
 	}
 	r.ids[r.n], r.cls[r.n] = start<<32|end, r.clus
 	r.n++
