@@ -108,7 +108,7 @@ def _option_value(key: str, value: Any) -> str:
 class Options:
     """Keyword options, validated by the engine into one handle per pair of input facts (see :meth:`handle`)."""
 
-    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "pairs", "values")
+    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "marshal_handle", "pairs", "values")
 
     def __init__(self, **values: Any) -> None:
         self.values = {k: v for k, v in values.items() if v is not None}
@@ -116,7 +116,8 @@ class Options:
         self.blanc_rule = values.get("blanc_rule") or "key"
         self.duplicates = values.get("duplicates") or "warn"
         self.analysis = values.get("outputs") == "analysis"  # a scoring call then returns the analysis
-        self._handles: dict[tuple[bool, bool], int] = {}
+        self._handles: dict[tuple[bool, bool, bool], int] = {}
+        self.marshal_handle = 0  # handle(False, True, True), kept apart for the per-call road (score_marshal)
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
     def handle(self, types_given: bool, spans: bool = False, marshal: bool = False) -> int:
@@ -308,7 +309,6 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
 
 _HANDLE_KEYS = (((False, False, False), (False, True, False)),
                 ((True, False, False), (True, True, False)))  # [typed][spans]: handle keys
-_MARSHAL_KEY = (False, True, True)  # the handle key of score_marshal's options
 
 
 def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
@@ -336,10 +336,12 @@ def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
         return None
     if len(data) > _lib.MARSHAL_MAX:
         return None
-    found = _lib.score_marshal(data, opts._handles.get(_MARSHAL_KEY) or opts.handle(False, True, True))
+    if not opts.marshal_handle:
+        opts.marshal_handle = opts.handle(False, True, True)
+    found = _lib.score_marshal(data, opts.marshal_handle)
     if found is None:
         return None
-    return found[0], _applied(found[1])
+    return found[0], _applied_names.get(found[1]) or _applied(found[1])
 
 
 def _scores(docs: list[Doc], names: list[str], counts: Any, applied: int, dups: Any, n_dups: int, warns: Any,

@@ -335,11 +335,7 @@ class _Scratch(_ThreadLocal):
         self.n_key = _i64(0)
         self.row: tuple | None = None  # the per-call counts row (NumPy view, ctypes buffer): see _one_args
         self.one_args: dict[int, tuple] = {}  # score_one's arguments per options handle
-        # score_marshal's side: its mentions point at a buffer the marshal bytes are copied into (grown as
-        # needed), its length is their count; the buffer (ctypes array, memoryview) is made on first use.
-        self.marshal_side = CsSide()
-        self.marshal_buf: tuple | None = None
-        self.marshal_args: dict[int, tuple] = {}  # score_marshal's arguments per options handle
+        self.per_call: _PerCall | None = None  # score_marshal's state, made on first use
 
 
 _scratch = _Scratch()
@@ -472,7 +468,7 @@ MARSHAL_MAX = 1 << 17
 
 
 def score_marshal(data: bytes, options: int) -> tuple | None:
-    """One document given as ``marshal.dumps((key, response), 4)``, read and scored in one call (input=marshal).
+    """One document given as ``marshal.dumps((key, response), 2)``, read and scored in one call (input=marshal).
 
     ``options`` is a handle made with ``input=marshal`` and
     ``span_mentions=true``; ``len(data)`` at most MARSHAL_MAX. Returns
@@ -482,35 +478,57 @@ def score_marshal(data: bytes, options: int) -> tuple | None:
     warnings. The caller then takes the general road, which says it in the
     caller's terms; nothing here reports.
     """
-    s = _scratch
+    pc = _scratch.per_call or _per_call_state()
     n = len(data)
-    buf = s.marshal_buf
-    if buf is None or n > len(buf[0]):
-        buf = s.marshal_buf = _marshal_buffer(s, n)
-    buf[1][:n] = data
-    s.marshal_side.length = n
-    status = (_lib if _lib is not None else lib()).cs_score_batch(
-        *(s.marshal_args.get(options) or _marshal_args(s, options)))
-    report = s.report
+    if n > pc.cap:
+        _grow(pc, n)
+    pc.view[:n] = data
+    pc.side.length = n
+    status = pc.call(*(pc.args.get(options) or _marshal_args(pc, options)))
+    report = pc.report
     if status or report.n_dups or report.n_warnings:
         return None
-    return s.row[0].copy(), report.applied
+    return pc.row.copy(), report.applied
 
 
-def _marshal_buffer(s: _Scratch, n: int) -> tuple:
-    """A buffer of at least n bytes (and at least 4 KiB) for score_marshal, its side pointed at it."""
-    raw = (ctypes.c_char * max(n, 4096))()
-    s.marshal_side.mentions = ctypes.addressof(raw)
-    return raw, memoryview(raw).cast("B")
+class _PerCall:
+    """score_marshal's per-thread state, one thread-local lookup a call.
+
+    ``side`` is the key side of input=marshal: its mentions point at ``raw``,
+    a buffer the marshal bytes are copied into through ``view`` (``cap``
+    bytes; grown as needed), its length is their count. ``args`` holds the
+    call's arguments per options handle; ``row`` is the counts row the
+    engine writes (score_one's).
+    """
+
+    __slots__ = ("args", "call", "cap", "raw", "report", "row", "side", "view")
 
 
-def _marshal_args(s: _Scratch, options: int) -> tuple:
+def _per_call_state() -> _PerCall:
+    s = _scratch
+    pc = _PerCall()
+    pc.side, pc.args, pc.report, pc.call = CsSide(), {}, s.report, (_lib if _lib is not None else lib()).cs_score_batch
+    _grow(pc, 4096)
+    s.per_call = pc
+    return pc
+
+
+def _grow(pc: _PerCall, n: int) -> None:
+    """A buffer of at least n bytes for score_marshal, its side pointed at it."""
+    pc.raw = (ctypes.c_char * n)()
+    pc.view, pc.cap = memoryview(pc.raw).cast("B"), n
+    pc.side.mentions = ctypes.addressof(pc.raw)
+
+
+def _marshal_args(pc: _PerCall, options: int) -> tuple:
     """score_marshal's arguments for an options handle: score_one's, the marshal side as the key."""
+    s = _scratch
     args = s.one_args.get(options) or _one_args(s, options)
-    if len(s.marshal_args) >= 256:
-        s.marshal_args.clear()
-    s.marshal_args[options] = (args[0], _p(ctypes.addressof(s.marshal_side)), None, *args[3:])
-    return s.marshal_args[options]
+    pc.row = s.row[0]
+    if len(pc.args) >= 256:
+        pc.args.clear()
+    pc.args[options] = (args[0], _p(ctypes.addressof(pc.side)), None, *args[3:])
+    return pc.args[options]
 
 
 def _point(s: _Scratch, both: Any, nk: int, types: Any) -> None:
