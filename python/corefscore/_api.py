@@ -144,7 +144,11 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
     if mention_types is None:
         found = _engine.score_marshal(key, response, opts)
         if found is not None:
-            return Result._of(found[0], _lib._columns, ["0"], found[1], opts.blanc_rule, (), [], opts.values, 0)
+            base = opts.row_bases.get(found[1])
+            if base is None:
+                base = opts.row_bases[found[1]] = Result._row_base(_lib._columns, _engine.applied(found[1]),
+                                                                   opts.blanc_rule, opts.values)
+            return Result._of_row(found[0], base)
     return _result(_engine.score_docs([convert(key, response, "0", mention_types)], ["0"], opts, False), opts, [], 2)
 
 
@@ -441,7 +445,7 @@ class Scorer:
         if name is None and mention_types is None and not batch:
             found = _engine.score_marshal(key, response, self._opts)  # None for mappings: not lists
             if found is not None:
-                counts, metrics = found
+                counts, metrics = found[0], _engine.applied(found[1])
                 with self._lock:
                     self._reduced = None
                     self._rows.append(counts)

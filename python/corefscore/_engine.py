@@ -108,7 +108,7 @@ def _option_value(key: str, value: Any) -> str:
 class Options:
     """Keyword options, validated by the engine into one handle per pair of input facts (see :meth:`handle`)."""
 
-    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "marshal_handle", "pairs", "values")
+    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "marshal_handle", "pairs", "row_bases", "values")
 
     def __init__(self, **values: Any) -> None:
         self.values = {k: v for k, v in values.items() if v is not None}
@@ -118,6 +118,7 @@ class Options:
         self.analysis = values.get("outputs") == "analysis"  # a scoring call then returns the analysis
         self._handles: dict[tuple[bool, bool, bool], int] = {}
         self.marshal_handle = 0  # handle(False, True, True), kept apart for the per-call road (score_marshal)
+        self.row_bases: dict[int, Any] = {}  # applied metrics mask -> what the layer above builds its results from
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
     def handle(self, types_given: bool, spans: bool = False, marshal: bool = False) -> int:
@@ -312,7 +313,9 @@ _HANDLE_KEYS = (((False, False, False), (False, True, False)),
 
 
 def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
-    """The per-call road of one untyped document of span lists: ``(counts row, applied metrics)``, or None.
+    """The per-call road of one untyped document of span lists: ``(counts row, applied mask)``, or None.
+
+    The mask's metric names are :func:`applied`'s.
 
     Read and scored in one engine call (``input=marshal``), chosen by an O(1)
     look at the first mention (a ``(start, end)`` pair of ints). None, for the
@@ -338,10 +341,12 @@ def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
         return None
     if not opts.marshal_handle:
         opts.marshal_handle = opts.handle(False, True, True)
-    found = _lib.score_marshal(data, opts.marshal_handle)
-    if found is None:
-        return None
-    return found[0], _applied_names.get(found[1]) or _applied(found[1])
+    return _lib.score_marshal(data, opts.marshal_handle)
+
+
+def applied(mask: int) -> tuple[str, ...]:
+    """The names of the metrics in an applied-metrics bit mask, in engine order."""
+    return _applied_names.get(mask) or _applied(mask)
 
 
 def _scores(docs: list[Doc], names: list[str], counts: Any, applied: int, dups: Any, n_dups: int, warns: Any,
