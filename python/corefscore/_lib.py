@@ -484,7 +484,10 @@ def score_marshal(data: bytes, options: int) -> tuple | None:
         _grow(pc, n)
     pc.view[:n] = data
     pc.side.length = n
-    status = pc.call(*(pc.args.get(options) or _marshal_args(pc, options)))
+    # The library looked up on every call: in a child forked after it was loaded, lib() raises
+    # ForkedProcessError where a kept function would call into a Go runtime that did not survive fork().
+    status = (_lib if _lib is not None else lib()).cs_score_batch(
+        *(pc.args.get(options) or _marshal_args(pc, options)))
     report = pc.report
     if status or report.n_dups or report.n_warnings:
         return None
@@ -501,13 +504,13 @@ class _PerCall:
     engine writes (score_one's).
     """
 
-    __slots__ = ("args", "call", "cap", "raw", "report", "row", "side", "view")
+    __slots__ = ("args", "cap", "raw", "report", "row", "side", "view")
 
 
 def _per_call_state() -> _PerCall:
     s = _scratch
     pc = _PerCall()
-    pc.side, pc.args, pc.report, pc.call = CsSide(), {}, s.report, (_lib if _lib is not None else lib()).cs_score_batch
+    pc.side, pc.args, pc.report = CsSide(), {}, s.report
     _grow(pc, 4096)
     s.per_call = pc
     return pc
