@@ -19,7 +19,7 @@ from collections import namedtuple
 import corefscore
 import numpy as np
 import pytest
-from corefscore import _convert, _engine, _lib
+from corefscore import _api, _convert, _engine, _lib
 
 GOOD = [[(5 * j + i, 5 * j + i + 1) for i in range(5)] for j in range(10)]  # 50 mentions, 10 clusters
 
@@ -279,7 +279,7 @@ FIFTY_RESPONSE = [[(7 * j + i, 7 * j + i + 1) for i in range(7) if 7 * j + i < 5
 
 def _general_scores(key, response, **options):
     """score() by the general road: the document converted in Python, then one batch-shaped call."""
-    opts = corefscore._api._options(**options)
+    opts = _api._options(**options)
     return _engine.score_docs([_convert.convert(key, response, "0")], ["0"], opts, False)
 
 
@@ -299,7 +299,7 @@ def test_score_and_update_read_and_score_span_lists_in_one_engine_call(monkeypat
     assert np.array_equal(r.counts_matrix, want.counts)
     assert r.metrics == want.metrics and r.doc_names == ["0"] and r.warnings == [] and r.duplicates == []
     both = _engine.score_docs([_convert.convert(GOOD, FIFTY_RESPONSE, "0"), _convert.convert(GOOD, GOOD, "1")],
-                              ["0", "1"], corefscore._api._options(metrics=["muc", "ceafe"]), False)
+                              ["0", "1"], _api._options(metrics=["muc", "ceafe"]), False)
     got = scorer.compute()
     assert np.array_equal(got.counts_matrix, both.counts)
     assert got.doc_names == ["0", "1"] and got.metrics == ("muc", "ceafe")
@@ -333,9 +333,21 @@ def test_options_are_cached_by_value_and_a_later_change_to_a_list_is_not_seen():
     assert first.metrics == ("muc", "bcub")
     assert corefscore.score(GOOD, FIFTY_RESPONSE, metrics=metrics).metrics == ("muc", "bcub", "ceafe")
     assert corefscore.score(GOOD, FIFTY_RESPONSE, metrics=("muc", "bcub")).metrics == ("muc", "bcub")
-    assert corefscore._api._options_by_value({"metrics": ["lea"]}) is corefscore._api._options_by_value(
+    assert _api._options_by_value({"metrics": ["lea"]}) is _api._options_by_value(
         {"metrics": ["lea"]})
     with pytest.raises(ValueError, match="singletons"):
         corefscore.score(GOOD, GOOD, singletons="sometimes")
     with pytest.raises(ValueError, match="singletons"):  # a bad value is refused every time, not cached
         corefscore.score(GOOD, GOOD, singletons="sometimes")
+
+
+@pytest.mark.parametrize(("option", "accepted", "refused"), [("da_greedy", True, 1), ("workers", 1, True)])
+def test_option_values_equal_as_keys_but_of_other_types_are_validated_each_on_its_own(option, accepted, refused):
+    # True == 1 as dict keys, but the engine reads them as "true" and "1": a cached value must not stand in.
+    _api._by_value.clear()
+    _engine._cache.clear()
+    corefscore.score(GOOD, GOOD, **{option: accepted})
+    with pytest.raises(ValueError, match=option):
+        corefscore.score(GOOD, GOOD, **{option: refused})
+    with pytest.raises(ValueError, match=option):
+        corefscore.Scorer(**{option: refused})

@@ -47,9 +47,9 @@ _by_value: dict[tuple, Options] = {}
 
 
 def _options_by_value(options: dict[str, Any]) -> Options:
-    """The Options of a call's keywords, cached by their values (lists as tuples): per call, one dict lookup."""
-    try:
-        key = tuple([(k, tuple(v) if type(v) is list else v) for k, v in options.items()])
+    """The Options of a call's keywords, cached by their types and values (lists as tuples): one dict lookup."""
+    try:  # the type too: True == 1 == 1.0 as keys, but the engine reads them differently ("true", "1", "1.0")
+        key = tuple([(k, type(v), tuple(v) if type(v) is list else v) for k, v in options.items()])
         found = _by_value.get(key)
     except TypeError:  # an unhashable value: no cache
         return _options(**options)

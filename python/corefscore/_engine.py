@@ -155,7 +155,8 @@ _cache: dict[tuple, Options] = {}
 def options(**values: Any) -> Options:
     """Options for these keyword values, cached (validation and handles are made once per distinct set)."""
     try:
-        key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items())
+        # The type too: True == 1 == 1.0 as keys, but the engine reads them differently ("true", "1", "1.0").
+        key = tuple((k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in values.items())
         found = _cache.get(key)
     except TypeError:  # an unhashable value: validate without the cache
         return Options(**values)
