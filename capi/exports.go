@@ -266,8 +266,9 @@ func marshalSides(nDocs int64, key *C.cs_side) (k, r flatSide, err error) {
 		return k, r, err
 	}
 	n := len(ids)
-	k = flatSide{offsets: []int64{0, int64(nKey)}, mentions: ids[:nKey], clusters: clusters[:nKey]}
-	r = flatSide{offsets: []int64{0, int64(n - nKey)}, mentions: ids[nKey:], clusters: clusters[nKey:]}
+	offsets := []int64{0, int64(nKey), 0, int64(n - nKey)} // one allocation for both sides
+	k = flatSide{offsets: offsets[:2], mentions: ids[:nKey], clusters: clusters[:nKey]}
+	r = flatSide{offsets: offsets[2:], mentions: ids[nKey:], clusters: clusters[nKey:]}
 	return k, r, nil
 }
 

@@ -82,8 +82,9 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 // of its own, as many as the document holds. It is the reading of
 // cs_score_batch's input=marshal form, where one call reads and scores.
 func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
-	guess := len(data)/12 + 1 // a mention (start, end) takes at least 11 bytes unless referred to again
-	r := spanReader{data: data, ids: make([]int64, guess), cls: make([]int64, guess), grow: true}
+	guess := len(data)/12 + 1      // a mention (start, end) takes at least 11 bytes unless referred to again
+	both := make([]int64, 2*guess) // one allocation for ids and clusters (until references replay more)
+	r := spanReader{data: data, ids: both[:guess:guess], cls: both[guess:], grow: true}
 	end := r.item(0, depthPair, false)
 	switch {
 	case r.err != nil:
