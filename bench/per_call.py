@@ -11,19 +11,30 @@ that the shared machine's changing load falls on every case alike):
 - ``Scorer.update(key, response)`` on the 50-mention document (50 key
   mentions in 10 clusters, 50 response mentions in 8 clusters, all
   ``(start, end)`` tuples);
+- ``score(key, response, metrics=["muc", "bcub", "ceafe"])`` on the
+  one-cluster document: options given by value must cost no more than the
+  default (issue 24);
 - for context, ``Scorer.update`` on the one-cluster document, ``score`` on
   the 50-mention one, and ``Scorer.update`` on the 50-mention document given
   as two ``ArraySide`` of NumPy arrays (int64 spans, int64 cluster ids), the
-  form a PyTorch loop's tensors take.
+  form a PyTorch loop's tensors take;
+- with ``COVAL_PATH`` naming a checkout of coval
+  (https://github.com/ns-moosavi/coval; it needs SciPy), coval's per-document
+  evaluator on the same two documents: the two mention-to-cluster maps of its
+  reader (``get_mention_assignments``) and one ``Evaluator.update`` and
+  ``get_prf`` for each of its six metrics (mentions, muc, bcub, ceafe, ceafm,
+  lea), mentions being the same ``(start, end)`` tuples. Without it those rows
+  are left out, with a line saying so.
 
 Each case is timed as ``--repeat`` batches of ``--number`` calls; a batch's
 mean is one sample; the table gives the best and the median sample in
 microseconds per call (wall clock), and the best thread CPU time per call
 (``time.thread_time``: the engine runs on the calling thread, so this is the
-call's own CPU without other processes' time slices). Targets (issue 10):
-``score`` on the one-cluster document under 20 us and ``Scorer.update`` on the
-50-mention document under 40 us, each also given as a ratio to the bare call
-on the same document.
+call's own CPU without other processes' time slices). Targets (issue 24):
+``score`` on the one-cluster document under 5 us and ``Scorer.update`` on the
+50-mention document under 15 us (issue 10's were 20 and 40 us), each also
+given as a ratio to the bare call on the same document; coval's evaluator at
+least 5x slower than ``score`` on the one-cluster document.
 
 Run from the repository root with the library built into the package::
 
@@ -97,6 +108,32 @@ def bare_call(key, response):
     return call
 
 
+def coval_case(key, response):
+    """coval's per-document evaluation of one document (see the module), or None without COVAL_PATH."""
+    path = os.environ.get("COVAL_PATH")
+    if not path:
+        return None
+    sys.path.insert(0, path)
+    from coval.conll.reader import get_mention_assignments
+    from coval.eval import evaluator as ev
+
+    metrics = (ev.mentions, ev.muc, ev.b_cubed, ev.ceafe, ev.ceafm, ev.lea)
+    key_clusters = [tuple(c) for c in key]
+    response_clusters = [tuple(c) for c in response]
+
+    def call():
+        info = (key_clusters, response_clusters, get_mention_assignments(key_clusters, response_clusters),
+                get_mention_assignments(response_clusters, key_clusters))
+        out = []
+        for metric in metrics:
+            e = ev.Evaluator(metric)
+            e.update(info)
+            out.append(e.get_prf())
+        return out
+
+    return call
+
+
 def _git_commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
@@ -124,12 +161,20 @@ def main() -> None:
     cases = {
         "bare cs_score_batch, one-cluster document": bare_call(ONE, ONE),
         "score(one-cluster document)": lambda: corefscore.score(ONE, ONE),
+        "score(one-cluster document, metrics=muc,bcub,ceafe)":
+            lambda: corefscore.score(ONE, ONE, metrics=["muc", "bcub", "ceafe"]),
         "bare cs_score_batch, 50-mention document": bare_call(FIFTY_KEY, FIFTY_RESPONSE),
         "Scorer.update(50-mention document)": lambda: scorer_fifty.update(FIFTY_KEY, FIFTY_RESPONSE),
         "Scorer.update(one-cluster document)": lambda: scorer_one.update(ONE, ONE),
         "score(50-mention document)": lambda: corefscore.score(FIFTY_KEY, FIFTY_RESPONSE),
         "Scorer.update(50-mention document as ArraySide)": lambda: scorer_arrays.update(*arrays),
     }
+    coval = {"coval evaluator, one-cluster document": coval_case(ONE, ONE),
+             "coval evaluator, 50-mention document": coval_case(FIFTY_KEY, FIFTY_RESPONSE)}
+    if all(fn is not None for fn in coval.values()):
+        cases.update(coval)
+    else:
+        print("coval: left out (set COVAL_PATH to a checkout of https://github.com/ns-moosavi/coval, with SciPy)")
     wall: dict[str, list[float]] = {name: [] for name in cases}
     cpu: dict[str, list[float]] = {name: [] for name in cases}
     for fn in cases.values():  # warm-up: imports, first allocations, options handles
@@ -152,8 +197,9 @@ def main() -> None:
     median = {name: statistics.median(v) * 1e6 for name, v in wall.items()}
     best_cpu = {name: min(v) * 1e6 for name, v in cpu.items()}
     bare = {"one": "bare cs_score_batch, one-cluster document", "fifty": "bare cs_score_batch, 50-mention document"}
-    targets = {"score(one-cluster document)": (20.0, bare["one"]),
-               "Scorer.update(50-mention document)": (40.0, bare["fifty"]),
+    targets = {"score(one-cluster document)": (5.0, bare["one"]),
+               "score(one-cluster document, metrics=muc,bcub,ceafe)": (None, bare["one"]),
+               "Scorer.update(50-mention document)": (15.0, bare["fifty"]),
                "Scorer.update(one-cluster document)": (None, bare["one"]),
                "score(50-mention document)": (None, bare["fifty"]),
                "Scorer.update(50-mention document as ArraySide)": (None, bare["fifty"])}
@@ -173,6 +219,14 @@ def main() -> None:
     for name, (_, ref) in targets.items():
         print(f"overhead of {name} over the bare call: best {best[name] - best[ref]:.1f} us, "
               f"median {median[name] - median[ref]:.1f} us")
+    if "coval evaluator, one-cluster document" in cases:
+        for doc, ours in (("one-cluster", "score(one-cluster document)"),
+                          ("50-mention", "score(50-mention document)"),
+                          ("50-mention", "Scorer.update(50-mention document)")):
+            theirs = f"coval evaluator, {doc} document"
+            print(f"coval / {ours}: best {best[theirs] / best[ours]:.1f}x, "
+                  f"median {median[theirs] / median[ours]:.1f}x, best thread CPU "
+                  f"{best_cpu[theirs] / best_cpu[ours]:.1f}x (target at one cluster: >= 5x)")
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -284,6 +284,14 @@ int32_t cs_columns(char *names, int64_t names_len, int32_t *metrics, int64_t met
  *   scoring call produces; default scores. key_documents and
  *   response_documents: cs_score_files only, the key's with its words)
  *   analysis=kk,ms (the analyses outputs=analysis runs; default both)
+ *   input=arrays|marshal (how cs_score_batch takes its documents; default
+ *   arrays, the cs_side arrays. marshal: one document (n_docs = 1) given as
+ *   the bytes cs_spans_from_marshal reads, key->mentions pointing at them
+ *   and key->length their count; response may be NULL. The Python per-call
+ *   path's one crossing: reading and scoring in one call saves a second
+ *   call's cost, a third of the whole on a small document. Mention indices
+ *   in errors and duplicate records then count the mentions in the order
+ *   the data lists them, key first)
  * A bad key or value: CS_INVALID_INPUT, kind CS_ERR_OPTION, option = its
  * index. Handles are freed by cs_free and may be shared by threads. */
 int32_t cs_options_new(int32_t n, const char *const *keys, const char *const *values,
@@ -315,7 +323,8 @@ int32_t cs_score_batch(int64_t n_docs, const cs_side *key, const cs_side *respon
 int32_t cs_pack_spans(const int64_t *spans, int64_t n, int64_t *ids, cs_error *err);
 
 /* For Python callers: one document given as the bytes of CPython's
- * marshal.dumps((key, response), 4), each side a list or tuple of clusters,
+ * marshal.dumps((key, response), 4) (or version 2, which writes no
+ * references and is read fastest), each side a list or tuple of clusters,
  * each a list or tuple of (start, end) pairs of int, 0 <= start <= end < 2^31
  * (marshal writes exact int, list and tuple only; bool, subclasses and NumPy
  * scalars come out otherwise). Writes the n_mentions packed span ids

@@ -248,6 +248,30 @@ func goSide(nDocs int64, s *C.cs_side, kind gocore.SideKind) (flatSide, error) {
 	return fs, nil
 }
 
+// marshalSides reads the one document of the input=marshal form: key.mentions
+// points at the bytes of marshal.dumps((key, response), 4) and key.length is
+// their count (see spansFromMarshal for what they may hold).
+func marshalSides(nDocs int64, key *C.cs_side) (k, r flatSide, err error) {
+	if nDocs != 1 {
+		return k, r, argErr("n_docs is %d; input=marshal scores one document", nDocs)
+	}
+	size := int64(key.length)
+	if err := checkBuffer("key.length", key.mentions == nil, size, 1); err != nil {
+		return k, r, err
+	}
+	data := view[byte](key.mentions, size)
+	touch(data, 1)
+	ids, clusters, nKey, err := marshalDocument(data)
+	if err != nil {
+		return k, r, err
+	}
+	n := len(ids)
+	offsets := []int64{0, int64(nKey), 0, int64(n - nKey)} // one allocation for both sides
+	k = flatSide{offsets: offsets[:2], mentions: ids[:nKey], clusters: clusters[:nKey]}
+	r = flatSide{offsets: offsets[2:], mentions: ids[nKey:], clusters: clusters[nKey:]}
+	return k, r, nil
+}
+
 //export csgo_score_batch
 func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_names, options C.int64_t,
 	cancel *C.int32_t, counts *C.double, countsLen C.int64_t,
@@ -265,7 +289,11 @@ func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_nam
 			return fail(errp, err)
 		}
 	}
-	if key == nil || response == nil {
+	co, err := callOptionsOf(int64(options))
+	if err != nil {
+		return fail(errp, err)
+	}
+	if key == nil || (response == nil && !co.marshal) {
 		return fail(errp, argErr("key and response must not be NULL"))
 	}
 	if countsLen != 0 && int64(countsLen) != nd*ncol {
@@ -275,11 +303,15 @@ func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_nam
 	if stop != nil && stop() {
 		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
 	}
-	keySide, err := goSide(nd, key, gocore.KeySide)
-	if err != nil {
-		return fail(errp, err)
+	var keySide, respSide flatSide
+	if co.marshal {
+		keySide, respSide, err = marshalSides(nd, key)
+	} else {
+		keySide, err = goSide(nd, key, gocore.KeySide)
+		if err == nil {
+			respSide, err = goSide(nd, response, gocore.ResponseSide)
+		}
 	}
-	respSide, err := goSide(nd, response, gocore.ResponseSide)
 	if err != nil {
 		return fail(errp, err)
 	}

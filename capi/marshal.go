@@ -42,6 +42,7 @@ type spanReader struct {
 	n    int   // mentions written
 	nKey int   // mentions of the key side
 	clus int64 // position of the cluster being read in its side
+	grow bool  // ids and cls grow as mentions come (marshalDocument), else their length is the count announced
 	err  error
 }
 
@@ -63,7 +64,7 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 	if len(ids) != len(clusters) {
 		return 0, argErr("ids and clusters differ in length (%d, %d)", len(ids), len(clusters))
 	}
-	r := spanReader{data: data, ids: ids, cls: clusters, refs: make([]int, 0, min(len(data)/8, 4096))}
+	r := spanReader{data: data, ids: ids, cls: clusters}
 	end := r.item(0, depthPair, false)
 	switch {
 	case r.err != nil:
@@ -74,6 +75,24 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 		return 0, r.refuse("%d mentions, not the %d announced", r.n, len(ids))
 	}
 	return r.nKey, nil
+}
+
+// marshalDocument is spansFromMarshal without a mention count announced: it
+// returns the packed span ids and cluster positions (key first) in slices
+// of its own, as many as the document holds. It is the reading of
+// cs_score_batch's input=marshal form, where one call reads and scores.
+func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
+	guess := len(data)/12 + 1      // a mention (start, end) takes at least 11 bytes unless referred to again
+	both := make([]int64, 2*guess) // one allocation for ids and clusters (until references replay more)
+	r := spanReader{data: data, ids: both[:guess:guess], cls: both[guess:], grow: true}
+	end := r.item(0, depthPair, false)
+	switch {
+	case r.err != nil:
+		return nil, nil, 0, r.err
+	case end != len(data):
+		return nil, nil, 0, r.refuse("%d bytes after the document", len(data)-end)
+	}
+	return r.ids[:r.n], r.cls[:r.n], r.nKey, nil
 }
 
 // refuse records the first reason the data is not a document of span pairs
@@ -159,12 +178,43 @@ func (r *spanReader) object(at int, d marshalDepth, replay bool) int {
 		}
 	case depthCluster:
 		for m := 0; m < count && p >= 0; m++ {
+			if q := r.plainMention(p); q > 0 {
+				p = q
+				continue
+			}
 			p = r.item(p, depthMention, replay)
 		}
 	case depthMention:
 		p = r.mention(p, count, replay)
 	}
 	return p
+}
+
+// plainMention reads the mention at offset at when it is a tuple of two
+// ints that nothing refers to (no "remember" flag on the tuple or its ints:
+// all of marshal version 2's data) and returns the offset after it; 0 when
+// it is not, for the general reading (item). The common case of a long
+// document, read without the generic calls.
+func (r *spanReader) plainMention(at int) int {
+	data := r.data
+	var p int
+	switch {
+	case at+12 <= len(data) && data[at] == marshalSmallTuple && data[at+1] == 2:
+		p = at + 2
+	case at+15 <= len(data) && data[at] == marshalTuple && binary.LittleEndian.Uint32(data[at+1:]) == 2:
+		p = at + 5
+	default:
+		return 0
+	}
+	if data[p] != marshalInt || data[p+5] != marshalInt {
+		return 0
+	}
+	start := int64(int32(binary.LittleEndian.Uint32(data[p+1:])))
+	end := int64(int32(binary.LittleEndian.Uint32(data[p+6:])))
+	if r.mentionAt(start, end) < 0 {
+		return -1
+	}
+	return p + 10
 }
 
 // mention reads the two bounds of a mention, whose items start at p, and
@@ -179,19 +229,32 @@ func (r *spanReader) mention(p, count int, replay bool) int {
 		return -1
 	}
 	end, p := r.bound(p, replay)
-	switch {
-	case p < 0:
+	if p < 0 {
 		return -1
-	case start < 0 || start > end:
+	}
+	if r.mentionAt(start, end) < 0 {
+		return -1
+	}
+	return p
+}
+
+// mentionAt checks the bounds of a mention and writes its packed id: -1
+// once refused, else 0.
+func (r *spanReader) mentionAt(start, end int64) int {
+	if start < 0 || start > end {
 		r.refuse("span (%d, %d) is not 0 <= start <= end < 2^31", start, end)
 		return -1
-	case r.n >= len(r.ids):
-		r.refuse("more mentions than the %d announced", len(r.ids))
-		return -1
+	}
+	if r.n >= len(r.ids) {
+		if !r.grow {
+			r.refuse("more mentions than the %d announced", len(r.ids))
+			return -1
+		}
+		r.ids, r.cls = append(r.ids, make([]int64, len(r.ids)+1)...), append(r.cls, make([]int64, len(r.cls)+1)...)
 	}
 	r.ids[r.n], r.cls[r.n] = start<<32|end, r.clus
 	r.n++
-	return p
+	return 0
 }
 
 // bound reads the span bound at offset at (an int, or a reference to one)

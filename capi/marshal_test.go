@@ -157,3 +157,86 @@ func BenchmarkSpansFromMarshalFifty(b *testing.B) {
 		}
 	}
 }
+
+// TestMarshalDocumentAgreesWithSpansFromMarshal: cs_score_batch's
+// input=marshal reading (no mention count announced) gives what
+// spansFromMarshal gives with the right count, references included, and
+// refuses what it refuses.
+func TestMarshalDocumentAgreesWithSpansFromMarshal(t *testing.T) {
+	fifty := func(per int) [][][2]int32 {
+		out := make([][][2]int32, (50+per-1)/per)
+		for i := range 50 {
+			out[i/per] = append(out[i/per], [2]int32{int32(i), int32(2 * i)})
+		}
+		return out
+	}
+	cases := map[string][]byte{
+		"the 50-mention document": marshalled(fifty(5), fifty(7)),
+		"empty sides":             marshalled(nil, nil),
+	}
+	for _, h := range []string{
+		"a9025b010000005b02000000a902e900000000e901000000a902e903000000e9040000005b020000005b0100000072010000005b010000007204000000",
+		"a902db020000005b02000000a902e903000000e907000000a902e900000000e9010000005b000000007201000000",
+		"a9025b010000005b010000005b02000000e901000000e90200000029015b010000005b0200000072020000007202000000",
+		// c = [(i, i + 1) for i in range(10)]; ([c] * 10, [c]): 110 mentions in 187 bytes, past the first guess
+		"29025b0a000000db0a0000002902e900000000e90100000029027202000000e90200000029027203000000e90300000029027204000000e90400000029027205000000e90500000029027206000000e90600000029027207000000e90700000029027208000000e90800000029027209000000e9090000002902720a000000e90a0000007200000000720000000072000000007200000000720000000072000000007200000000720000000072000000005b010000007200000000",
+	} {
+		data, err := hex.DecodeString(h)
+		require.NoError(t, err)
+		cases[h] = data
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			ids, cls, nKey, err := marshalDocument(data)
+			require.NoError(t, err)
+			require.Len(t, cls, len(ids))
+			out := make([]int64, 2*len(ids))
+			wantKey, err := spansFromMarshal(data, out[:len(ids)], out[len(ids):])
+			require.NoError(t, err)
+			assert.Equal(t, wantKey, nKey)
+			assert.Equal(t, out[:len(ids)], ids)
+			assert.Equal(t, out[len(ids):], cls)
+		})
+	}
+	refused, err := hex.DecodeString("a9025b010000005b01000000a90254e9020000005b00000000") // ([[(True, 2)]], [])
+	require.NoError(t, err)
+	_, _, _, err = marshalDocument(refused)
+	require.Error(t, err)
+	assert.Equal(t, gocore.KindMention, gocore.AsError(err).Kind)
+	_, _, _, err = marshalDocument(marshalled(fifty(5), fifty(7))[:40])
+	require.Error(t, err, "truncated data")
+}
+
+func TestInputOptionIsValidated(t *testing.T) {
+	co, err := parseCallOptions([]string{"input"}, []string{"marshal"})
+	require.NoError(t, err)
+	assert.True(t, co.marshal)
+	co, err = parseCallOptions([]string{"metrics", "input"}, []string{"muc", "arrays"})
+	require.NoError(t, err)
+	assert.False(t, co.marshal)
+	_, err = parseCallOptions([]string{"metrics", "input"}, []string{"muc", "pickle"})
+	require.Error(t, err)
+	assert.Equal(t, 1, gocore.AsError(err).Option)
+}
+
+// TestMarshalVersionTwoIsReadPlainly: the per-call path writes marshal
+// version 2 (no references, so CPython keeps no table of the objects it
+// wrote); its mentions take plainMention, with the same checks.
+func TestMarshalVersionTwoIsReadPlainly(t *testing.T) {
+	// marshal.dumps(([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]), 2)
+	data, err := hex.DecodeString("28020000005b010000005b020000002802000000690000000069010000002802000000690300000069040000005b020000005b010000002802000000690000000069010000005b01000000280200000069030000006904000000")
+	require.NoError(t, err)
+	ids, cls, nKey, err := marshalDocument(data)
+	require.NoError(t, err)
+	assert.Equal(t, 2, nKey)
+	assert.Equal(t, []int64{span(0, 1), span(3, 4), span(0, 1), span(3, 4)}, ids)
+	assert.Equal(t, []int64{0, 0, 0, 1}, cls)
+	// marshal.dumps(([[(4, 1)]], []), 2): a span out of order is refused by the plain reading too
+	bad, err := hex.DecodeString("28020000005b010000005b010000002802000000690400000069010000005b00000000")
+	require.NoError(t, err)
+	_, _, _, err = marshalDocument(bad)
+	require.ErrorContains(t, err, "span (4, 1)")
+	out := make([]int64, 2)
+	_, err = spansFromMarshal(bad, out[:1], out[1:])
+	require.ErrorContains(t, err, "span (4, 1)")
+}

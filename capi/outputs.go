@@ -31,6 +31,7 @@ type callOptions struct {
 	engine   gocore.Options
 	outputs  output
 	analysis gocore.MetricSet // the analyses of outAnalysis (kk, ms); 0: both
+	marshal  bool             // input=marshal: cs_score_batch reads one document from marshal bytes
 }
 
 // parseCallOptions validates options: "outputs" and "analysis" here, every
@@ -46,6 +47,8 @@ func parseCallOptions(keys, values []string) (callOptions, error) {
 			co.outputs, err = parseOutputs(values[i])
 		case "analysis":
 			co.analysis, err = parseAnalyses(values[i])
+		case "input":
+			co.marshal, err = parseInput(values[i])
 		default:
 			engineKeys, engineValues, index = append(engineKeys, k), append(engineValues, values[i]), append(index, i)
 			continue
@@ -65,6 +68,16 @@ func parseCallOptions(keys, values []string) (callOptions, error) {
 	}
 	co.engine = opt
 	return co, nil
+}
+
+func parseInput(value string) (bool, *gocore.Error) {
+	switch strings.TrimSpace(value) {
+	case "arrays":
+		return false, nil
+	case "marshal":
+		return true, nil
+	}
+	return false, gocore.NewError(gocore.KindOption, "must be arrays or marshal; got %q", value)
 }
 
 func parseOutputs(value string) (output, *gocore.Error) {

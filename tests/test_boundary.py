@@ -262,6 +262,31 @@ def test_a_forked_pool_after_scoring_fails_fast_and_names_spawn(tmp_path):
     assert outcome == "ok" or (outcome == "refused" and names_spawn == "True")
 
 
+FORK_AFTER_PER_CALL = """
+import os, sys
+import corefscore
+
+corefscore.score([[(0, 1), (3, 4)]], [[(0, 1)]])  # the per-call road's per-thread state now exists
+pid = os.fork()
+if pid == 0:
+    try:
+        corefscore.score([[(0, 1), (3, 4)]], [[(0, 1)]])
+        os._exit(3)
+    except corefscore.ForkedProcessError:
+        os._exit(0)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_a_child_forked_after_the_per_call_road_is_refused_not_hung(tmp_path):
+    script = tmp_path / "forkpercall.py"
+    script.write_text(FORK_AFTER_PER_CALL)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=_env(), timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["0"], out.stdout
+
+
 def _big_pair(tmp_path, n_mentions=200_000, seed=0):
     rng = np.random.default_rng(seed)
     paths = []

@@ -19,7 +19,7 @@ from collections import namedtuple
 import corefscore
 import numpy as np
 import pytest
-from corefscore import _convert, _engine, _lib
+from corefscore import _api, _convert, _engine, _lib
 
 GOOD = [[(5 * j + i, 5 * j + i + 1) for i in range(5)] for j in range(10)]  # 50 mentions, 10 clusters
 
@@ -269,3 +269,85 @@ def test_array_sides_take_the_per_call_path_with_the_lists_counts():
     assert _convert.convert(typed, typed, "0").types.tolist() == [1] * 100  # both sides' types, key first
     with pytest.raises(ValueError, match=r"`response` of document 0 mentions must be spans .* got \(9, 2\) at row 1"):
         corefscore.score(side(GOOD), ArraySide(np.array([[0, 1], [9, 2]]), np.array([0, 0])))
+
+
+# The one-crossing road (issue 24): an untyped document of span lists is read and scored in one engine call
+# (cs_score_batch with input=marshal); anything the engine has more to say about takes the general road.
+
+FIFTY_RESPONSE = [[(7 * j + i, 7 * j + i + 1) for i in range(7) if 7 * j + i < 50] for j in range(8)]
+
+
+def _general_scores(key, response, **options):
+    """score() by the general road: the document converted in Python, then one batch-shaped call."""
+    opts = _api._options(**options)
+    return _engine.score_docs([_convert.convert(key, response, "0")], ["0"], opts, False)
+
+
+def test_score_and_update_read_and_score_span_lists_in_one_engine_call(monkeypatch):
+    calls = []
+    real = _lib.score_marshal
+    monkeypatch.setattr(_lib, "score_marshal", lambda *a: calls.append(1) or real(*a))
+    for road in ("spans_from_lists", "score_one", "score"):  # the two-call road must not be taken
+        monkeypatch.setattr(_lib, road, lambda *a, road=road, **k: pytest.fail(f"_lib.{road} was called"))
+    r = corefscore.score(GOOD, FIFTY_RESPONSE)
+    scorer = corefscore.Scorer(metrics=["muc", "ceafe"])
+    scorer.update(GOOD, FIFTY_RESPONSE)
+    scorer.update(GOOD, GOOD)
+    assert len(calls) == 3
+    monkeypatch.undo()
+    want = _general_scores(GOOD, FIFTY_RESPONSE)
+    assert np.array_equal(r.counts_matrix, want.counts)
+    assert r.metrics == want.metrics and r.doc_names == ["0"] and r.warnings == [] and r.duplicates == []
+    both = _engine.score_docs([_convert.convert(GOOD, FIFTY_RESPONSE, "0"), _convert.convert(GOOD, GOOD, "1")],
+                              ["0", "1"], _api._options(metrics=["muc", "ceafe"]), False)
+    got = scorer.compute()
+    assert np.array_equal(got.counts_matrix, both.counts)
+    assert got.doc_names == ["0", "1"] and got.metrics == ("muc", "ceafe")
+
+
+def test_what_the_engine_reports_beyond_counts_takes_the_general_road():
+    repeated = [[(0, 1), (3, 4)], [(0, 1)]]
+    assert _engine.score_marshal(repeated, repeated, _engine.options()) is None  # duplicates: reported by name
+    with pytest.warns(corefscore.DuplicateMentionWarning, match=r"mention \(0, 1\)"):
+        r = corefscore.score(repeated, repeated)
+    assert r.n_duplicates == 2 and r.duplicates[0].mention == (0, 1)
+    scorer = corefscore.Scorer(duplicates="ignore")
+    scorer.update(repeated, [[(0, 1)]])
+    assert scorer.compute().n_duplicates == 1
+    with pytest.raises(corefscore.CorefScoreInputError, match=r"mention \(0, 1\)"):
+        corefscore.score(repeated, [[(0, 1)]], duplicates="raise")
+    # Not span lists, or too long for a call without a cancel flag: the general road, same counts.
+    long = [[(i, i) for i in range(_lib.MARSHAL_MAX // 10)]]
+    for key in ([[(0, 1), (2, 2)]], [[[0, 1], (2, 2)]], [["a", "b"]], long):
+        if key is not long:
+            assert (_engine.score_marshal(key, key, _engine.options()) is None) == (key[0][0] != (0, 1))
+        else:
+            assert _engine.score_marshal(key, key, _engine.options()) is None
+        assert np.array_equal(corefscore.score(key, key).counts_matrix, _general_scores(key, key).counts)
+
+
+def test_options_are_cached_by_value_and_a_later_change_to_a_list_is_not_seen():
+    metrics = ["muc", "bcub"]
+    first = corefscore.score(GOOD, FIFTY_RESPONSE, metrics=metrics)
+    metrics.append("ceafe")
+    assert first.metrics == ("muc", "bcub")
+    assert corefscore.score(GOOD, FIFTY_RESPONSE, metrics=metrics).metrics == ("muc", "bcub", "ceafe")
+    assert corefscore.score(GOOD, FIFTY_RESPONSE, metrics=("muc", "bcub")).metrics == ("muc", "bcub")
+    assert _api._options_by_value({"metrics": ["lea"]}) is _api._options_by_value(
+        {"metrics": ["lea"]})
+    with pytest.raises(ValueError, match="singletons"):
+        corefscore.score(GOOD, GOOD, singletons="sometimes")
+    with pytest.raises(ValueError, match="singletons"):  # a bad value is refused every time, not cached
+        corefscore.score(GOOD, GOOD, singletons="sometimes")
+
+
+@pytest.mark.parametrize(("option", "accepted", "refused"), [("da_greedy", True, 1), ("workers", 1, True)])
+def test_option_values_equal_as_keys_but_of_other_types_are_validated_each_on_its_own(option, accepted, refused):
+    # True == 1 as dict keys, but the engine reads them as "true" and "1": a cached value must not stand in.
+    _api._by_value.clear()
+    _engine._cache.clear()
+    corefscore.score(GOOD, GOOD, **{option: accepted})
+    with pytest.raises(ValueError, match=option):
+        corefscore.score(GOOD, GOOD, **{option: refused})
+    with pytest.raises(ValueError, match=option):
+        corefscore.Scorer(**{option: refused})

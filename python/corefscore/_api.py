@@ -44,6 +44,24 @@ def _options(metrics: Any = None, singletons: str | None = None, duplicates: str
                            **more)
 
 
+_by_value: dict[tuple, Options] = {}
+
+
+def _options_by_value(options: dict[str, Any]) -> Options:
+    """The Options of a call's keywords, cached by their types and values (lists as tuples): one dict lookup."""
+    try:  # the type too: True == 1 == 1.0 as keys, but the engine reads them differently ("true", "1", "1.0")
+        key = tuple([(k, type(v), tuple(v) if type(v) is list else v) for k, v in options.items()])
+        found = _by_value.get(key)
+    except TypeError:  # an unhashable value: no cache
+        return _options(**options)
+    if found is None:
+        found = _options(**options)
+        if len(_by_value) >= 256:
+            _by_value.pop(next(iter(_by_value)))
+        _by_value[key] = found
+    return found
+
+
 def _report(scores: Scores, opts: Options, stacklevel: int) -> list[str]:
     """Warning lines for the Result, and a DuplicateMentionWarning under duplicates='warn'."""
     if not (scores.n_duplicates or scores.warnings):
@@ -124,9 +142,17 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
     """
     global _default_options
     if options:
-        opts = _options(**options)
+        opts = _options_by_value(options)
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
+    if mention_types is None:
+        found = _engine.score_marshal(key, response, opts)
+        if found is not None:
+            base = opts.row_bases.get(found[1])
+            if base is None:
+                base = opts.row_bases[found[1]] = Result._row_base(_lib._columns, _engine.applied(found[1]),
+                                                                   opts.blanc_rule, opts.values)
+            return Result._of_row(found[0], base)
     return _result(_engine.score_docs([convert(key, response, "0", mention_types)], ["0"], opts, False), opts, [], 2)
 
 
@@ -472,6 +498,18 @@ class Scorer:
     def update(self, key: Any, response: Any, *, batch: bool = False, name: str | None = None,
                mention_types: Any = None) -> None:
         """Score one document, or a batch (``batch=True``, or two mappings paired by name)."""
+        if name is None and mention_types is None and not batch:
+            found = _engine.score_marshal(key, response, self._opts)  # None for mappings: not lists
+            if found is not None:
+                counts, metrics = found[0], _engine.applied(found[1])
+                with self._lock:
+                    self._reduced = None
+                    self._rows.append(counts)
+                    self._names.append(str(len(self._names)))
+                    if self._metrics is not metrics:
+                        self._metrics = metrics if self._metrics is None else \
+                            tuple(m for m in self._metrics if m in metrics)
+                return
         if batch or _is_mapping(key) or _is_mapping(response):
             pairs, names, named, warns, types = _pair(key, response, None, mention_types, self.n_documents,
                                                       _allows_disjoint(self._opts))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+from marshal import dumps as _dumps
 
 from . import _lib
 
@@ -107,7 +108,7 @@ def _option_value(key: str, value: Any) -> str:
 class Options:
     """Keyword options, validated by the engine into one handle per pair of input facts (see :meth:`handle`)."""
 
-    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "pairs", "values")
+    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "marshal_handle", "pairs", "row_bases", "values")
 
     def __init__(self, **values: Any) -> None:
         self.values = {k: v for k, v in values.items() if v is not None}
@@ -115,20 +116,24 @@ class Options:
         self.blanc_rule = values.get("blanc_rule") or "key"
         self.duplicates = values.get("duplicates") or "warn"
         self.analysis = values.get("outputs") == "analysis"  # a scoring call then returns the analysis
-        self._handles: dict[tuple[bool, bool], int] = {}
+        self._handles: dict[tuple[bool, bool, bool], int] = {}
+        self.marshal_handle = 0  # handle(False, True, True), kept apart for the per-call road (score_marshal)
+        self.row_bases: dict[int, Any] = {}  # applied metrics mask -> what the layer above builds its results from
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
-    def handle(self, types_given: bool, spans: bool = False) -> int:
-        """The engine's handle for these options and two facts of the input: typed mentions, span ids."""
-        h = self._handles.get((types_given, spans))
+    def handle(self, types_given: bool, spans: bool = False, marshal: bool = False) -> int:
+        """The engine's handle for these options and facts of the input: typed mentions, span ids, marshal bytes."""
+        h = self._handles.get((types_given, spans, marshal))
         if h is None:
             pairs = [*self.pairs, ("types_given", "true" if types_given else "false"),
                      ("span_mentions", "true" if spans else "false")]
+            if marshal:
+                pairs.append(("input", "marshal"))
             try:
                 h = _lib.options_new(pairs)
             except _lib.EngineError as exc:
                 raise _translate(exc, option_keys=[k for k, _ in pairs]) from None
-            self._handles[(types_given, spans)] = h
+            self._handles[(types_given, spans, marshal)] = h
         return h
 
     def __del__(self) -> None:
@@ -150,7 +155,8 @@ _cache: dict[tuple, Options] = {}
 def options(**values: Any) -> Options:
     """Options for these keyword values, cached (validation and handles are made once per distinct set)."""
     try:
-        key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items())
+        # The type too: True == 1 == 1.0 as keys, but the engine reads them differently ("true", "1", "1.0").
+        key = tuple((k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in values.items())
         found = _cache.get(key)
     except TypeError:  # an unhashable value: validate without the cache
         return Options(**values)
@@ -303,7 +309,45 @@ def score_docs(docs: list[Doc], names: list[str], opts: Options, named: bool) ->
     return _scores(docs, names, counts, applied, dups, n_dups, warns, offsets)
 
 
-_HANDLE_KEYS = (((False, False), (False, True)), ((True, False), (True, True)))  # [typed][spans]: handle keys
+_HANDLE_KEYS = (((False, False, False), (False, True, False)),
+                ((True, False, False), (True, True, False)))  # [typed][spans]: handle keys
+
+
+def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
+    """The per-call road of one untyped document of span lists: ``(counts row, applied mask)``, or None.
+
+    The mask's metric names are :func:`applied`'s.
+
+    Read and scored in one engine call (``input=marshal``), chosen by an O(1)
+    look at the first mention (a ``(start, end)`` pair of ints). None, for the
+    general road (:func:`_convert.convert` then :func:`score_docs`), when the
+    document is not that, is too long for a call without a cancel flag, or
+    the engine has more to say than counts (an error, repeated mentions,
+    warnings: the general road says it in the caller's terms).
+    """
+    tk = type(key)
+    if (tk is not list and tk is not tuple) or opts.analysis:
+        return None
+    try:
+        first = (key[0] if key else response[0])[0]
+    except Exception:  # no first mention to look at: the general road
+        return None
+    if type(first) is not tuple or len(first) != 2 or type(first[0]) is not int or type(first[1]) is not int:
+        return None
+    try:
+        data = _dumps((key, response), 2)  # version 2: no references, no table of objects
+    except ValueError:  # not marshallable (a set, a tensor): the general road
+        return None
+    if len(data) > _lib.MARSHAL_MAX:
+        return None
+    if not opts.marshal_handle:
+        opts.marshal_handle = opts.handle(False, True, True)
+    return _lib.score_marshal(data, opts.marshal_handle)
+
+
+def applied(mask: int) -> tuple[str, ...]:
+    """The names of the metrics in an applied-metrics bit mask, in engine order."""
+    return _applied_names.get(mask) or _applied(mask)
 
 
 def _scores(docs: list[Doc], names: list[str], counts: Any, applied: int, dups: Any, n_dups: int, warns: Any,

@@ -335,6 +335,7 @@ class _Scratch(_ThreadLocal):
         self.n_key = _i64(0)
         self.row: tuple | None = None  # the per-call counts row (NumPy view, ctypes buffer): see _one_args
         self.one_args: dict[int, tuple] = {}  # score_one's arguments per options handle
+        self.per_call: _PerCall | None = None  # score_marshal's state, made on first use
 
 
 _scratch = _Scratch()
@@ -459,6 +460,78 @@ def score_one(both: Any, nk: int, types: Any, options: int):
     if not (report.n_dups or report.n_warnings):  # (no analysis: the per-call path scores)
         return s.row[0].copy(), report.applied, (), 0, (), None
     return s.row[0].copy(), *_report(cdll, s)
+
+
+#: Marshal data up to this size takes score_marshal (about MARSHAL_MAX / 11 mentions, far below
+#: INTERRUPTIBLE_MENTIONS: a call without a cancel flag must stay short).
+MARSHAL_MAX = 1 << 17
+
+
+def score_marshal(data: bytes, options: int) -> tuple | None:
+    """One document given as ``marshal.dumps((key, response), 2)``, read and scored in one call (input=marshal).
+
+    ``options`` is a handle made with ``input=marshal`` and
+    ``span_mentions=true``; ``len(data)`` at most MARSHAL_MAX. Returns
+    ``(counts row, applied)`` (a (1, n_columns) copy and the metrics bit
+    mask), or None when the call has more to say than counts: data the
+    engine does not read as span lists, an error, repeated mentions or
+    warnings. The caller then takes the general road, which says it in the
+    caller's terms; nothing here reports.
+    """
+    pc = _scratch.per_call or _per_call_state()
+    n = len(data)
+    if n > pc.cap:
+        _grow(pc, n)
+    pc.view[:n] = data
+    pc.side.length = n
+    # The library looked up on every call: in a child forked after it was loaded, lib() raises
+    # ForkedProcessError where a kept function would call into a Go runtime that did not survive fork().
+    status = (_lib if _lib is not None else lib()).cs_score_batch(
+        *(pc.args.get(options) or _marshal_args(pc, options)))
+    report = pc.report
+    if status or report.n_dups or report.n_warnings:
+        return None
+    return pc.row.copy(), report.applied
+
+
+class _PerCall:
+    """score_marshal's per-thread state, one thread-local lookup a call.
+
+    ``side`` is the key side of input=marshal: its mentions point at ``raw``,
+    a buffer the marshal bytes are copied into through ``view`` (``cap``
+    bytes; grown as needed), its length is their count. ``args`` holds the
+    call's arguments per options handle; ``row`` is the counts row the
+    engine writes (score_one's).
+    """
+
+    __slots__ = ("args", "cap", "raw", "report", "row", "side", "view")
+
+
+def _per_call_state() -> _PerCall:
+    s = _scratch
+    pc = _PerCall()
+    pc.side, pc.args, pc.report = CsSide(), {}, s.report
+    _grow(pc, 4096)
+    s.per_call = pc
+    return pc
+
+
+def _grow(pc: _PerCall, n: int) -> None:
+    """A buffer of at least n bytes for score_marshal, its side pointed at it."""
+    pc.raw = (ctypes.c_char * n)()
+    pc.view, pc.cap = memoryview(pc.raw).cast("B"), n
+    pc.side.mentions = ctypes.addressof(pc.raw)
+
+
+def _marshal_args(pc: _PerCall, options: int) -> tuple:
+    """score_marshal's arguments for an options handle: score_one's, the marshal side as the key."""
+    s = _scratch
+    args = s.one_args.get(options) or _one_args(s, options)
+    pc.row = s.row[0]
+    if len(pc.args) >= 256:
+        pc.args.clear()
+    pc.args[options] = (args[0], _p(ctypes.addressof(pc.side)), None, *args[3:])
+    return pc.args[options]
 
 
 def _point(s: _Scratch, both: Any, nk: int, types: Any) -> None:

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+_new = object.__new__
+
 #: BLANC's halves: (name in results, column prefix).
 BLANC_HALVES = (("coref_links", "coref"), ("noncoref_links", "noncoref"))
 #: Names of the score quantities.
@@ -257,6 +259,26 @@ class Result:
         self.blanc_rule, self.duplicates, self.warnings, self.options = blanc_rule, list(duplicates), warnings, options
         self.key = self.response = None
         self.n_duplicates, self._scores = n_duplicates, None
+        return self
+
+    @classmethod
+    def _row_base(cls, columns: tuple[str, ...], metrics: tuple[str, ...], blanc_rule: str,
+                  options: dict[str, Any]) -> dict[str, Any]:
+        """What the one-document Results of a set of options and applied metrics share (see :meth:`_of_row`)."""
+        scored, analyses = _arith.split_scored(columns, metrics)
+        return {"columns": columns, "metrics": scored, "analyses": analyses, "blanc_rule": blanc_rule,
+                "options": options, "key": None, "response": None, "n_duplicates": 0, "_scores": None}
+
+    @classmethod
+    def _of_row(cls, counts_row: np.ndarray, base: dict[str, Any]) -> Result:
+        """The Result of one document named "0" without repeated mentions or warnings: the per-call road.
+
+        ``base`` is :meth:`_row_base`'s, made once per options and applied metrics.
+        """
+        self = _new(cls)
+        own = self.__dict__
+        own.update(base)
+        own["counts_matrix"], own["doc_names"], own["duplicates"], own["warnings"] = counts_row, ["0"], [], []
         return self
 
     # -- scores -------------------------------------------------------------
