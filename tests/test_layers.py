@@ -26,6 +26,7 @@ LAYERS = {
     "_arith": 4,
     "_result": 5,
     "_analysis": 5,
+    "_distributed": 5.5,
     "_api": 6,
     # statistics, split by job (stats is their public face): resampling -> tables -> intervals, comparison
     "_resample": 6.1,

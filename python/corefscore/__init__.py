@@ -28,7 +28,7 @@ _EXPORTS = {
     "analyze_files": "._api",
     "DuplicateMentionWarning": "._api",
     "Scorer": "._api",
-    "SummedResult": "._api",
+    "SummedResult": "._distributed",
     "metric_names": "._api",
     "score": "._api",
     "score_arrays": "._api",
@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from ._api import (
         DuplicateMentionWarning,
         Scorer,
-        SummedResult,
         analyze,
         analyze_files,
         metric_names,
@@ -66,6 +65,7 @@ if TYPE_CHECKING:
         score_labels,
     )
     from ._convert import ArraySide
+    from ._distributed import SummedResult
     from ._engine import CorefScoreInputError, Duplicate
     from ._lib import ForkedProcessError
     from ._result import MetricScore, Result

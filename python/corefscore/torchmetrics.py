@@ -48,7 +48,8 @@ from typing import Any
 import numpy as np
 
 from . import _lib
-from ._api import Scorer, SummedResult
+from ._api import Scorer
+from ._distributed import SummedResult
 from ._result import Result
 
 try:
