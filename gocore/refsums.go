@@ -105,6 +105,9 @@ func refBcubNums(t *Table) (r, p float64) {
 // the same optimal total, ties broken by a rule of our own.
 func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 	nk, nr := len(t.KeySize), len(t.RespSize)
+	if sum, ok := refCeafeUnique(t, phi); ok {
+		return sum, nil
+	}
 	if nk > refMunkresMaxChains || nr > refMunkresMaxChains {
 		return refTieBreakNum(t, phi)
 	}
@@ -129,6 +132,80 @@ func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 		sum += 1 - x
 	}
 	return sum, nil
+}
+
+// refCeafeUnique is refCeafeNum without the reference's Munkres for the
+// common document whose optimal alignment is unique by its shape: every
+// connected component of the overlap graph has one key chain or one
+// response chain (a star), and its centre's most similar partner is
+// strictly the most similar. Any optimal assignment, the reference's
+// included, then aligns exactly those pairs, so the sum is the reference's
+// (key chains in order, 1 - (1 - φ) each, as refCeafeNum adds them). It
+// reports false, leaving the document to the Munkres replay, as soon as a
+// component has two chains on both sides or its best partner is tied.
+// Cost: O(cells) with a union-find over the chains.
+func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool) {
+	nk, nr := len(t.KeySize), len(t.RespSize)
+	parent := make([]int32, nk+nr)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for _, c := range t.Cells {
+		a, b := find(c.K), find(int32(nk)+c.R)
+		if a != b {
+			parent[a] = b
+		}
+	}
+	// Per component: how many key and response chains it has.
+	keys := make([]int32, nk+nr)
+	resps := make([]int32, nk+nr)
+	for k := range nk {
+		keys[find(int32(k))]++
+	}
+	for r := range nr {
+		resps[find(int32(nk+r))]++
+	}
+	// The best partner of each star's centre, and whether it is tied.
+	best := make([]float64, nk+nr)
+	pick := make([]int32, nk+nr) // the key chain aligned in each component, +1 (0: none yet)
+	tied := make([]bool, nk+nr)
+	for _, c := range t.Cells {
+		root := find(c.K)
+		if keys[root] > 1 && resps[root] > 1 {
+			return 0, false
+		}
+		x := phi(c)
+		switch {
+		case pick[root] == 0 || x > best[root]:
+			best[root], pick[root], tied[root] = x, c.K+1, false
+		case x == best[root]:
+			tied[root] = true
+		}
+	}
+	aligned := make([]float64, nk)
+	for root, k := range pick {
+		if k == 0 {
+			continue
+		}
+		if tied[root] {
+			return 0, false
+		}
+		aligned[k-1] = best[root]
+	}
+	var sum float64
+	for _, x := range aligned {
+		if x != 0 {
+			sum += 1 - (1 - x)
+		}
+	}
+	return sum, true
 }
 
 // refMunkresMaxChains is the largest number of chains on a side for which
