@@ -280,25 +280,3 @@ def test_report_errors_are_the_analysis_errors():
         as_dicts = [{"category": e.category, "mentions": [list(m) for m in e.mentions]} for e in records]
         from_cols, from_dicts = report_html._errors_payload(cols, []), report_html._errors_payload(as_dicts, [])
         assert {k: list(v) for k, v in from_cols.items()} == {k: list(v) for k, v in from_dicts.items()}
-
-
-def test_documents_of_gaps_and_newlines():
-    """Entities numbered with a gap keep an empty entity there; a word holding a newline is still one word."""
-    import numpy as np
-    from corefscore import _engine
-
-    dt = np.dtype([("start", "<i8"), ("end", "<i8"), ("cluster", "<i8"), ("type", "<i4"), ("line", "<i4")])
-    mentions = np.array([(2, 3, 2, 0, 0), (0, 0, 0, 0, 0), (1, 1, 2, 0, 0), (0, 1, 0, 0, 0)], dt)
-    words = ["a", "b\nc", "", "é"]
-    raw_words = "".join(words).encode()
-    offsets = np.cumsum([0] + [len(w.encode()) for w in words])
-    raw = {"names": ["d0", "d1"], "mentions": mentions, "mention_offsets": np.array([0, 3, 4]),
-           "words": raw_words, "word_offsets": offsets, "word_docs": np.array([0, 4, 4]),
-           "sentence_docs": np.array([0, 1, 1]), "sentence_ends": np.array([4])}
-    docs = _engine.documents_of(raw)
-    assert docs[0]["entities"] == [[(0, 0)], [], [(1, 1), (2, 3)]]
-    assert docs[1]["entities"] == [[(0, 1)]]
-    assert docs[0]["words"] == words and docs[1]["words"] == []
-    assert _engine._all_words(raw_words, offsets) is None  # the newline: word by word
-    plain = ["x", "", "é", "\u00ff"]
-    assert _engine._all_words("".join(plain).encode(), np.cumsum([0] + [len(w.encode()) for w in plain])) == plain

@@ -599,7 +599,7 @@ def _report_files(key_path: Any, response_path: Any, *, format: str | None = Non
     The Result is :func:`score_files`'s with ``options``; the Analysis is
     :func:`analyze_files`'s, the files read, paired and compared as for
     scoring; the documents are the raw arrays of
-    :func:`corefscore._engine.documents_of` (the key's with words).
+    :func:`corefscore._engine.report_files` (the key's with words).
     """
     import os
 

@@ -400,70 +400,6 @@ def analyze_files(key_path: Any, response_path: Any, opts: Options) -> dict:
     return _file_analysis(out["analysis"], paths)
 
 
-def read_documents(path: Any, side: int, opts: Options, words: bool = True) -> list[dict]:
-    """One file's documents for display: name, words, sentence ends, entities (lists of (start, end) spans).
-
-    ``side`` 0 reads the file as a key, 1 as a response; ``opts`` are scoring
-    options (their outputs are set here). Without ``words`` the documents'
-    words are left empty (they are not decoded).
-    """
-    which = ("key", "response")[side]
-    out, _ = _files(*((path, None) if side == 0 else (None, path)),
-                    options(**{**opts.values, "outputs": which + "_documents"}))
-    return documents_of(out[which], words)
-
-
-def documents_of(raw: dict, words: bool = True) -> list[dict]:
-    """The documents of :func:`_lib.read_documents`'s arrays, as :func:`read_documents` returns them.
-
-    Each entity is its mentions' ``(start, end)`` spans in order; entities are
-    numbered as the reader numbered them (order of first sight).
-    """
-    import numpy as np
-
-    ms, mo = raw["mentions"], raw["mention_offsets"]
-    n = len(raw["names"])
-    # One sort of every mention by (document, entity, span); then each entity
-    # is one slice of the sorted spans.
-    doc_of = np.repeat(np.arange(n), np.diff(mo))
-    order = np.lexsort((ms["end"], ms["start"], ms["cluster"], doc_of))
-    spans = list(zip(ms["start"][order].tolist(), ms["end"][order].tolist()))
-    clusters = ms["cluster"][order]
-    first = np.ones(len(order), bool)  # the first mention of its (document, entity)
-    first[1:] = (np.diff(clusters) != 0) | (np.diff(doc_of[order]) != 0)
-    starts = np.flatnonzero(first)
-    # Entities are numbered 0, 1, ... within a document (the reader's order of
-    # first sight): the g-th group of a document must be its entity g.
-    groups_before = np.concatenate([[0], np.cumsum(first)])[mo]  # groups before each document's first mention
-    doc_groups = np.diff(groups_before).tolist()
-    dense = bool(np.array_equal(clusters[starts], np.arange(len(starts)) - np.repeat(groups_before[:-1], doc_groups)))
-    bounds = np.append(starts, len(order)).tolist()
-    groups_before = groups_before.tolist()
-    cl = clusters.tolist()
-    every = _all_words(raw["words"], raw["word_offsets"]) if words else None
-    text, wo = raw["words"], raw["word_offsets"].tolist()
-    mo, wd, sd = mo.tolist(), raw["word_docs"].tolist(), raw["sentence_docs"].tolist()
-    ends = raw["sentence_ends"].tolist()
-    docs = []
-    for d, name in enumerate(raw["names"]):
-        if dense:
-            entities = [spans[bounds[g]:bounds[g + 1]] for g in range(groups_before[d], groups_before[d + 1])]
-        else:  # an entity without mentions: numbered gaps stay empty
-            entities = []
-            for i in range(mo[d], mo[d + 1]):
-                while len(entities) <= cl[i]:
-                    entities.append([])
-                entities[cl[i]].append(spans[i])
-        if not words:
-            toks = []
-        elif every is not None:
-            toks = every[wd[d]:wd[d + 1]]
-        else:
-            toks = _words(text, wo, wd[d], wd[d + 1])
-        docs.append({"name": name, "words": toks, "sentence_ends": ends[sd[d]:sd[d + 1]], "entities": entities})
-    return docs
-
-
 def report_files(key_path: Any, response_path: Any, opts: Options) -> tuple:
     """One read of each file for a report: ``(scores, analysis, key documents, response documents)``.
 
@@ -471,42 +407,8 @@ def report_files(key_path: Any, response_path: Any, opts: Options) -> tuple:
     response_documents; ``analysis`` names the analyses). ``scores`` is what
     :func:`score_files` returns, ``analysis`` what :func:`analyze_files`
     returns (the files read, paired and compared as for scoring), the
-    documents are the raw arrays of the file call (the key's with words; see
-    :func:`documents_of`).
+    documents are the raw arrays of the file call (the key's with words),
+    which the report decodes (``corefscore.report``).
     """
     out, paths = _files(key_path, response_path, opts)
     return _file_scores(out["scores"], paths), _file_analysis(out["analysis"], paths), out["key"], out["response"]
-
-
-def _all_words(raw: bytes, offsets: Any) -> list[str] | None:
-    """Every word of a words buffer (word w is bytes offsets[w] .. offsets[w+1]-1), or None if one holds a newline.
-
-    One decode and one split: the words are laid out with a newline after
-    each (with NumPy), so that no Python step is taken per word. A newline
-    ends any invalid UTF-8 sequence before it, so each word decodes as it
-    would alone (invalid bytes become U+FFFD).
-    """
-    import numpy as np
-
-    n = len(offsets) - 1
-    if n <= 0:
-        return []
-    total = int(offsets[-1])
-    buf = np.frombuffer(raw, np.uint8, count=total)
-    if total and (buf == 10).any():
-        return None
-    out = np.full(total + n, 10, np.uint8)
-    keep = np.ones(total + n, bool)
-    keep[np.asarray(offsets[1:]) + np.arange(n)] = False  # where the newlines go
-    out[keep] = buf
-    return out[:-1].tobytes().decode("utf-8", "replace").split("\n")
-
-
-def _words(raw: bytes, offsets: list[int], first: int, last: int) -> list[str]:
-    """Words first .. last-1 of a words buffer; one decode per document when it is ASCII."""
-    base, end = offsets[first], offsets[last]
-    chunk = raw[base:end]
-    if chunk.isascii():
-        s = chunk.decode("ascii")
-        return [s[offsets[w] - base:offsets[w + 1] - base] for w in range(first, last)]
-    return [raw[offsets[w]:offsets[w + 1]].decode("utf-8", "replace") for w in range(first, last)]
