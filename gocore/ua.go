@@ -701,21 +701,28 @@ type pairSum struct{ sum, sq float64 }
 
 func (p pairSum) pairs() float64 { return (p.sum*p.sum - p.sq) / 2 }
 
+// weightGroups sums the weights (and squared weights) of cluster c's items
+// by the other side's cluster each lies in; items in none are left out.
+func weightGroups(c []int32, toOther map[int32]int32, sm map[int32]uaPartner, it *uaItems) map[int32]pairSum {
+	groups := map[int32]pairSum{}
+	for _, m := range c {
+		r, w := resolve(m, sm, it)
+		if g, ok := toOther[r]; ok {
+			s := groups[g]
+			s.sum, s.sq = s.sum+w, s.sq+w*w
+			groups[g] = s
+		}
+	}
+	return groups
+}
+
 // uaLinkWeight is BLANC's correct coreference links: the links of the key
 // whose two items lie in one response cluster, each weighted by the
 // product of its items' weights (an aligned split antecedent by its F1).
 func uaLinkWeight(clusters [][]int32, toOther map[int32]int32, sm map[int32]uaPartner, it *uaItems) float64 {
 	total := 0.0
 	for _, c := range clusters {
-		groups := map[int32]pairSum{}
-		for _, m := range c {
-			r, w := resolve(m, sm, it)
-			if g, ok := toOther[r]; ok {
-				s := groups[g]
-				s.sum, s.sq = s.sum+w, s.sq+w*w
-				groups[g] = s
-			}
-		}
+		groups := weightGroups(c, toOther, sm, it)
 		for _, g := range sortedGroupKeys(groups) {
 			total += groups[g].pairs()
 		}
@@ -785,15 +792,7 @@ func uaLEACounts(clusters [][]int32, other *uaPart, toOther map[int32]int32, sm 
 			den++
 			continue
 		}
-		groups := map[int32]pairSum{}
-		for _, m := range c {
-			r, w := resolve(m, sm, it)
-			if g, ok := toOther[r]; ok {
-				s := groups[g]
-				s.sum, s.sq = s.sum+w, s.sq+w*w
-				groups[g] = s
-			}
-		}
+		groups := weightGroups(c, toOther, sm, it)
 		common := 0.0
 		for _, g := range sortedGroupKeys(groups) {
 			common += groups[g].pairs()
