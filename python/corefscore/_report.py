@@ -62,7 +62,6 @@ name belongs (the reference prints an undefined variable there).
 
 from __future__ import annotations
 
-import math
 import os
 
 from ._arith import RP_COUNTS
@@ -118,7 +117,7 @@ def percent(x: float) -> str:
     >>> percent(7 / 12), percent(0.95), percent(2 / 3)
     ('58.33', '95', '66.66')
     """
-    return perl_number(math.trunc(x * 10000) / 100)
+    return perl_number(int(x * 10000) / 100)  # Python's int() truncates toward zero too
 
 
 def rpf(num_r: float, den_r: float, num_p: float, den_p: float, f1: float | None = None) -> str:
