@@ -5,14 +5,20 @@ The floor of a command that scores two files is the interpreter's start plus rea
 the same interpreter, with this tree's package on PYTHONPATH and bytecode cached (``PYTHONPYCACHEPREFIX``), as
 ``bench/guard.py`` runs them; the cases take turns within a round and the order rotates from round to round, so
 that a change of the shared machine's load hits every case alike. For each case it prints the median and the
-minimum wall time, the median CPU time (user + system, every thread, the child's own rusage from ``wait4``),
-the median minor page faults (``ru_minflt``) and the ratio of the median wall and CPU to the floor's.
+minimum wall time, the median and minimum CPU time (user + system, every thread, the child's own rusage from
+``wait4``), the median minor page faults (``ru_minflt``) and the ratios to the floor's (median wall, minimum
+wall, median CPU).
 
 Cases (on LitBank's 100 files concatenated against a seeded perturbation, ``fixtures.perturb`` seed 1):
 
 - ``python -c pass`` and the floor;
-- ``python -c "import corefscore"`` and ``python -c "import numpy"``;
-- the drop-in form ``python -m corefscore all KEY RESPONSE none``;
+- ``python -c "import corefscore"``, the drop-in's imports with the library loaded (what it pays before it
+  reads), and ``python -c "import numpy"``;
+- the drop-in form ``all KEY RESPONSE none`` as installed: ``python python/scripts/corefscore ...``, the
+  script pip installs as ``corefscore`` with its first line pointing at the interpreter (the same process);
+- the same through ``python -m corefscore``, which also imports ``runpy`` and its ``importlib`` modules;
+- ``bench/nativefloor``, a Go process that reads, pairs and scores the two files as the drop-in does and
+  prints nothing: the least a native entry point would cost (built with ``go build`` when ``go`` is found);
 - ``score KEY RESPONSE`` (the table, no NumPy) and ``score KEY RESPONSE --json`` (no NumPy since issue 24);
 - ``score KEY RESPONSE --json --ci --n 200`` (NumPy and the statistics module, for scale).
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -52,6 +59,18 @@ def run_child(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
             err.seek(0)
             raise RuntimeError(f"{' '.join(cmd)} failed: {err.read().decode(errors='replace')[-2000:]}")
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_minflt
+
+
+def build_nativefloor(tmp: Path) -> Path | None:
+    """``bench/nativefloor`` built as the library is (``-trimpath``, ``-s -w``), or None without ``go``."""
+    go = shutil.which("go")
+    if go is None:
+        print("go not found: the nativefloor row is left out", file=sys.stderr)
+        return None
+    out = tmp / "nativefloor"
+    subprocess.run([go, "build", "-trimpath", "-ldflags=-s -w", "-o", str(out), "./bench/nativefloor"], cwd=REPO,
+                   check=True)
+    return out
 
 
 def litbank_pair(root: Path) -> tuple[Path, Path]:
@@ -81,17 +100,25 @@ def main() -> None:
     env.update(PYTHONPATH=str(REPO / "python"), PYTHONPYCACHEPREFIX=str(tmp / "cache"))
     py = sys.executable
     floor = "floor: python -c \"read KEY and RESPONSE\""
+    script = str(REPO / "python" / "scripts" / "corefscore")
+    dropin = ["all", str(key), str(resp), "none"]
     cases = {
         "python -c pass": [py, "-c", "pass"],
         floor: [py, "-c", f"open({str(key)!r}, 'rb').read(); open({str(resp)!r}, 'rb').read()"],
         "python -c \"import corefscore\"": [py, "-c", "import corefscore"],
+        "the drop-in's imports + library load": [
+            py, "-c", "from corefscore import cli, _engine, _lib, _report; _lib.columns()"],
         "python -c \"import numpy\"": [py, "-c", "import numpy"],
-        "drop-in: all KEY RESPONSE none": [py, "-m", "corefscore", "all", str(key), str(resp), "none"],
-        "score KEY RESPONSE": [py, "-m", "corefscore", "score", str(key), str(resp)],
-        "score KEY RESPONSE --json": [py, "-m", "corefscore", "score", str(key), str(resp), "--json"],
-        "score KEY RESPONSE --json --ci --n 200": [py, "-m", "corefscore", "score", str(key), str(resp), "--json",
+        "drop-in, installed: corefscore all KEY RESPONSE none": [py, script, *dropin],
+        "drop-in: python -m corefscore all KEY RESPONSE none": [py, "-m", "corefscore", *dropin],
+        "score KEY RESPONSE": [py, script, "score", str(key), str(resp)],
+        "score KEY RESPONSE --json": [py, script, "score", str(key), str(resp), "--json"],
+        "score KEY RESPONSE --json --ci --n 200": [py, script, "score", str(key), str(resp), "--json",
                                                    "--ci", "--n", "200"],
     }
+    native = build_nativefloor(tmp)
+    if native is not None:
+        cases["Go process: read + pair + score, no output (bench/nativefloor)"] = [str(native), str(key), str(resp)]
     names = list(cases)
     runs: dict[str, list[tuple[float, float, int]]] = {n: [] for n in names}
     load_before = os.getloadavg()
@@ -103,15 +130,18 @@ def main() -> None:
                 runs[name].append(r)
     load_after = os.getloadavg()
     med = {n: tuple(statistics.median(r[k] for r in runs[n]) for k in range(3)) for n in names}
+    best = {n: tuple(min(r[k] for r in runs[n]) for k in range(2)) for n in names}
     lines = [
-        "| case | median wall ms | min wall ms | median CPU ms | minor faults | wall / floor | CPU / floor |",
-        "|---|---|---|---|---|---|---|",
+        "| case | median wall ms | min wall ms | median CPU ms | min CPU ms | minor faults | wall / floor "
+        "(medians) | wall / floor (minima) | CPU / floor (medians) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for n in names:
         wall, cpu, faults = med[n]
-        lo = min(r[0] for r in runs[n])
-        lines.append(f"| {n} | {wall * 1e3:.1f} | {lo * 1e3:.1f} | {cpu * 1e3:.1f} | {faults:.0f} | "
-                     f"{wall / med[floor][0]:.2f} | {cpu / med[floor][1]:.2f} |")
+        lo_wall, lo_cpu = best[n]
+        lines.append(f"| {n} | {wall * 1e3:.1f} | {lo_wall * 1e3:.1f} | {cpu * 1e3:.1f} | {lo_cpu * 1e3:.1f} | "
+                     f"{faults:.0f} | {wall / med[floor][0]:.2f} | {lo_wall / best[floor][0]:.2f} | "
+                     f"{cpu / med[floor][1]:.2f} |")
     tree = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True,
                           text=True).stdout.strip()
     head = [
