@@ -208,6 +208,11 @@ type analysis struct {
 	order  []int32 // mention indices by increasing id
 	keyOf  []int32 // as t.KeyOf, then -1 for a response mention renamed by a span repair
 	respOf []int32 // as t.RespOf, then the response cluster a key mention receives by a span repair
+	// syn is the document's parse when kk reads it (span ids and a
+	// well-formed Syntax), kkTypes then each mention's type as the Berkeley
+	// analyser finds it from the parse (for kk only: ms keeps t.Types).
+	syn     *kkSyntax
+	kkTypes []MentionType
 }
 
 func newAnalysis(t *Table) *analysis {
@@ -235,7 +240,35 @@ func (a *analysis) typeOf(m int32) MentionType {
 // isPronoun reports whether m is known to be a pronoun. Kummerfeld & Klein
 // choose the part that stays in a split or merge by its first non-pronoun
 // mention; without types every mention counts as a non-pronoun.
-func (a *analysis) isPronoun(m int32) bool { return a.typeOf(m) == TypePronoun }
+func (a *analysis) isPronoun(m int32) bool {
+	if a.kkTypes != nil {
+		return a.kkTypes[m] == TypePronoun
+	}
+	return a.typeOf(m) == TypePronoun
+}
+
+// useSyntax sets a.syn and a.kkTypes from the table's Syntax when it has
+// one that can be read as trees and every mention id is a span of it.
+func (a *analysis) useSyntax() {
+	t := a.t
+	if t.syntax == nil {
+		return
+	}
+	syn := newKKSyntax(t.syntax)
+	if syn == nil {
+		return
+	}
+	n := int64(len(t.syntax.Words))
+	types := make([]MentionType, len(t.IDs))
+	for m, id := range t.IDs {
+		s, e, ok := spanOf(id)
+		if !ok || e >= n {
+			return
+		}
+		types[m] = syn.mentionType(int32(s), int32(e))
+	}
+	a.syn, a.kkTypes = syn, types
+}
 
 // spanOf decodes a packed span id; ok is false for an id that is not one.
 func spanOf(id int64) (start, end int64, ok bool) {
@@ -331,6 +364,113 @@ func (a *analysis) repairSpans(out []float64, recs *[]ErrorRecord) {
 				Mentions:         a.keep(t.IDs[r], t.IDs[k]),
 				KeyEntities:      a.keep(t.KeyLabels[t.KeyOf[k]]),
 				ResponseEntities: a.keep(t.RespLabels[base[r]])})
+		}
+	}
+}
+
+// repairSpansParsed is the Berkeley analyser's Alter Span step
+// (match_boundaries) on a parsed document. The twinless response mentions
+// (singletons dropped) and key mentions are paired in two passes, each
+// pair a SpanError whose key mention takes the response mention's
+// cluster:
+//
+//  1. Trimmed spans: a response mention pairs with a key mention when
+//     their spans are equal once leading words "the" and one-character
+//     non-letters and trailing words "'s" and one-character non-letters are
+//     trimmed (kkSyntax.trimmed). Response mentions are taken in text
+//     order; each takes, among the unpaired key mentions with its trimmed
+//     span, the last in text order, and the others of them are used up as
+//     well (the analyser marks every key mention it compares equal as used,
+//     and keeps the last). The analyser iterates over Python sets here, so
+//     where two response mentions compete for one key mention its choice
+//     follows hash order, not text order.
+//  2. Heads: of the mentions still twinless, a response and a key mention
+//     that are the only ones of their side with a given head token
+//     (kkSyntax.head) are paired.
+func (a *analysis) repairSpansParsed(out []float64, recs *[]ErrorRecord) {
+	t, syn := a.t, a.syn
+	base := a.respOf // the response as the analysis sees it (singletons dropped)
+	var resp []int32
+	keyByTrim := map[int64][]int32{}
+	for _, m := range a.order {
+		isKey, isResp := t.KeyOf[m] >= 0, base[m] >= 0
+		if isKey == isResp {
+			continue
+		}
+		s, e, _ := spanOf(t.IDs[m]) // spans: useSyntax checked
+		if isResp {
+			resp = append(resp, m)
+		} else {
+			tr := syn.trimmed(int32(s), int32(e))
+			keyByTrim[tr] = append(keyByTrim[tr], m)
+		}
+	}
+	if len(resp) == 0 || len(keyByTrim) == 0 {
+		return
+	}
+	a.keyOf = slices.Clone(t.KeyOf)
+	a.respOf = slices.Clone(base)
+	paired := make(map[int32]bool) // key mentions used up, response mentions paired
+	pair := func(r, k int32) {
+		a.respOf[k] = base[r]
+		a.respOf[r] = -1
+		paired[r], paired[k] = true, true
+		out[0]++
+		if recs != nil {
+			*recs = append(*recs, ErrorRecord{Category: SpanError,
+				Mentions:         a.keep(t.IDs[r], t.IDs[k]),
+				KeyEntities:      a.keep(t.KeyLabels[t.KeyOf[k]]),
+				ResponseEntities: a.keep(t.RespLabels[base[r]])})
+		}
+	}
+	used := make(map[int32]bool)
+	for _, r := range resp {
+		s, e, _ := spanOf(t.IDs[r])
+		k := int32(-1)
+		for _, c := range keyByTrim[syn.trimmed(int32(s), int32(e))] {
+			if !used[c] {
+				used[c] = true
+				k = c
+			}
+		}
+		if k >= 0 {
+			pair(r, k)
+		}
+	}
+	// Pass 2, by head: a head met once on each side pairs its mentions.
+	type byHead struct {
+		r, k   int32
+		nr, nk int
+	}
+	heads := map[int32]*byHead{}
+	var headOrder []int32
+	note := func(m int32, isResp bool) {
+		s, e, _ := spanOf(t.IDs[m])
+		h := syn.head(int32(s), int32(e))
+		b := heads[h]
+		if b == nil {
+			b = &byHead{}
+			heads[h] = b
+			headOrder = append(headOrder, h)
+		}
+		if isResp {
+			b.r, b.nr = m, b.nr+1
+		} else {
+			b.k, b.nk = m, b.nk+1
+		}
+	}
+	for _, m := range a.order {
+		if paired[m] {
+			continue
+		}
+		isKey, isResp := t.KeyOf[m] >= 0, base[m] >= 0
+		if isKey != isResp {
+			note(m, isResp)
+		}
+	}
+	for _, h := range headOrder {
+		if b := heads[h]; b.nr == 1 && b.nk == 1 {
+			pair(b.r, b.k)
 		}
 	}
 }
@@ -493,7 +633,12 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	t := a.t
 	a.dropResponseSingletons()
 	if opt.SpanMentions {
-		a.repairSpans(out, recs)
+		a.useSyntax()
+		if a.syn != nil {
+			a.repairSpansParsed(out, recs)
+		} else {
+			a.repairSpans(out, recs)
+		}
 	}
 	// staying returns the index in ms of the mention whose part stays:
 	// the earliest non-pronoun mention, else the first.

@@ -56,6 +56,10 @@ type Document struct {
 	Name     string
 	Key      Side
 	Response Side
+	// Syntax, when not nil, is the key's words, tags and parse (CoNLL-2012
+	// files that have them); mention ids are then packed token spans of it.
+	// Only the Kummerfeld-Klein analysis reads it (see kkSyntax).
+	Syntax *Syntax
 }
 
 // SideKind names a side in reports.

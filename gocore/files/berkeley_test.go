@@ -209,3 +209,34 @@ func TestKKAgainstBerkeleyAnalyser(t *testing.T) {
 	}
 	t.Logf("200 documents, the analyser's totals: %v", total)
 }
+
+// berkeleyExample are the analyser's seven counts on its bundled example
+// (the README's command: data/gold against
+// data/homogenised/stanford.homogenised.out; its
+// example_out.classified_summary prints them).
+var berkeleyExample = map[string]float64{"span_error": 16, "conflated_entities": 101, "extra_mention": 94,
+	"extra_entity": 93, "divided_entity": 90, "missing_mention": 35, "missing_entity": 34}
+
+// TestKKBerkeleyBundledExample: on the analyser's bundled example (four
+// Wall Street Journal documents with gold parses, the Stanford system's
+// output) every Kummerfeld-Klein count equals the analyser's, which reads
+// the parse column for heads and mention types; the analyser is run and
+// must print the numbers above. Needs COREFSCORE_BERKELEY_ANALYSER.
+func TestKKBerkeleyBundledExample(t *testing.T) {
+	dir, python := berkeleyAnalyser(t)
+	goldDir := filepath.Join(dir, "data", "gold")
+	system := filepath.Join(dir, "data", "homogenised", "stanford.homogenised.out")
+	golds, err := filepath.Glob(filepath.Join(goldDir, "*", "*", "*", "*gold*conll"))
+	require.NoError(t, err)
+	require.NotEmpty(t, golds, "no gold files under %s", goldDir)
+	var key []byte
+	for _, g := range golds {
+		b, err := os.ReadFile(g)
+		require.NoError(t, err)
+		key = append(key, b...)
+	}
+	keyPath := filepath.Join(t.TempDir(), "key.conll")
+	require.NoError(t, os.WriteFile(keyPath, key, 0o600))
+	assert.Equal(t, berkeleyExample, runBerkeley(t, dir, python, goldDir, system), "the analyser's own run")
+	assert.Equal(t, berkeleyExample, ourKK(t, keyPath, system))
+}
