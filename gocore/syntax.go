@@ -250,7 +250,6 @@ func (k *kkSyntax) headOf(c int32) int32 {
 	return k.kidHead(nodes[0])
 }
 
-
 // head returns the head token of the mention [start, end] (inclusive) as
 // the analyser's coreference.mention_head finds it: the head of the lowest
 // constituent with exactly that span, else (the span is no constituent)
