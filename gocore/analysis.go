@@ -279,11 +279,12 @@ func spanOf(id int64) (start, end int64, ok bool) {
 	return start, end, start <= end
 }
 
-// repairSpans is Kummerfeld & Klein's Alter Span step. Their tool pairs a
-// response mention missing from the key with a key mention missing from the
-// response when the two have the same syntactic head (or differ only by a
-// leading "the", a trailing "'s" or punctuation), and only where that pairing
-// is one-to-one. Without parses, the head test is replaced by overlap: a
+// repairSpans is Kummerfeld & Klein's Alter Span step on a document without
+// a parse. Their tool pairs a response mention missing from the key with a
+// key mention missing from the response when the two have the same
+// syntactic head (or differ only by a leading "the", a trailing "'s" or
+// punctuation), and only where that pairing is one-to-one (see
+// repairSpansParsed). Without a parse, the head test is replaced by overlap: a
 // twinless response mention and a twinless key mention are paired when their
 // spans overlap and each overlaps no other twinless mention of the other
 // side. The key mention then takes the response mention's response cluster,
@@ -597,7 +598,10 @@ func (a *analysis) labelsOf(parts [][]int32, of []int32, labels []int64) []int64
 //
 //  1. Response singletons are dropped (the analyser ignores them: an extra
 //     one is no error, a key mention found only as one is missing).
-//  2. Spans are repaired (repairSpans; SpanError).
+//  2. Spans are repaired (SpanError): by the analyser's trimmed spans and
+//     parse heads when the document has a Syntax (repairSpansParsed), by
+//     overlap otherwise (repairSpans). With a Syntax, mention types are
+//     also the analyser's, from the parse (kkSyntax.mentionType).
 //  3. Each response entity R is split into its parts R ∩ K, one per key
 //     entity K, and its extra mentions (in no key entity), each a part of
 //     its own; each key entity K is assembled from its parts K ∩ R and its
