@@ -206,13 +206,16 @@ type analysis struct {
 	t      *Table
 	arena  []int64 // backing store of the records' id slices (one allocation per growth, not per record)
 	order  []int32 // mention indices by increasing id
-	keyOf  []int32 // as t.KeyOf, then -1 for a response mention renamed by a span repair
+	keyOf  []int32 // as t.KeyOf, then -1 for a mention crossing a sentence break (with a parse)
 	respOf []int32 // as t.RespOf, then the response cluster a key mention receives by a span repair
 	// syn is the document's parse when kk reads it (span ids and a
 	// well-formed Syntax), kkTypes then each mention's type as the Berkeley
 	// analyser finds it from the parse (for kk only: ms keeps t.Types).
 	syn     *kkSyntax
 	kkTypes []MentionType
+	// crossDropped: dropCrossSentence took mentions out (keyOf and respOf
+	// are then copies, and the response sizes must be recounted).
+	crossDropped bool
 }
 
 func newAnalysis(t *Table) *analysis {
@@ -391,10 +394,11 @@ func (a *analysis) repairSpans(out []float64, recs *[]ErrorRecord) {
 func (a *analysis) repairSpansParsed(out []float64, recs *[]ErrorRecord) {
 	t, syn := a.t, a.syn
 	base := a.respOf // the response as the analysis sees it (singletons dropped)
+	keyOf := a.keyOf // the key as it sees it (mentions crossing a sentence break dropped)
 	var resp []int32
 	keyByTrim := map[int64][]int32{}
 	for _, m := range a.order {
-		isKey, isResp := t.KeyOf[m] >= 0, base[m] >= 0
+		isKey, isResp := keyOf[m] >= 0, base[m] >= 0
 		if isKey == isResp {
 			continue
 		}
@@ -409,7 +413,6 @@ func (a *analysis) repairSpansParsed(out []float64, recs *[]ErrorRecord) {
 	if len(resp) == 0 || len(keyByTrim) == 0 {
 		return
 	}
-	a.keyOf = slices.Clone(t.KeyOf)
 	a.respOf = slices.Clone(base)
 	paired := make(map[int32]bool) // key mentions used up, response mentions paired
 	pair := func(r, k int32) {
@@ -464,7 +467,7 @@ func (a *analysis) repairSpansParsed(out []float64, recs *[]ErrorRecord) {
 		if paired[m] {
 			continue
 		}
-		isKey, isResp := t.KeyOf[m] >= 0, base[m] >= 0
+		isKey, isResp := keyOf[m] >= 0, base[m] >= 0
 		if isKey != isResp {
 			note(m, isResp)
 		}
@@ -635,9 +638,14 @@ func (a *analysis) labelsOf(parts [][]int32, of []int32, labels []int64) []int64
 func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	clear(out)
 	t := a.t
-	a.dropResponseSingletons()
 	if opt.SpanMentions {
 		a.useSyntax()
+	}
+	if a.syn != nil {
+		a.dropCrossSentence()
+	}
+	a.dropResponseSingletons()
+	if opt.SpanMentions {
 		if a.syn != nil {
 			a.repairSpansParsed(out, recs)
 		} else {
@@ -796,12 +804,20 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 // entities out of the analysis (respOf -1), as the Berkeley analyser does
 // before anything else.
 func (a *analysis) dropResponseSingletons() {
-	t := a.t
+	sizes := a.t.RespSize
+	if a.crossDropped {
+		sizes = make([]int32, len(sizes))
+		for _, c := range a.respOf {
+			if c >= 0 {
+				sizes[c]++
+			}
+		}
+	}
 	var single []bool
-	for c, n := range t.RespSize {
+	for c, n := range sizes {
 		if n == 1 {
 			if single == nil {
-				single = make([]bool, len(t.RespSize))
+				single = make([]bool, len(sizes))
 			}
 			single[c] = true
 		}
@@ -814,6 +830,24 @@ func (a *analysis) dropResponseSingletons() {
 		if c >= 0 && single[c] {
 			a.respOf[m] = -1
 		}
+	}
+}
+
+// dropCrossSentence takes the mentions that cross a sentence break out of
+// the analysis on both sides (keyOf, respOf -1), as the Berkeley analyser's
+// reader drops them (it forgets an open mention at a blank line and ignores
+// the bracket that closes it later).
+func (a *analysis) dropCrossSentence() {
+	for m, id := range a.t.IDs {
+		s, e, _ := spanOf(id) // spans: useSyntax checked
+		if !a.syn.crossesSentence(int32(s), int32(e)) {
+			continue
+		}
+		if !a.crossDropped {
+			a.keyOf, a.respOf = slices.Clone(a.keyOf), slices.Clone(a.respOf)
+			a.crossDropped = true
+		}
+		a.keyOf[m], a.respOf[m] = -1, -1
 	}
 }
 

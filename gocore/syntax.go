@@ -1,6 +1,7 @@
 package gocore
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -248,6 +249,14 @@ func (k *kkSyntax) headOf(c int32) int32 {
 		return last
 	}
 	return k.kidHead(nodes[0])
+}
+
+// crossesSentence reports whether [start, end] (inclusive) spans a
+// sentence break.
+func (k *kkSyntax) crossesSentence(start, end int32) bool {
+	ends := k.s.SentenceEnds
+	i, _ := slices.BinarySearch(ends, start+1) // the sentence of start ends at ends[i]
+	return i < len(ends) && end >= ends[i]
 }
 
 // head returns the head token of the mention [start, end] (inclusive) as

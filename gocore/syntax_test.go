@@ -137,3 +137,41 @@ func TestKKParsedSpanRepair(t *testing.T) {
 	}
 	assert.Equal(t, []string{"17 other countries"}, spans)
 }
+
+// TestKKCrossSentence: with a parse, a mention that crosses a sentence
+// break is in neither side of the analysis, as the analyser's reader drops
+// it. "Smith runs . / he runs": key {Smith, he} and {runs he (crossing),
+// runs}, response {Smith, he} and {runs, runs}. Without the crossing
+// mention the key's second entity is the last "runs" alone, and the
+// response's second entity conflates it with the first "runs" (extra, and
+// staying as the earlier mention): one conflated entity. Without a parse
+// the crossing mention counts: the overlap rule makes the first "runs" a
+// span error of it, and the entities then agree.
+func TestKKCrossSentence(t *testing.T) {
+	s := &Syntax{Words: []string{"Smith", "runs", "he", "runs"}, Tags: []string{"NNP", "VBZ", "PRP", "VBZ"},
+		Parse: []string{"(TOP(S(NP*)", "(VP*)))", "(TOP(S(NP*)", "(VP*)))"}, SentenceEnds: []int32{2, 4}}
+	k := newKKSyntax(s)
+	require.NotNil(t, k)
+	assert.True(t, k.crossesSentence(1, 2))
+	assert.False(t, k.crossesSentence(0, 1))
+	assert.False(t, k.crossesSentence(2, 3))
+	smith, he := mention{span(0, 0), 1, TypeName}, mention{span(2, 2), 1, TypePronoun}
+	crossing, runs1, runs3 := mention{span(1, 2), 2, TypeNominal}, mention{span(1, 1), 2, TypeNominal}, mention{span(3, 3), 2, TypeNominal}
+	d := Document{Key: sideOf(smith, he, crossing, runs3), Response: sideOf(smith, he, runs1, runs3), Syntax: s}
+	opt := Options{SpanMentions: true, Metrics: mustMetrics(t, "kk")}
+	got := countsOf(scoreRow(t, d, opt), "kk")
+	assert.Equal(t, 1.0, got["conflated_entities"])
+	assert.Equal(t, 1.0, sumCounts(got), "%v", got)
+	d.Syntax = nil
+	got = countsOf(scoreRow(t, d, opt), "kk")
+	assert.Equal(t, 1.0, got["span_error"], "without a parse: %v", got)
+	assert.Equal(t, 1.0, sumCounts(got), "without a parse: %v", got)
+}
+
+func sumCounts(m map[string]float64) float64 {
+	n := 0.0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
