@@ -122,10 +122,11 @@ func randomParsedDoc(rng *rand.Rand, name string) parsedDoc {
 			return cons[rng.IntN(len(cons))]
 		}
 		t := rng.IntN(tok)
-		if rng.IntN(8) == 0 { // across a sentence break, now and then
-			return span{t, min(tok-1, t+1+rng.IntN(3))}
-		}
 		s := sentenceOf(t)
+		if s.end < tok-1 && rng.IntN(3) == 0 { // across a sentence break, now and then
+			t = max(s.start, s.end-rng.IntN(2))
+			return span{t, min(tok-1, s.end+1+rng.IntN(2))}
+		}
 		return span{t, min(s.end, t+rng.IntN(3))}
 	}
 	crosses := func(s span) bool { return sentenceOf(s.start) != sentenceOf(s.end) }
