@@ -206,8 +206,16 @@ type analysis struct {
 	t      *Table
 	arena  []int64 // backing store of the records' id slices (one allocation per growth, not per record)
 	order  []int32 // mention indices by increasing id
-	keyOf  []int32 // as t.KeyOf, then -1 for a response mention renamed by a span repair
+	keyOf  []int32 // as t.KeyOf, then -1 for a mention crossing a sentence break (with a parse)
 	respOf []int32 // as t.RespOf, then the response cluster a key mention receives by a span repair
+	// syn is the document's parse when kk reads it (span ids and a
+	// well-formed Syntax), kkTypes then each mention's type as the Berkeley
+	// analyser finds it from the parse (for kk only: ms keeps t.Types).
+	syn     *kkSyntax
+	kkTypes []MentionType
+	// crossDropped: dropCrossSentence took mentions out (keyOf and respOf
+	// are then copies, and the response sizes must be recounted).
+	crossDropped bool
 }
 
 func newAnalysis(t *Table) *analysis {
@@ -235,7 +243,35 @@ func (a *analysis) typeOf(m int32) MentionType {
 // isPronoun reports whether m is known to be a pronoun. Kummerfeld & Klein
 // choose the part that stays in a split or merge by its first non-pronoun
 // mention; without types every mention counts as a non-pronoun.
-func (a *analysis) isPronoun(m int32) bool { return a.typeOf(m) == TypePronoun }
+func (a *analysis) isPronoun(m int32) bool {
+	if a.kkTypes != nil {
+		return a.kkTypes[m] == TypePronoun
+	}
+	return a.typeOf(m) == TypePronoun
+}
+
+// useSyntax sets a.syn and a.kkTypes from the table's Syntax when it has
+// one that can be read as trees and every mention id is a span of it.
+func (a *analysis) useSyntax() {
+	t := a.t
+	if t.syntax == nil {
+		return
+	}
+	syn := newKKSyntax(t.syntax)
+	if syn == nil {
+		return
+	}
+	n := int64(len(t.syntax.Words))
+	types := make([]MentionType, len(t.IDs))
+	for m, id := range t.IDs {
+		s, e, ok := spanOf(id)
+		if !ok || e >= n {
+			return
+		}
+		types[m] = syn.mentionType(int32(s), int32(e))
+	}
+	a.syn, a.kkTypes = syn, types
+}
 
 // spanOf decodes a packed span id; ok is false for an id that is not one.
 func spanOf(id int64) (start, end int64, ok bool) {
@@ -246,11 +282,12 @@ func spanOf(id int64) (start, end int64, ok bool) {
 	return start, end, start <= end
 }
 
-// repairSpans is Kummerfeld & Klein's Alter Span step. Their tool pairs a
-// response mention missing from the key with a key mention missing from the
-// response when the two have the same syntactic head (or differ only by a
-// leading "the", a trailing "'s" or punctuation), and only where that pairing
-// is one-to-one. Without parses, the head test is replaced by overlap: a
+// repairSpans is Kummerfeld & Klein's Alter Span step on a document without
+// a parse. Their tool pairs a response mention missing from the key with a
+// key mention missing from the response when the two have the same
+// syntactic head (or differ only by a leading "the", a trailing "'s" or
+// punctuation), and only where that pairing is one-to-one (see
+// repairSpansParsed). Without a parse, the head test is replaced by overlap: a
 // twinless response mention and a twinless key mention are paired when their
 // spans overlap and each overlaps no other twinless mention of the other
 // side. The key mention then takes the response mention's response cluster,
@@ -331,6 +368,113 @@ func (a *analysis) repairSpans(out []float64, recs *[]ErrorRecord) {
 				Mentions:         a.keep(t.IDs[r], t.IDs[k]),
 				KeyEntities:      a.keep(t.KeyLabels[t.KeyOf[k]]),
 				ResponseEntities: a.keep(t.RespLabels[base[r]])})
+		}
+	}
+}
+
+// repairSpansParsed is the Berkeley analyser's Alter Span step
+// (match_boundaries) on a parsed document. The twinless response mentions
+// (singletons dropped) and key mentions are paired in two passes, each
+// pair a SpanError whose key mention takes the response mention's
+// cluster:
+//
+//  1. Trimmed spans: a response mention pairs with a key mention when
+//     their spans are equal once leading words "the" and one-character
+//     non-letters and trailing words "'s" and one-character non-letters are
+//     trimmed (kkSyntax.trimmed). Response mentions are taken in text
+//     order; each takes, among the unpaired key mentions with its trimmed
+//     span, the last in text order, and the others of them are used up as
+//     well (the analyser marks every key mention it compares equal as used,
+//     and keeps the last). The analyser iterates over Python sets here, so
+//     where two response mentions compete for one key mention its choice
+//     follows hash order, not text order.
+//  2. Heads: of the mentions still twinless, a response and a key mention
+//     that are the only ones of their side with a given head token
+//     (kkSyntax.head) are paired.
+func (a *analysis) repairSpansParsed(out []float64, recs *[]ErrorRecord) {
+	t, syn := a.t, a.syn
+	base := a.respOf // the response as the analysis sees it (singletons dropped)
+	keyOf := a.keyOf // the key as it sees it (mentions crossing a sentence break dropped)
+	var resp []int32
+	keyByTrim := map[int64][]int32{}
+	for _, m := range a.order {
+		isKey, isResp := keyOf[m] >= 0, base[m] >= 0
+		if isKey == isResp {
+			continue
+		}
+		s, e, _ := spanOf(t.IDs[m]) // spans: useSyntax checked
+		if isResp {
+			resp = append(resp, m)
+		} else {
+			tr := syn.trimmed(int32(s), int32(e))
+			keyByTrim[tr] = append(keyByTrim[tr], m)
+		}
+	}
+	if len(resp) == 0 || len(keyByTrim) == 0 {
+		return
+	}
+	a.respOf = slices.Clone(base)
+	paired := make(map[int32]bool) // key mentions used up, response mentions paired
+	pair := func(r, k int32) {
+		a.respOf[k] = base[r]
+		a.respOf[r] = -1
+		paired[r], paired[k] = true, true
+		out[0]++
+		if recs != nil {
+			*recs = append(*recs, ErrorRecord{Category: SpanError,
+				Mentions:         a.keep(t.IDs[r], t.IDs[k]),
+				KeyEntities:      a.keep(t.KeyLabels[t.KeyOf[k]]),
+				ResponseEntities: a.keep(t.RespLabels[base[r]])})
+		}
+	}
+	used := make(map[int32]bool)
+	for _, r := range resp {
+		s, e, _ := spanOf(t.IDs[r])
+		k := int32(-1)
+		for _, c := range keyByTrim[syn.trimmed(int32(s), int32(e))] {
+			if !used[c] {
+				used[c] = true
+				k = c
+			}
+		}
+		if k >= 0 {
+			pair(r, k)
+		}
+	}
+	// Pass 2, by head: a head met once on each side pairs its mentions.
+	type byHead struct {
+		r, k   int32
+		nr, nk int
+	}
+	heads := map[int32]*byHead{}
+	var headOrder []int32
+	note := func(m int32, isResp bool) {
+		s, e, _ := spanOf(t.IDs[m])
+		h := syn.head(int32(s), int32(e))
+		b := heads[h]
+		if b == nil {
+			b = &byHead{}
+			heads[h] = b
+			headOrder = append(headOrder, h)
+		}
+		if isResp {
+			b.r, b.nr = m, b.nr+1
+		} else {
+			b.k, b.nk = m, b.nk+1
+		}
+	}
+	for _, m := range a.order {
+		if paired[m] {
+			continue
+		}
+		isKey, isResp := keyOf[m] >= 0, base[m] >= 0
+		if isKey != isResp {
+			note(m, isResp)
+		}
+	}
+	for _, h := range headOrder {
+		if b := heads[h]; b.nr == 1 && b.nk == 1 {
+			pair(b.r, b.k)
 		}
 	}
 }
@@ -457,7 +601,10 @@ func (a *analysis) labelsOf(parts [][]int32, of []int32, labels []int64) []int64
 //
 //  1. Response singletons are dropped (the analyser ignores them: an extra
 //     one is no error, a key mention found only as one is missing).
-//  2. Spans are repaired (repairSpans; SpanError).
+//  2. Spans are repaired (SpanError): by the analyser's trimmed spans and
+//     parse heads when the document has a Syntax (repairSpansParsed), by
+//     overlap otherwise (repairSpans). With a Syntax, mention types are
+//     also the analyser's, from the parse (kkSyntax.mentionType).
 //  3. Each response entity R is split into its parts R ∩ K, one per key
 //     entity K, and its extra mentions (in no key entity), each a part of
 //     its own; each key entity K is assembled from its parts K ∩ R and its
@@ -491,9 +638,19 @@ func (a *analysis) labelsOf(parts [][]int32, of []int32, labels []int64) []int64
 func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	clear(out)
 	t := a.t
+	if opt.SpanMentions {
+		a.useSyntax()
+	}
+	if a.syn != nil {
+		a.dropCrossSentence()
+	}
 	a.dropResponseSingletons()
 	if opt.SpanMentions {
-		a.repairSpans(out, recs)
+		if a.syn != nil {
+			a.repairSpansParsed(out, recs)
+		} else {
+			a.repairSpans(out, recs)
+		}
 	}
 	// staying returns the index in ms of the mention whose part stays:
 	// the earliest non-pronoun mention, else the first.
@@ -647,12 +804,20 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 // entities out of the analysis (respOf -1), as the Berkeley analyser does
 // before anything else.
 func (a *analysis) dropResponseSingletons() {
-	t := a.t
+	sizes := a.t.RespSize
+	if a.crossDropped {
+		sizes = make([]int32, len(sizes))
+		for _, c := range a.respOf {
+			if c >= 0 {
+				sizes[c]++
+			}
+		}
+	}
 	var single []bool
-	for c, n := range t.RespSize {
+	for c, n := range sizes {
 		if n == 1 {
 			if single == nil {
-				single = make([]bool, len(t.RespSize))
+				single = make([]bool, len(sizes))
 			}
 			single[c] = true
 		}
@@ -665,6 +830,24 @@ func (a *analysis) dropResponseSingletons() {
 		if c >= 0 && single[c] {
 			a.respOf[m] = -1
 		}
+	}
+}
+
+// dropCrossSentence takes the mentions that cross a sentence break out of
+// the analysis on both sides (keyOf, respOf -1), as the Berkeley analyser's
+// reader drops them (it forgets an open mention at a blank line and ignores
+// the bracket that closes it later).
+func (a *analysis) dropCrossSentence() {
+	for m, id := range a.t.IDs {
+		s, e, _ := spanOf(id) // spans: useSyntax checked
+		if !a.syn.crossesSentence(int32(s), int32(e)) {
+			continue
+		}
+		if !a.crossDropped {
+			a.keyOf, a.respOf = slices.Clone(a.keyOf), slices.Clone(a.respOf)
+			a.crossDropped = true
+		}
+		a.keyOf[m], a.respOf[m] = -1, -1
 	}
 }
 

@@ -80,6 +80,11 @@ func (s MetricSet) ReadsTypes() bool {
 	return false
 }
 
+// ReadsSyntax reports whether the set names the Kummerfeld-Klein analysis
+// ("kk"), which reads a CoNLL-2012 key's words, tags and parse
+// (Document.Syntax) when the file has them.
+func (s MetricSet) ReadsSyntax() bool { return s.Has(metricIndex("kk")) }
+
 // MetricNames returns the metric names in registry order.
 func MetricNames() []string {
 	names := make([]string, len(registry))

@@ -56,6 +56,10 @@ type Document struct {
 	Name     string
 	Key      Side
 	Response Side
+	// Syntax, when not nil, is the key's words, tags and parse (CoNLL-2012
+	// files that have them); mention ids are then packed token spans of it.
+	// Only the Kummerfeld-Klein analysis reads it (see kkSyntax).
+	Syntax *Syntax
 }
 
 // SideKind names a side in reports.
@@ -158,8 +162,9 @@ type Options struct {
 	// start<<32 | end with an inclusive end (the conll readers' ids and the
 	// Python package's span packing); ids with bit 62 or 63 set are not
 	// spans. The Kummerfeld-Klein analysis (metric "kk") then repairs span
-	// errors, pairing response and key mentions whose spans overlap; without
-	// it no span error is found and ids are opaque.
+	// errors: as the Berkeley analyser does when the document has a Syntax,
+	// otherwise pairing response and key mentions whose spans overlap;
+	// without it no span error is found and ids are opaque.
 	SpanMentions bool
 	// TypesGiven says the caller supplied mention types: an untyped mention
 	// is then an error for the typed metrics of the default set, rather than

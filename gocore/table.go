@@ -44,6 +44,9 @@ type Table struct {
 	HasTypes  bool // every mention has a known type
 
 	stop func() bool // Options.Stop, passed to the alignments
+	// syntax is the document's Syntax (nil without one), for the
+	// Kummerfeld-Klein analysis.
+	syntax *Syntax
 	// lookupsDiffer: the mentions are paired as the CorefUD scorer's key
 	// lookups pair them, and its response lookups pair them otherwise (see
 	// scorerLookups); scoreDocOn then scores the response view too.
@@ -442,7 +445,8 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 	} else {
 		t = new(Table)
 	}
-	*t = Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels}
+	*t = Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels,
+		syntax: d.Syntax}
 	t.IDs = sl.int64s(nk + nr)[:nk]
 	t.KeyOf = sl.int32s(nk + nr)[:nk]
 	t.RespOf = sl.int32s(nk + nr)[:nk]

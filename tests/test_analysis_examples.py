@@ -158,3 +158,32 @@ def test_berkeley_analyser_example(case):
             assert set(e.mentions) <= {m for c in key for m in c} - {m for c in response for m in c}
         if e.category in ("extra_mention", "extra_entity"):
             assert set(e.mentions) <= {m for c in response for m in c} - {m for c in key for m in c}
+
+
+# The first sentence of wsj_0020 with its parse column (the analyser's doctest sentence).
+_WSJ_PARSED = [("They", "PRP", "(TOP(S(NP*)"), ("will", "MD", "(VP*"), ("remain", "VB", "(VP*"), ("on", "IN", "(PP*"),
+               ("a", "DT", "(NP(NP*"), ("lower", "JJR", "(NML*"), ("-", "HYPH", "*"), ("priority", "NN", "*)"),
+               ("list", "NN", "*)"), ("that", "WDT", "(SBAR(WHNP*)"), ("includes", "VBZ", "(S(VP*"),
+               ("17", "CD", "(NP*"), ("other", "JJ", "*"), ("countries", "NNS", "*))))))))"), (".", ".", "*))")]
+
+
+def _write_parsed(path, cells, parse=True):
+    lines = ["#begin document (nw/wsj/00/wsj_0020); part 000"]
+    for i, (word, tag, tree) in enumerate(_WSJ_PARSED):
+        lines.append("\t".join(["nw/wsj/00/wsj_0020", "0", str(i), word, tag, tree if parse else "-",
+                                "-", "-", "-", "-", "*", cells.get(i, "-")]))
+    path.write_text("\n".join([*lines, "", "#end document", ""]))
+
+
+@pytest.mark.parametrize("parse", [True, False])
+def test_berkeley_span_errors_from_the_parse(tmp_path, parse):
+    """With the key's parse column, files reach the analyser's span repair on every road: "17 other countries ."
+    is "17 other countries" once trimmed, and "a lower - priority list" shares its head "list" with the key's
+    "a lower - priority list that includes 17 other countries"; without the parse neither is a span error."""
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    _write_parsed(key, {0: "(1)", 4: "(1", 13: "1)|2)", 9: "(2)", 11: "(2"}, parse)
+    _write_parsed(response, {0: "(1)", 4: "(1", 8: "1)", 9: "(2)", 11: "(2", 14: "2)"}, parse)
+    want = 2 if parse else 0
+    assert corefscore.analyze_files(key, response, metrics="kk").counts["span_error"] == want
+    per_doc = corefscore.score_files(key, response, metrics=["kk"]).per_document()
+    assert per_doc[0].counts["kk"]["span_error"] == want

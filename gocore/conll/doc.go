@@ -376,6 +376,10 @@ type readOpts struct {
 	// Documents), read from the same bytes as the documents: the file is
 	// then read whole first, and its words are scanned while it is parsed.
 	text *[]Text
+	// syntax, when not nil, receives each CoNLL-2012 document's words, tags
+	// and parse (nil for a document without them; see conll2012Syntax),
+	// scanned as text is.
+	syntax *[]*gocore.Syntax
 }
 
 // stopReader reads a file, polling stop before each read; on a pipe or a
@@ -471,7 +475,7 @@ func openFile(path string, stop func() bool) (*os.File, error) {
 // readWith is readPath with every choice.
 func readWith(path string, o readOpts) ([]Doc, error) {
 	format, types := o.format, o.types
-	if o.text != nil {
+	if o.text != nil || o.syntax != nil {
 		return readWithText(path, o)
 	}
 	if f, err := resolveFormat(nil, path, format); err == nil && (f == FormatCoNLL2012 || f == FormatCoNLLU) {
@@ -516,11 +520,12 @@ func openErr(err error, path string) error {
 }
 
 // readWithText is readWith for a read that also wants the documents' words
-// (o.text not nil): the file is read into memory once, parsed as readWith
-// parses it (a CoNLL-2012 file known from format or name through the same
-// streaming parser, so that errors and types are those of a plain read) and,
-// concurrently, scanned for its words; *o.text gets one Text per document
-// (see alignTexts).
+// (o.text not nil) or their syntax (o.syntax not nil): the file is read into
+// memory once, parsed as readWith parses it (a CoNLL-2012 file known from
+// format or name through the same streaming parser, so that errors and types
+// are those of a plain read) and, concurrently, scanned for its words and
+// syntax; *o.text gets one Text per document (see alignTexts), *o.syntax one
+// Syntax per document (see alignSyntax).
 func readWithText(path string, o readOpts) ([]Doc, error) {
 	file, err := openFile(path, o.stop)
 	if err != nil {
@@ -535,15 +540,25 @@ func readWithText(path string, o readOpts) ([]Doc, error) {
 		return nil, errors.Wrapf(err, "conll: reading %s", path)
 	}
 	var texts []Text
+	var syntax []*gocore.Syntax
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() {
 			if recover() != nil {
-				texts = nil // words are for display only: a document without them shows none
+				// Words are for display, syntax for the analysis: a document
+				// without them shows none or is analysed without a parse.
+				texts, syntax = nil, nil
 			}
 		}()
-		texts = textsOf(data, path, o.format)
+		if o.text != nil {
+			texts = textsOf(data, path, o.format)
+		}
+		if o.syntax != nil {
+			if f, err := resolveFormat(bytes.TrimPrefix(data, utf8BOM), path, o.format); err == nil && f == FormatCoNLL2012 {
+				syntax = conll2012Syntax(data)
+			}
+		}
 	}()
 	var docs []Doc
 	if f, ferr := resolveFormat(nil, path, o.format); ferr == nil && f == FormatCoNLL2012 {
@@ -559,7 +574,12 @@ func readWithText(path string, o readOpts) ([]Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	*o.text = alignTexts(docs, texts)
+	if o.text != nil {
+		*o.text = alignTexts(docs, texts)
+	}
+	if o.syntax != nil {
+		*o.syntax = alignSyntax(docs, syntax)
+	}
 	return docs, nil
 }
 

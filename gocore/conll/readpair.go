@@ -47,12 +47,16 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 				respFailed.Store(true)
 			}
 		}()
-		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText)
+		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText, nil)
 		if isEmptyFile(respErr) {
 			resp, respErr, respEmpty = nil, nil, true
 		}
 	}()
-	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText)
+	var syntax *[]*gocore.Syntax // the key's, when the analysis reads it
+	if x.Syntax || opt.Metrics.ReadsSyntax() {
+		syntax = new([]*gocore.Syntax)
+	}
+	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText, syntax)
 	if err != nil {
 		keyFailed.Store(true)
 	}
@@ -69,6 +73,11 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 	docs, respOf, warnings, err = pair(key, resp, pairing{spanShapes: opt.Match != gocore.MatchExact, allowDisjoint: opt.AllowDisjoint})
 	if err != nil {
 		return nil, nil, nil, nil, nil, err
+	}
+	if syntax != nil {
+		for i, s := range *syntax {
+			docs[i].Syntax = s // docs are in key order
+		}
 	}
 	if respEmpty {
 		// The reference scores a system that produced nothing: every key
@@ -115,11 +124,15 @@ func collectAfterReading(docs []gocore.Document) {
 type PairExtras struct {
 	Types             bool
 	KeyText, RespText *[]Text
+	// Syntax reads the key's words, tags and parse into each paired
+	// document's Syntax (CoNLL-2012 keys that have them), for the
+	// Kummerfeld-Klein analysis; scoring with metric "kk" asks for it too.
+	Syntax bool
 }
 
 // readSide reads one side's file.
-func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text) ([]Doc, error) {
-	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text}
+func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text, syntax *[]*gocore.Syntax) ([]Doc, error) {
+	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text, syntax: syntax}
 	if response {
 		o.clustersField = opt.ClustersField
 	}

@@ -209,3 +209,51 @@ func TestKKAgainstBerkeleyAnalyser(t *testing.T) {
 	}
 	t.Logf("200 documents, the analyser's totals: %v", total)
 }
+
+// berkeleyExample are the analyser's seven counts on its bundled example
+// (the README's command: data/gold against
+// data/homogenised/stanford.homogenised.out; its
+// example_out.classified_summary prints them).
+var berkeleyExample = map[string]float64{"span_error": 16, "conflated_entities": 101, "extra_mention": 94,
+	"extra_entity": 93, "divided_entity": 90, "missing_mention": 35, "missing_entity": 34}
+
+// TestKKBerkeleyBundledExample: on the analyser's bundled example (four
+// Wall Street Journal documents with gold parses, the Stanford system's
+// output) every Kummerfeld-Klein count equals the analyser's, which reads
+// the parse column for heads and mention types; the analyser is run and
+// must print the numbers above. The same documents with the automatic
+// parses and tags the example also ships (*auto_conll, given to the
+// analyser as its gold directory) change its counts (96 extra mentions, 92
+// extra entities, ...), and ours equal them too. Needs
+// COREFSCORE_BERKELEY_ANALYSER.
+func TestKKBerkeleyBundledExample(t *testing.T) {
+	dir, python := berkeleyAnalyser(t)
+	system := filepath.Join(dir, "data", "homogenised", "stanford.homogenised.out")
+	for _, parses := range []string{"gold", "auto"} {
+		files, err := filepath.Glob(filepath.Join(dir, "data", "gold", "*", "*", "*", "*"+parses+"_conll"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, "no %s files in the analyser's data/gold", parses)
+		// The analyser reads the files of its gold directory named *gold*conll.
+		work := t.TempDir()
+		goldDir := filepath.Join(work, "gold")
+		var key []byte
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			require.NoError(t, err)
+			key = append(key, b...)
+			rel, err := filepath.Rel(filepath.Join(dir, "data", "gold"), f)
+			require.NoError(t, err)
+			path := filepath.Join(goldDir, strings.TrimSuffix(rel, parses+"_conll")+"gold_conll")
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			require.NoError(t, os.WriteFile(path, b, 0o600))
+		}
+		keyPath := filepath.Join(work, "key.conll")
+		require.NoError(t, os.WriteFile(keyPath, key, 0o600))
+		want := runBerkeley(t, dir, python, goldDir, system)
+		if parses == "gold" {
+			assert.Equal(t, berkeleyExample, want, "the analyser's own run on its example")
+		}
+		assert.Equal(t, want, ourKK(t, keyPath, system), "%s parses", parses)
+		t.Logf("%s parses: the analyser's counts %v", parses, want)
+	}
+}

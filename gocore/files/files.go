@@ -250,7 +250,7 @@ func entityLabel(src *conll.Doc, c int64) string {
 // concurrently.
 func AnalyzeFiles(keyPath, respPath, format string, opt gocore.Options) (names []string, recs []gocore.ErrorRecord, warnings []string, err error) {
 	opt.Format, opt.SpanMentions = format, true
-	_, _, docs, _, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt, conll.PairExtras{})
+	_, _, docs, _, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt, conll.PairExtras{Syntax: true})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -299,7 +299,7 @@ type FileReport struct {
 func Report(keyPath, respPath string, opt, analysisOpt gocore.Options) (*FileReport, error) {
 	rep := &FileReport{}
 	key, resp, docs, respOf, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt,
-		conll.PairExtras{Types: true, KeyText: &rep.KeyText})
+		conll.PairExtras{Types: true, KeyText: &rep.KeyText, Syntax: true})
 	if err != nil {
 		return nil, err
 	}
