@@ -382,22 +382,6 @@ func injective(f []int32, n int) bool {
 	return true
 }
 
-// symmetric reports whether the partial maps fromKey and fromResp are each
-// other's inverse.
-func symmetric(fromKey, fromResp []int32) bool {
-	for k, r := range fromKey {
-		if r >= 0 && fromResp[r] != int32(k) {
-			return false
-		}
-	}
-	for r, k := range fromResp {
-		if k >= 0 && fromKey[k] != int32(r) {
-			return false
-		}
-	}
-	return true
-}
-
 // inverse returns, for the injective partial map f from key to response
 // mentions, the key mention of each of the n response mentions (-1: none).
 func inverse(f []int32, n int) []int32 {
