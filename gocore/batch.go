@@ -143,6 +143,9 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 	} else {
 		parallelFor(len(selected), inner, func(k int) bool { return runMetric(t, opt, row, errs, selected[k]) })
 	}
+	if t.keyManyToOne && opt.lookupView == keyLookups {
+		fromKeyLookupsMany(d, doc, opt, row, errs)
+	}
 	if t.lookupsDiffer && opt.lookupView == keyLookups {
 		precisionFromResponseLookups(d, doc, opt, row, errs)
 	}
@@ -181,6 +184,9 @@ func precisionFromResponseLookups(d *Document, doc int, opt *Options, row []floa
 	t, err := newTable(d, doc, &view, &dups, &n, 1, nil) // fails only when stopped
 	if err == nil {
 		t.stop = opt.Stop
+		if t.cellsFromLookups { // no pairing of mentions: no reference order of terms
+			view.ReferenceSums = false
+		}
 	}
 	for _, name := range responseLookupMetrics {
 		i := metricIndex(name)
@@ -197,6 +203,52 @@ func precisionFromResponseLookups(d *Document, doc int, opt *Options, row []floa
 			continue
 		}
 		copy(row[columnStart[i]+2:columnStart[i]+4], out[2:4])
+	}
+}
+
+// keyLookupMetrics are the metrics that the CorefUD scorer computes by
+// looking key mentions up among the response's: the recall of MUC, B-cubed
+// and LEA (recallOnly), and CEAF and BLANC entirely.
+var keyLookupMetrics = []struct {
+	name       string
+	recallOnly bool
+}{{"muc", true}, {"bcub", true}, {"lea", true}, {"ceafm", false}, {"ceafe", false}, {"blanc", false}}
+
+// fromKeyLookupsMany scores d again with the cells of the CorefUD scorer's
+// key lookups, which send two key mentions to one response mention
+// (Table.keyManyToOne), and takes keyLookupMetrics' counts from there. The
+// sums are exact ones: the reference scorer's order of terms has no
+// meaning for counts no pairing of mentions gives.
+func fromKeyLookupsMany(d *Document, doc int, opt *Options, row []float64, errs []error) {
+	view := *opt
+	view.lookupView = keyLookupsMany
+	view.ReferenceSums = false
+	var dups []Duplicate
+	var n int64
+	t, err := newTable(d, doc, &view, &dups, &n, 1, nil) // fails only when stopped
+	if err == nil {
+		t.stop = opt.Stop
+	}
+	for _, m := range keyLookupMetrics {
+		i := metricIndex(m.name)
+		if !opt.Metrics.Has(i) || errs[i] != nil {
+			continue
+		}
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		cols := row[columnStart[i]:columnStart[i+1]]
+		out := make([]float64, len(cols))
+		if err := registry[i].compute(t, &view, out); err != nil {
+			errs[i] = err
+			continue
+		}
+		if m.recallOnly {
+			copy(cols[:2], out[:2])
+		} else {
+			copy(cols, out)
+		}
 	}
 }
 

@@ -123,10 +123,20 @@ func zeroCounts(t *Table, opt *Options, out []float64) error {
 	for _, ms := range keyCl {
 		clear(prev)
 		for i, m := range ms {
-			rc := t.RespOf[m] // the matched response mention is m itself
+			// The matched response mention is m itself, or the one the
+			// scorer's zero lookup finds (which may be another key
+			// mention's too).
+			sm := m
+			if t.zeroLookup != nil {
+				sm = t.zeroLookup[m]
+			}
+			rc := int32(-1)
+			if sm >= 0 {
+				rc = t.RespOf[sm]
+			}
 			if i > 0 && t.KeyShapes[m].Zero() {
 				switch {
-				case rc < 0 || firstResp[m]:
+				case rc < 0 || firstResp[sm]:
 					fn++
 				case !prev[rc]:
 					wl++
@@ -134,7 +144,7 @@ func zeroCounts(t *Table, opt *Options, out []float64) error {
 					tp++
 				}
 				if rc >= 0 {
-					covered[m] = true
+					covered[sm] = true
 				}
 			}
 			if rc >= 0 {

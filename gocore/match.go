@@ -53,7 +53,17 @@ type docShapes struct {
 	// lookupsDiffer: the CorefUD scorer's key and response lookups are not
 	// one pairing (scorerLookups); this table holds one of them.
 	// zeroDiffers: its zero score's lookup differs from its key lookups.
-	lookupsDiffer, zeroDiffers bool
+	// keyManyToOne: its key lookups send two key mentions to one response
+	// mention, so that no pairing of mentions is them (keyLookupsMany).
+	lookupsDiffer, zeroDiffers, keyManyToOne bool
+	// lookupPairs, when not nil, are the (key mention, response mention)
+	// pairs of a lookup that sends two mentions to one: the table's cells
+	// are counted from them (lookupCells) instead of from its pairing.
+	lookupPairs [][2]int32
+	// zeroLookup, when not nil, is the response mention (an index into
+	// resp) that each key mention finds in the zero score's lookup, which
+	// sends two key mentions to one response mention (Table.zeroLookup).
+	zeroLookup []int32
 }
 
 // lookupView names the pairing a table is built with under the dependent
@@ -65,6 +75,9 @@ const (
 	keyLookups lookupView = iota
 	responseLookups
 	zeroLookups
+	// keyLookupsMany: the key lookups where they send two key mentions to
+	// one response mention (docShapes.keyManyToOne).
+	keyLookupsMany
 )
 
 // place stores the shapes in t by union mention index.
@@ -78,7 +91,41 @@ func (sh *docShapes) place(t *Table, key, resp *sideIndex, respPos []int32) {
 	}
 	mor := sh.mor
 	t.MOR = &mor
-	t.lookupsDiffer, t.zeroDiffers = sh.lookupsDiffer, sh.zeroDiffers
+	t.lookupsDiffer, t.zeroDiffers, t.keyManyToOne = sh.lookupsDiffer, sh.zeroDiffers, sh.keyManyToOne
+	if sh.zeroLookup != nil {
+		t.zeroLookup = make([]int32, len(sh.zeroLookup))
+		for k, r := range sh.zeroLookup {
+			t.zeroLookup[k] = -1
+			if r >= 0 {
+				t.zeroLookup[k] = respPos[r]
+			}
+		}
+	}
+}
+
+// lookupCells replaces the cells of t by those of the lookup pairs of
+// sh (key mention, response mention; key mention k is t's mention k):
+// n_ij counts the pairs of a key mention of K_i and a response mention of
+// R_j, so that a mention met by two pairs counts twice, as the CorefUD
+// scorer's lookups count it. Only the cells and NumBoth change: the
+// cluster sizes and mention counts stay those of the two sides.
+func (sh *docShapes) lookupCells(t *Table, resp *sideIndex) {
+	count := map[Cell]int32{}
+	for _, p := range sh.lookupPairs {
+		count[Cell{K: t.KeyOf[p[0]], R: resp.clusters[p[1]]}]++
+	}
+	cells := make([]Cell, 0, len(count))
+	for c, n := range count {
+		c.N = n
+		cells = append(cells, c)
+	}
+	slices.SortFunc(cells, func(a, b Cell) int {
+		if a.K != b.K {
+			return cmp.Compare(a.K, b.K)
+		}
+		return cmp.Compare(a.R, b.R)
+	})
+	t.Cells, t.NumBoth, t.cellsFromLookups = cells, len(sh.lookupPairs), true
 }
 
 // sideShapes returns the shape of each kept mention of a side, or nil when
@@ -168,26 +215,47 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 		alignRest(ks, rs, taken, partner, opt.Match, pair)
 	}
 	if opt.ZeroMatch == ZeroDependent {
-		// Each view that no renaming can express (a lookup mapping two
-		// mentions to one) keeps the alignment.
+		// A lookup that sends two mentions to one is no renaming: its
+		// table keeps a pairing (the key lookups' where they are one, else
+		// the alignment) and counts its cells from the lookup's pairs.
 		fromKey, fromResp, fromKeyZero := scorerLookups(ks, rs, key, resp, partner, opt.Match == MatchHead)
-		recallView, precisionView, zeroView := partner, partner, partner
-		if fromKey != nil {
-			recallView = inverse(fromKey, len(rs))
+		keyOK, respOK, zeroOK := injective(fromKey, nr), injective(fromResp, nk), injective(fromKeyZero, nr)
+		recallView := partner
+		if keyOK {
+			recallView = inverse(fromKey, nr)
 		}
-		if fromResp != nil {
+		precisionView, zeroView := recallView, recallView
+		if respOK {
 			precisionView = fromResp
 		}
-		if fromKeyZero != nil {
-			zeroView = inverse(fromKeyZero, len(rs))
+		if zeroOK {
+			zeroView = inverse(fromKeyZero, nr)
 		}
-		sh.lookupsDiffer = !slices.Equal(recallView, precisionView)
-		sh.zeroDiffers = !slices.Equal(recallView, zeroView)
+		sh.keyManyToOne = !keyOK
+		sh.lookupsDiffer = !respOK || !slices.Equal(recallView, precisionView)
+		sh.zeroDiffers = !zeroOK || !slices.Equal(recallView, zeroView)
 		switch opt.lookupView {
 		case responseLookups:
 			partner = precisionView
+			if !respOK {
+				for r, k := range fromResp {
+					if k >= 0 {
+						sh.lookupPairs = append(sh.lookupPairs, [2]int32{k, int32(r)})
+					}
+				}
+			}
 		case zeroLookups:
 			partner = zeroView
+			if !zeroOK {
+				sh.zeroLookup = fromKeyZero
+			}
+		case keyLookupsMany:
+			partner = recallView
+			for k, r := range fromKey {
+				if r >= 0 {
+					sh.lookupPairs = append(sh.lookupPairs, [2]int32{int32(k), r})
+				}
+			}
 		default:
 			partner = recallView
 		}
@@ -220,10 +288,11 @@ func matchMentions(d *Document, key, resp *sideIndex, opt *Options, sl *slab) (*
 // document is scored twice (Table.lookupsDiffer). fromKeyZero is the
 // lookup of the scorer's zero score: by position first, and through the
 // dictionary only for a key mention with no response mention at its
-// position (Table.zeroDiffers: its own table). When a lookup maps two
-// mentions to one, no renaming can express it: it is nil and keeps the
-// alignment (the scorer's counts may then differ; README, "Policies and
-// fidelity").
+// position (Table.zeroDiffers: its own table). A lookup may send two
+// mentions to one (a key zero aligned elsewhere whose position the
+// dictionary sends to a response mention that another key mention finds
+// by position): the scorer then credits both, and so do the tables built
+// from it (docShapes.lookupPairs, docShapes.zeroLookup).
 func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHead bool) (fromKey, fromResp, fromKeyZero []int32) {
 	type position struct {
 		id   int64
@@ -295,15 +364,6 @@ func scorerLookups(ks, rs []*Shape, key, resp *sideIndex, partner []int32, byHea
 		}
 		fromKeyZero[k] = r
 	}
-	if !injective(fromKey, len(rs)) {
-		fromKey = nil
-	}
-	if !injective(fromResp, len(ks)) {
-		fromResp = nil
-	}
-	if !injective(fromKeyZero, len(rs)) {
-		fromKeyZero = nil
-	}
 	return fromKey, fromResp, fromKeyZero
 }
 
@@ -317,22 +377,6 @@ func injective(f []int32, n int) bool {
 				return false
 			}
 			seen[x] = true
-		}
-	}
-	return true
-}
-
-// symmetric reports whether the partial maps fromKey and fromResp are each
-// other's inverse.
-func symmetric(fromKey, fromResp []int32) bool {
-	for k, r := range fromKey {
-		if r >= 0 && fromResp[r] != int32(k) {
-			return false
-		}
-	}
-	for r, k := range fromResp {
-		if k >= 0 && fromKey[k] != int32(r) {
-			return false
 		}
 	}
 	return true

@@ -51,7 +51,17 @@ type Table struct {
 	// lookups pair them, and its response lookups pair them otherwise (see
 	// scorerLookups); scoreDocOn then scores the response view too.
 	// zeroDiffers: its zero score pairs them otherwise again.
-	lookupsDiffer, zeroDiffers bool
+	// keyManyToOne: its key lookups send two key mentions to one response
+	// mention; scoreDocOn then scores them on a table of their own.
+	lookupsDiffer, zeroDiffers, keyManyToOne bool
+	// cellsFromLookups: the cells count the pairs of such a lookup
+	// (docShapes.lookupCells), not the mentions' own sides.
+	cellsFromLookups bool
+	// zeroLookup, when not nil, gives for each key mention the mention
+	// whose response side the CorefUD scorer's zero score finds for it
+	// (-1: none), a lookup that sends two key mentions to one; zeroCounts
+	// reads it instead of each mention's own response side.
+	zeroLookup []int32
 
 	// KeyShapes[m] and RespShapes[m] are the shapes of mention m on each
 	// side (nil when absent from that side); both are nil when the document
@@ -495,6 +505,9 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 		return nil, errCancelled()
 	}
 	t.Cells = sl.buildCells(t.KeyOf[:nk], t.RespOf[:nk], len(key.sizes), len(resp.sizes))
+	if sh != nil && sh.lookupPairs != nil {
+		sh.lookupCells(t, &resp)
+	}
 	return t, nil
 }
 

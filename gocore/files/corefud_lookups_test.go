@@ -1,12 +1,9 @@
 package files
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,87 +56,34 @@ func zeroDocs(t *testing.T, dir string, seed int64, n int) (keys, resps []string
 	return keys, resps
 }
 
-// lookupsOneToOne is a Python program that reads the CorefUD scorer's own
-// pairing of each (key, response) pair of its JSON input (dependent zeros,
-// exact matching, singletons kept) and prints, per pair, whether its
-// lookups are one-to-one: no two key mentions look up one response mention
-// through its alignment dictionary, and no two response mentions one key
-// mention; and whether, besides, no two key mentions look up one response
-// mention in its zero score's lookup (position first).
-const lookupsOneToOne = `
-import sys, os, json, logging
-logging.disable(logging.WARNING)
-sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
-from scorer.corefud.reader import CorefUDReader
-out = []
-for key, resp in json.load(sys.stdin):
-    r = CorefUDReader(format="corefud", keep_singletons=True, keep_zeros=True, match="exact", zero_match_method="dependent")
-    r.get_coref_infos(key, resp)
-    ok, zero_ok = True, True
-    for kc, sc, s2c, k2c, d in r.doc_coref_infos.values():
-        for clusters, other in ((kc, s2c), (sc, k2c)):
-            found = [d.get(m, m) for c in clusters for m in c]
-            found = [m for m in found if m in other]
-            ok = ok and len(found) == len(set(found))
-        # the zero score's lookup: by position first, then through the dictionary
-        found = [m if m in s2c else d.get(m) for c in kc for m in c]
-        found = [m for m in found if m is not None and m in s2c]
-        zero_ok = zero_ok and len(found) == len(set(found))
-    out.append([ok, ok and zero_ok])
-print(json.dumps(out))
-`
-
 // TestCorefUDZeroLookupsAgainstScorer: with the dependent zero alignment,
-// MUC, B-cubed, CEAF and BLANC and LEA pair mentions as the CorefUD
-// scorer's lookups pair them (its alignment dictionary, then a lookup by
-// position), so that on 300 documents crowded with zeros every count of
-// these metrics equals the scorer's wherever its lookups are one-to-one
-// (the rest, a few, are logged: README, "Policies and fidelity"). Needs
+// MUC, B-cubed, CEAF, BLANC, LEA and the zero score pair mentions as the
+// CorefUD scorer's lookups pair them (its alignment dictionary, then a
+// lookup by position; for the zero score by position first), two mentions
+// sent to one included, so that on 300 documents crowded with zeros every
+// count of these metrics equals the scorer's. Needs
 // COREFSCORE_COREFUD_SCORER.
 func TestCorefUDZeroLookupsAgainstScorer(t *testing.T) {
 	scorer := corefudScorer(t)
-	python := os.Getenv("COREFSCORE_COREFUD_PYTHON")
-	if python == "" {
-		python = "python3"
-	}
 	keys, resps := zeroDocs(t, t.TempDir(), 5, 300)
 	conf := "exact,dependent,keep"
 	var jobs []scorerJob
-	var pairs [][2]string
 	for i := range keys {
 		jobs = append(jobs, scorerJob{Key: keys[i], Resp: resps[i], Confs: []string{conf}})
-		pairs = append(pairs, [2]string{keys[i], resps[i]})
 	}
 	want := runScorer(t, scorer, jobs)
-	in, err := json.Marshal(pairs)
-	require.NoError(t, err)
-	cmd := exec.Command(python, "-c", lookupsOneToOne, scorer)
-	cmd.Stdin = bytes.NewReader(in)
-	out, err := cmd.Output()
-	require.NoError(t, err)
-	var oneToOne [][2]bool // the classic metrics' lookups, and the zero score's too
-	require.NoError(t, json.Unmarshal(out, &oneToOne))
-	compared, zeroCompared, strictDiffers := 0, 0, 0
+	strictDiffers := 0
 	for i, job := range jobs {
 		w := want[i][conf]
 		require.NotContains(t, w, "error")
 		_, counts, _, _, err := ScoreFiles(job.Key, job.Resp, conll.FormatCoNLLU, confOptions(t, conf))
 		require.NoError(t, err)
 		got := sumRows(counts)
-		classic := map[string]any{}
-		for _, m := range []string{"muc", "bcub", "ceafe", "ceafm", "lea", "blanc.coref", "blanc.noncoref"} {
-			classic[m] = w[m]
+		scored := map[string]any{}
+		for _, m := range []string{"muc", "bcub", "ceafe", "ceafm", "lea", "blanc.coref", "blanc.noncoref", "zero"} {
+			scored[m] = w[m]
 		}
-		if !oneToOne[i][0] {
-			t.Logf("%s: the scorer's lookups are not one-to-one", job.Key)
-			continue
-		}
-		if oneToOne[i][1] {
-			classic["zero"] = w["zero"]
-			zeroCompared++
-		}
-		compareCounts(t, job.Key, got, classic, nil)
-		compared++
+		compareCounts(t, job.Key, got, scored, nil)
 		strict := confOptions(t, conf)
 		strict.ZeroMatch = gocore.ZeroDependentStrict
 		_, sc, _, _, err := ScoreFiles(job.Key, job.Resp, conll.FormatCoNLLU, strict)
@@ -148,11 +92,8 @@ func TestCorefUDZeroLookupsAgainstScorer(t *testing.T) {
 			strictDiffers++
 		}
 	}
-	assert.Greater(t, compared, 280, "documents with one-to-one lookups")
-	assert.Greater(t, zeroCompared, 240, "documents whose zero score is compared too")
 	assert.Positive(t, strictDiffers, "dependent-strict (the alignment alone) differs somewhere")
-	t.Logf("%d of %d documents compared (%d with the zero score); on %d of them dependent-strict gives other B-cubed counts",
-		compared, len(jobs), zeroCompared, strictDiffers)
+	t.Logf("on %d of %d documents dependent-strict gives other B-cubed counts", strictDiffers, len(jobs))
 }
 
 // TestCorefUDZeroLookupFixed: key zeros 1.1 and 2.1 (both DEPS 2:nsubj) in

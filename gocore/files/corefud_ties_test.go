@@ -183,3 +183,54 @@ func TestCorefUDHeadTieFixed(t *testing.T) {
 		}, recorded, nil)
 	}
 }
+
+// TestCorefUDSetOrderTie records the one remaining difference in the
+// pairing of mentions (README, "Policies and fidelity"): two response
+// mentions with the same first node, last node and size, {w1, w2, w4} and
+// {w1, w3, w4} (head w1, discontinuous), both cover 3 of the 4 words of key
+// mention w1-w4 (head w1). The CorefUD scorer sorts the mentions by first
+// node, last node and size, so these two come in its Python set's order
+// (their hashes), which picks {w1, w2, w4} under head matching and {w1, w3,
+// w4} under partial matching whichever entity each belongs to; we take the
+// first in the reader's order, here {w1, w2, w4}: under partial matching
+// our MUC counts differ from the scorer's. Key e0 = {w1-w4, w5}, e9 = {w6}; response {w1, w2, w4}
+// and {w1, w3, w4} in the entities of w5 and w6, in the two orders. MUC
+// counts (pn, pd, rn, rd): ours always; the scorer's are checked when
+// COREFSCORE_COREFUD_SCORER is set.
+func TestCorefUDSetOrderTie(t *testing.T) {
+	dir := t.TempDir()
+	w := func(i int) rdNode { return rdNode{0, i, 0} }
+	disc := func(a, b [2]int, eid int) rdMention {
+		return rdMention{parts: [][2]rdNode{{w(a[0]), w(a[1])}, {w(b[0]), w(b[1])}}, head: w(1), eid: eid}
+	}
+	key := rdSide{ments: []rdMention{{parts: [][2]rdNode{{w(1), w(4)}}, head: w(1), eid: 0}, wordAt(5, 0), wordAt(6, 9)}}
+	cases := []struct {
+		name        string
+		first       int // entity of {w1, w2, w4}; {w1, w3, w4} is in the other of 1 and 2
+		conf        string
+		ours, their []any
+	}{
+		{"w5 with {w1,w2,w4}", 1, "head,linear,keep", []any{1.0, 2.0, 1.0, 1.0}, []any{1.0, 2.0, 1.0, 1.0}},
+		{"w5 with {w1,w3,w4}", 2, "head,linear,keep", []any{0.0, 2.0, 0.0, 1.0}, []any{0.0, 2.0, 0.0, 1.0}},
+		{"w5 with {w1,w2,w4}", 1, "partial,linear,keep", []any{1.0, 2.0, 1.0, 1.0}, []any{0.0, 2.0, 0.0, 1.0}},
+		{"w5 with {w1,w3,w4}", 2, "partial,linear,keep", []any{0.0, 2.0, 0.0, 1.0}, []any{1.0, 2.0, 1.0, 1.0}},
+	}
+	for i, c := range cases {
+		resp := rdSide{ments: []rdMention{disc([2]int{1, 2}, [2]int{4, 4}, c.first), disc([2]int{1, 1}, [2]int{3, 4}, 3-c.first),
+			wordAt(5, 1), wordAt(6, 2)}}
+		d := &rdDoc{name: fmt.Sprintf("settie%d", i), words: []int{6}, key: key, resp: resp}
+		var kb, rb strings.Builder
+		d.write(&kb, &d.key)
+		d.write(&rb, &d.resp)
+		k, r := filepath.Join(dir, d.name+".key.conllu"), filepath.Join(dir, d.name+".resp.conllu")
+		require.NoError(t, os.WriteFile(k, []byte(kb.String()), 0o600))
+		require.NoError(t, os.WriteFile(r, []byte(rb.String()), 0o600))
+		_, counts, _, _, err := ScoreFiles(k, r, conll.FormatCoNLLU, confOptions(t, c.conf))
+		require.NoError(t, err)
+		compareCounts(t, c.name+" "+c.conf, sumRows(counts), map[string]any{"muc": c.ours}, nil)
+		if os.Getenv("COREFSCORE_COREFUD_SCORER") != "" {
+			want := runScorer(t, corefudScorer(t), []scorerJob{{Key: k, Resp: r, Confs: []string{c.conf}}})[0][c.conf]
+			require.Equal(t, c.their, want["muc"], "%s %s: the scorer's MUC counts as recorded", c.name, c.conf)
+		}
+	}
+}
