@@ -94,23 +94,35 @@ func refBcubNums(t *Table) (r, p float64) {
 // terms sit at other places in the sum, and the printed percentage can
 // move (key (3)(1)(5)(2)(3)(0)(0)(4) against response (1)(0)(3)(3)(2)(0)(2)(1)
 // prints 62.5% with the reference's alignment and 62.49% with another one
-// of the same total). So g is the reference's own alignment: its cost
-// matrix as CorScorer.pm builds it (a row per key chain, a column per
+// of the same total). So g is the reference's own alignment. When every
+// optimal alignment gives each key chain the same similarity
+// (refCeafeUnique), any one of them is; otherwise refCeafeReplayNum
+// replays the reference's Munkres on the whole document. That replay is
+// dense, so a document with more than refMunkresMaxChains chains on a side
+// (where the reference itself runs for minutes) takes refTieBreakNum's
+// alignment instead: the same optimal total, ties broken by a rule of our
+// own.
+func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
+	if sum, ok, err := refCeafeUnique(t, phi); ok || err != nil {
+		return sum, err
+	}
+	if len(t.KeySize) > refMunkresMaxChains || len(t.RespSize) > refMunkresMaxChains {
+		return refTieBreakNum(t, phi)
+	}
+	return refCeafeReplayNum(t, phi)
+}
+
+// refCeafeReplayNum is refCeafeNum on the reference's own alignment: its
+// cost matrix as CorScorer.pm builds it (a row per key chain, a column per
 // response chain, both in chain order, cost 1 - φ, and 1 for a pair with no
 // common mention and for the padding columns when there are fewer response
 // than key chains) solved by assign.ReferenceMunkres, which replays the
-// reference's Munkres step by step. That solver is dense and slow, so a
-// document with more than refMunkresMaxChains chains on a side (where the
-// reference itself runs for minutes) takes refTieBreakNum's alignment:
-// the same optimal total, ties broken by a rule of our own.
-func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
+// reference's Munkres step by step. The whole matrix is needed: solved
+// alone, one tied component of the overlap graph took another alignment
+// than within its document in 213 of 8,463 random tied documents (the
+// chains with no common mention take part in the reference's steps).
+func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 	nk, nr := len(t.KeySize), len(t.RespSize)
-	if sum, ok := refCeafeUnique(t, phi); ok {
-		return sum, nil
-	}
-	if nk > refMunkresMaxChains || nr > refMunkresMaxChains {
-		return refTieBreakNum(t, phi)
-	}
 	cols := max(nk, nr)
 	cost := make([]float64, nk*cols)
 	for i := range cost {
@@ -134,17 +146,167 @@ func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 	return sum, nil
 }
 
-// refCeafeUnique is refCeafeNum without the reference's Munkres for the
-// common document whose optimal alignment is unique by its shape: every
-// connected component of the overlap graph has one key chain or one
-// response chain (a star), and its centre's most similar partner is
-// strictly the most similar. Any optimal assignment, the reference's
-// included, then aligns exactly those pairs, so the sum is the reference's
-// (key chains in order, 1 - (1 - φ) each, as refCeafeNum adds them). It
-// reports false, leaving the document to the Munkres replay, as soon as a
-// component has two chains on both sides or its best partner is tied.
-// Cost: O(cells) with a union-find over the chains.
-func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool) {
+// refCeafeUnique is refCeafeNum without the reference's Munkres for a
+// document whose optimal alignments all give each key chain the same
+// similarity: the numerator adds, in key chain order, the similarity
+// aligned to each key chain, so which optimal alignment the reference takes
+// matters only when two of them differ there (a key chain aligned in one
+// and not in the other, or to partners of other similarities). Two
+// response chains of the same similarity to a key chain, the common tie,
+// do not change the sum.
+//
+// The alignment decomposes over the connected components of the overlap
+// graph (key and response chains, an edge per contingency cell): chains in
+// different components share no mention, so a pair across components adds
+// 0, and an alignment is optimal when it is on each component. Within a
+// component, for each key chain k and the similarity x it gets in one
+// optimal alignment (the exact solver's, assign.MaxWeightPoll):
+//
+//   - k aligned: the best alignment with k's pairs of similarity x
+//     forbidden must fall short of the optimum;
+//   - k unaligned: the best alignment with k aligned (a bonus above any
+//     total on k's pairs) must fall short of the optimum;
+//
+// "short" meaning by more than refTieMargin. Then every optimal alignment,
+// the reference's included, gives k the similarity x, and the sum of the
+// similarities in key chain order, 1 - (1 - x) each as refCeafeNum adds
+// them, is the reference's. A star (one key chain or one response chain)
+// is decided from its pairs alone. It reports false, leaving the document
+// to the replay, at the first key chain that fails.
+// Cost: O(cells + chains) with a union-find over the chains for the stars;
+// for each other component one solve of its own edges per key chain.
+func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
+	nk, nr := len(t.KeySize), len(t.RespSize)
+	comp := refComponents(t)
+	aligned := make([]float64, nk)
+	local := make([]int32, nk+nr) // a chain's index within its component, -1
+	for i := range local {
+		local[i] = -1
+	}
+	star := func(c int) bool { return comp.keys[c] == 1 || comp.resps[c] == 1 }
+	// The stars first: they are cheap, and most tied documents have a tied
+	// star.
+	for c := range comp.keys {
+		if star(c) && !refStarUnique(t, comp.cells[comp.start[c]:comp.start[c+1]], phi, aligned) {
+			return 0, false, nil
+		}
+	}
+	var edges []assign.Edge
+	var keyOf []int32 // the key chain of each local key
+	var saved []assign.Edge
+	for c := range comp.keys {
+		if star(c) {
+			continue
+		}
+		cells := comp.cells[comp.start[c]:comp.start[c+1]]
+		edges, keyOf = edges[:0], keyOf[:0]
+		var lr int32
+		for _, ci := range cells {
+			cell := t.Cells[ci]
+			k, r := cell.K, int32(nk)+cell.R
+			if local[k] < 0 {
+				local[k] = int32(len(keyOf))
+				keyOf = append(keyOf, k)
+			}
+			if local[r] < 0 {
+				local[r], lr = lr, lr+1
+			}
+			edges = append(edges, assign.Edge{Left: local[k], Right: local[r], Weight: phi(cell)})
+		}
+		for _, ci := range cells {
+			local[t.Cells[ci].K], local[int32(nk)+t.Cells[ci].R] = -1, -1
+		}
+		lk := len(keyOf)
+		best, match, err := assign.MaxWeightPoll(lk, int(lr), edges, t.stop)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, e := range edges {
+			if match[e.Left] == e.Right {
+				aligned[keyOf[e.Left]] = e.Weight
+			}
+		}
+		// A key chain's edges are contiguous: t.Cells is ordered by key
+		// chain.
+		for from := 0; from < len(edges); {
+			to := from + 1
+			for to < len(edges) && edges[to].Left == edges[from].Left {
+				to++
+			}
+			x := aligned[keyOf[edges[from].Left]]
+			saved = append(saved[:0], edges[from:to]...)
+			for e := from; e < to; e++ {
+				switch {
+				case x == 0:
+					edges[e].Weight += best + 1 // k aligned beats any alignment without it
+				case edges[e].Weight == x:
+					edges[e].Weight = 0 // a zero-weight edge is never aligned
+				}
+			}
+			other, err := assign.MaxWeightTotalPoll(lk, int(lr), edges, t.stop)
+			copy(edges[from:to], saved)
+			if err != nil {
+				return 0, false, err
+			}
+			if x == 0 {
+				other -= best + 1
+			}
+			if other >= best-refTieMargin {
+				return 0, false, nil
+			}
+			from = to
+		}
+	}
+	var sum float64
+	for _, x := range aligned {
+		if x != 0 {
+			sum += 1 - (1 - x)
+		}
+	}
+	return sum, true, nil
+}
+
+// refStarUnique decides refCeafeUnique's question on a star, a component
+// with one key chain or one response chain, whose alignments are its
+// single pairs: the best pair must beat the others by refTieMargin, except
+// that, around one key chain, partners of exactly the best similarity give
+// the same sum. It records the aligned similarity in aligned.
+func refStarUnique(t *Table, cells []int32, phi func(Cell) float64, aligned []float64) bool {
+	best, pick := -1.0, Cell{}
+	for _, ci := range cells {
+		if x := phi(t.Cells[ci]); x > best {
+			best, pick = x, t.Cells[ci]
+		}
+	}
+	for _, ci := range cells {
+		c := t.Cells[ci]
+		if x := phi(c); x >= best-refTieMargin && c != pick && (c.K != pick.K || x != best) {
+			return false
+		}
+	}
+	aligned[pick.K] = best
+	return true
+}
+
+// refTieMargin is how much an alignment's total must beat every other for
+// refCeafeUnique to call it unique. The replay works in float64, where two
+// totals closer than its rounding (about 1e-13 for a thousand chains) may
+// compare either way; a margin far above that leaves such near ties to the
+// replay too, which is only slower.
+const refTieMargin = 1e-9
+
+// refComponents groups the cells of t by connected component of the
+// overlap graph (key and response chains, an edge per cell).
+type refComponentCells struct {
+	keys, resps []int32 // chains of each component on each side
+	start       []int32 // component c's cells are cells[start[c]:start[c+1]]
+	cells       []int32 // indices into t.Cells, in table order within a component
+}
+
+// refComponents numbers the components that hold a cell, in order of
+// their first cell; chains with no cell belong to none. Cost: O(cells +
+// chains).
+func refComponents(t *Table) refComponentCells {
 	nk, nr := len(t.KeySize), len(t.RespSize)
 	parent := make([]int32, nk+nr)
 	for i := range parent {
@@ -163,49 +325,38 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool) {
 			parent[a] = b
 		}
 	}
-	// Per component: how many key and response chains it has.
-	keys := make([]int32, nk+nr)
-	resps := make([]int32, nk+nr)
-	for k := range nk {
-		keys[find(int32(k))]++
-	}
-	for r := range nr {
-		resps[find(int32(nk+r))]++
-	}
-	// The best partner of each star's centre, and whether it is tied.
-	best := make([]float64, nk+nr)
-	pick := make([]int32, nk+nr) // the key chain aligned in each component, +1 (0: none yet)
-	tied := make([]bool, nk+nr)
+	id := make([]int32, nk+nr) // component number of each root, +1 (0: none yet)
+	var out refComponentCells
+	out.start = []int32{0}
 	for _, c := range t.Cells {
 		root := find(c.K)
-		if keys[root] > 1 && resps[root] > 1 {
-			return 0, false
+		if id[root] == 0 {
+			out.keys, out.resps, out.start = append(out.keys, 0), append(out.resps, 0), append(out.start, 0)
+			id[root] = int32(len(out.keys))
 		}
-		x := phi(c)
-		switch {
-		case pick[root] == 0 || x > best[root]:
-			best[root], pick[root], tied[root] = x, c.K+1, false
-		case x == best[root]:
-			tied[root] = true
+		out.start[id[root]]++
+	}
+	for k := range nk {
+		if i := id[find(int32(k))]; i > 0 {
+			out.keys[i-1]++
 		}
 	}
-	aligned := make([]float64, nk)
-	for root, k := range pick {
-		if k == 0 {
-			continue
-		}
-		if tied[root] {
-			return 0, false
-		}
-		aligned[k-1] = best[root]
-	}
-	var sum float64
-	for _, x := range aligned {
-		if x != 0 {
-			sum += 1 - (1 - x)
+	for r := range nr {
+		if i := id[find(int32(nk+r))]; i > 0 {
+			out.resps[i-1]++
 		}
 	}
-	return sum, true
+	for c := range out.keys {
+		out.start[c+1] += out.start[c]
+	}
+	fill := append([]int32(nil), out.start[:len(out.keys)]...)
+	out.cells = make([]int32, len(t.Cells))
+	for ci, c := range t.Cells {
+		i := id[find(c.K)] - 1
+		out.cells[fill[i]] = int32(ci)
+		fill[i]++
+	}
+	return out
 }
 
 // refMunkresMaxChains is the largest number of chains on a side for which
