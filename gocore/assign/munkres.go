@@ -1,6 +1,11 @@
 package assign
 
-import "github.com/pkg/errors"
+import (
+	"slices"
+	"sync"
+
+	"github.com/pkg/errors"
+)
 
 // ReferenceMunkres minimises the total cost of a one-to-one assignment on the
 // row-major rows × cols matrix cost and returns the column of each row, the
@@ -45,19 +50,15 @@ func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, 
 		return []int{}, nil
 	}
 	n := max(rows, cols)
-	m := &refMunkres{
-		n:       n,
-		mat:     make([]float64, n*n),
-		starCol: make([]int, n),
-		starRow: make([]int, n),
-		prime:   make([]int, n),
-		rowCov:  make([]bool, n),
-		colCov:  make([]bool, n),
-		stop:    stop,
+	m := new(refMunkres)
+	if n <= refMunkresPoolMax {
+		m = refMunkresPool.Get().(*refMunkres)
+		defer func() {
+			m.stop = nil // the pool keeps no caller's hook alive
+			refMunkresPool.Put(m)
+		}()
 	}
-	for i := range n {
-		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
-	}
+	m.reset(n, stop)
 	for i := range rows {
 		copy(m.mat[i*n:i*n+cols], cost[i*cols:(i+1)*cols])
 	}
@@ -88,6 +89,25 @@ type refMunkres struct {
 	polls          int
 	opened         []int    // primeZeros' scratch
 	path           [][2]int // flipPath's scratch
+	open           []int    // uncoveredColumns' scratch
+}
+
+// refMunkresPool keeps the solver's arrays from call to call, for problems
+// of up to refMunkresPoolMax rows or columns (2 MiB of matrix): a
+// document's replay needs n² floats, which the next document reuses.
+var refMunkresPool = sync.Pool{New: func() any { return new(refMunkres) }}
+
+const refMunkresPoolMax = 512
+
+// reset makes m a fresh n × n problem of zeros, no marks and no covers.
+func (m *refMunkres) reset(n int, stop func() bool) {
+	m.n, m.stop, m.polls = n, stop, 0
+	m.mat = grow(m.mat, n*n)
+	m.starCol, m.starRow, m.prime = grow(m.starCol, n), grow(m.starRow, n), grow(m.prime, n)
+	for i := range n {
+		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
+	}
+	m.rowCov, m.colCov = grow(m.rowCov, n), grow(m.colCov, n)
 }
 
 // solve runs steps 1 to 6; false when stopped.
@@ -132,13 +152,16 @@ func (m *refMunkres) reduceRows() {
 	}
 }
 
-// starZeros is step 2.
+// starZeros is step 2. A row is covered by its first star, so each row
+// stars at most its first zero in an uncovered column.
 func (m *refMunkres) starZeros() {
 	for i := range m.n {
-		for j := range m.n {
-			if m.mat[i*m.n+j] == 0 && !m.colCov[j] && !m.rowCov[i] {
+		row := m.mat[i*m.n : (i+1)*m.n]
+		for j, x := range row {
+			if x == 0 && !m.colCov[j] {
 				m.starCol[i], m.starRow[j] = j, i
-				m.colCov[j], m.rowCov[i] = true, true
+				m.colCov[j] = true
+				break
 			}
 		}
 	}
@@ -169,6 +192,7 @@ func (m *refMunkres) coverStarredColumns() bool {
 // full; the answer is the same zero as the full scan's.
 func (m *refMunkres) primeZeros() (row, col int, found bool) {
 	resume, opened := 0, m.opened[:0]
+	open := m.uncoveredColumns(true) // kept up to date below
 	for {
 		row, col = -1, -1
 		for i := 0; i < resume && row < 0; i++ {
@@ -182,7 +206,7 @@ func (m *refMunkres) primeZeros() (row, col int, found bool) {
 			}
 		}
 		if row < 0 {
-			row, col = m.uncoveredZeroFrom(resume)
+			row, col = m.uncoveredZeroFrom(resume, open)
 			if row < 0 {
 				m.opened = opened
 				return 0, 0, false
@@ -198,25 +222,44 @@ func (m *refMunkres) primeZeros() (row, col int, found bool) {
 		m.rowCov[row] = true
 		m.colCov[star] = false
 		opened = append(opened, star)
+		at, _ := slices.BinarySearchFunc(open, star, func(a, b int) int { return b - a }) // descending
+		open = slices.Insert(open, at, star)
 	}
 }
 
 // uncoveredZeroFrom returns the first uncovered zero in rows from on, rows
 // top-down and, within a row, columns from the last; (-1, -1) when there is
-// none.
-func (m *refMunkres) uncoveredZeroFrom(from int) (int, int) {
+// none, given open, the uncovered columns from the last. Only those are
+// looked at: after step 3 most columns hold a star and are covered.
+func (m *refMunkres) uncoveredZeroFrom(from int, open []int) (int, int) {
 	for i := from; i < m.n; i++ {
 		if m.rowCov[i] {
 			continue
 		}
 		row := m.mat[i*m.n : (i+1)*m.n]
-		for j := m.n - 1; j >= 0; j-- {
-			if row[j] == 0 && !m.colCov[j] {
+		for _, j := range open {
+			if row[j] == 0 {
 				return i, j
 			}
 		}
 	}
 	return -1, -1
+}
+
+// uncoveredColumns lists the uncovered columns, from the last when
+// descending, into a scratch array that the next call reuses.
+func (m *refMunkres) uncoveredColumns(descending bool) []int {
+	open := m.open[:0]
+	for j := range m.n {
+		if !m.colCov[j] {
+			open = append(open, j)
+		}
+	}
+	if descending {
+		slices.Reverse(open)
+	}
+	m.open = open
+	return open
 }
 
 // flipPath is step 5, from the prime at (row, col): along the path, stars
@@ -253,27 +296,34 @@ func (m *refMunkres) flipPath(row, col int) {
 	}
 }
 
-// shiftByMinimum is step 6.
+// shiftByMinimum is step 6. Elements of a covered row and an uncovered
+// column get the addition and then the subtraction, in that order, as in
+// the reference (in float64, (x + least) - least is not always x); the
+// others one of them or none, so only the covered rows and the uncovered
+// columns are visited.
 func (m *refMunkres) shiftByMinimum() {
+	open := m.uncoveredColumns(false)
 	least, seen := 0.0, false
 	for i := range m.n {
 		if m.rowCov[i] {
 			continue
 		}
-		for j := range m.n {
-			if !m.colCov[j] && (!seen || least > m.mat[i*m.n+j]) {
-				least, seen = m.mat[i*m.n+j], true
+		row := m.mat[i*m.n : (i+1)*m.n]
+		for _, j := range open {
+			if !seen || least > row[j] {
+				least, seen = row[j], true
 			}
 		}
 	}
 	for i := range m.n {
-		for j := range m.n {
-			if m.rowCov[i] {
-				m.mat[i*m.n+j] += least
+		row := m.mat[i*m.n : (i+1)*m.n]
+		if m.rowCov[i] {
+			for j := range row {
+				row[j] += least
 			}
-			if !m.colCov[j] {
-				m.mat[i*m.n+j] -= least
-			}
+		}
+		for _, j := range open {
+			row[j] -= least
 		}
 	}
 }

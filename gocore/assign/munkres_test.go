@@ -174,6 +174,39 @@ func TestReferenceMunkresAgainstPlain(t *testing.T) {
 	}
 }
 
+// ceafCosts returns a rows × cols matrix shaped like a document's CEAF_e
+// costs: 1 (no common mention) almost everywhere, a few pairs per row at
+// 1 - 2a/b, rows with none.
+func ceafCosts(rng *rand.Rand, rows, cols int) []float64 {
+	cost := make([]float64, rows*cols)
+	for i := range cost {
+		cost[i] = 1
+	}
+	for i := range rows {
+		for k := rng.IntN(4); k > 0; k-- {
+			b := 2 + rng.IntN(8)
+			a := 1 + rng.IntN(b/2)
+			cost[i*cols+rng.IntN(cols)] = 1 - 2*float64(a)/float64(b)
+		}
+	}
+	return cost
+}
+
+// TestReferenceMunkresAgainstPlainOnCEAFShapes: the same on larger
+// matrices shaped like documents (mostly cost 1, which leaves most columns
+// starred and covered: the case the scans over uncovered columns only are
+// for), wider and taller.
+func TestReferenceMunkresAgainstPlainOnCEAFShapes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 4)) //nolint:gosec // test data
+	for trial := range 300 {
+		rows, cols := 10+rng.IntN(70), 10+rng.IntN(70)
+		cost := ceafCosts(rng, rows, cols)
+		got, err := ReferenceMunkres(rows, cols, cost, nil)
+		require.NoError(t, err)
+		require.Equal(t, plainMunkres(rows, cols, cost), got, "trial %d: %d x %d", trial, rows, cols)
+	}
+}
+
 // TestReferenceMunkresOptimal: on integer costs (exact arithmetic) the
 // assignment is optimal, checked by brute force.
 func TestReferenceMunkresOptimal(t *testing.T) {
