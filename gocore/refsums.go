@@ -1,6 +1,10 @@
 package gocore
 
-import "github.com/corefscore/corefscore/gocore/assign"
+import (
+	"slices"
+
+	"github.com/corefscore/corefscore/gocore/assign"
+)
 
 // This file holds the sums of Options.ReferenceSums: the B-cubed and CEAF_e
 // numerators added term by term in the order of the CoNLL reference scorer
@@ -158,23 +162,19 @@ func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 // The alignment decomposes over the connected components of the overlap
 // graph (key and response chains, an edge per contingency cell): chains in
 // different components share no mention, so a pair across components adds
-// 0, and an alignment is optimal when it is on each component. Within a
-// component, for each key chain k and the similarity x it gets in one
-// optimal alignment (the exact solver's, assign.MaxWeightPoll):
-//
-//   - k aligned: the best alignment with k's pairs of similarity x
-//     forbidden must fall short of the optimum;
-//   - k unaligned: the best alignment with k aligned (a bonus above any
-//     total on k's pairs) must fall short of the optimum;
-//
-// "short" meaning by more than refTieMargin. Then every optimal alignment,
-// the reference's included, gives k the similarity x, and the sum of the
-// similarities in key chain order, 1 - (1 - x) each as refCeafeNum adds
-// them, is the reference's. A star (one key chain or one response chain)
-// is decided from its pairs alone. It reports false, leaving the document
-// to the replay, at the first key chain that fails.
-// Cost: O(cells + chains) with a union-find over the chains for the stars;
-// for each other component one solve of its own edges per key chain.
+// 0, and an alignment is optimal when it is on each component. The sum is
+// the reference's when, in each component, every alignment whose total is
+// within refTieMargin of the best gives each key chain the same similarity
+// x as the best (x = 0: unaligned): every optimal alignment, the
+// reference's included, then does, and the similarities added in key chain
+// order, 1 - (1 - x) each as refCeafeNum adds them, are the reference's
+// terms. A component is decided from its pairs when it is a star (one key
+// chain or one response chain; refStarUnique), by listing its alignments
+// when it is small (refListUnique), by the exact solver otherwise
+// (refSolveUnique). It reports false, leaving the document to the replay,
+// at the first component that fails.
+// Cost: O(cells + chains) with a union-find over the chains, plus the
+// search or the solves of the components that are not stars.
 func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 	nk, nr := len(t.KeySize), len(t.RespSize)
 	comp := refComponents(t)
@@ -192,8 +192,8 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 		}
 	}
 	var edges []assign.Edge
-	var keyOf []int32 // the key chain of each local key
-	var saved []assign.Edge
+	var keyOf []int32     // the key chain of each local key
+	var profile []float64 // the similarity of each local key
 	for c := range comp.keys {
 		if star(c) {
 			continue
@@ -216,45 +216,20 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 		for _, ci := range cells {
 			local[t.Cells[ci].K], local[int32(nk)+t.Cells[ci].R] = -1, -1
 		}
-		lk := len(keyOf)
-		best, match, err := assign.MaxWeightPoll(lk, int(lr), edges, t.stop)
-		if err != nil {
-			return 0, false, err
-		}
-		for _, e := range edges {
-			if match[e.Left] == e.Right {
-				aligned[keyOf[e.Left]] = e.Weight
-			}
-		}
-		// A key chain's edges are contiguous: t.Cells is ordered by key
-		// chain.
-		for from := 0; from < len(edges); {
-			to := from + 1
-			for to < len(edges) && edges[to].Left == edges[from].Left {
-				to++
-			}
-			x := aligned[keyOf[edges[from].Left]]
-			saved = append(saved[:0], edges[from:to]...)
-			for e := from; e < to; e++ {
-				switch {
-				case x == 0:
-					edges[e].Weight += best + 1 // k aligned beats any alignment without it
-				case edges[e].Weight == x:
-					edges[e].Weight = 0 // a zero-weight edge is never aligned
-				}
-			}
-			other, err := assign.MaxWeightTotalPoll(lk, int(lr), edges, t.stop)
-			copy(edges[from:to], saved)
-			if err != nil {
+		profile = slices.Grow(profile[:0], len(keyOf))[:len(keyOf)]
+		clear(profile)
+		decided, unique := refListUnique(edges, len(keyOf), int(lr), profile)
+		if !decided {
+			var err error
+			if unique, err = refSolveUnique(edges, len(keyOf), int(lr), profile, t.stop); err != nil {
 				return 0, false, err
 			}
-			if x == 0 {
-				other -= best + 1
-			}
-			if other >= best-refTieMargin {
-				return 0, false, nil
-			}
-			from = to
+		}
+		if !unique {
+			return 0, false, nil
+		}
+		for i, x := range profile {
+			aligned[keyOf[i]] = x
 		}
 	}
 	var sum float64
@@ -264,6 +239,120 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 		}
 	}
 	return sum, true, nil
+}
+
+// refListUnique decides refCeafeUnique's question on a small component
+// (lk key and lr response chains, its edges grouped by key chain in order)
+// by listing its alignments: a depth-first search over the key chains, each
+// aligned to a free partner or to none, cut where even the best partners of
+// the key chains left cannot bring the total within refTieMargin of the
+// best found. It writes the similarity of each key chain in the best
+// alignment into profile and reports whether every alignment within the
+// margin of the best has that profile. decided is false, profile
+// undefined, when the component has more than 64 chains on a side or the
+// search would take more than refListBudget steps.
+func refListUnique(edges []assign.Edge, lk, lr int, profile []float64) (decided, unique bool) {
+	if lk > 64 || lr > 64 {
+		return false, false
+	}
+	var start [65]int32 // key chain i's edges are edges[start[i]:start[i+1]]
+	var bound [65]float64
+	for e, edge := range edges {
+		start[edge.Left+1] = int32(e + 1)
+		bound[edge.Left] = max(bound[edge.Left], edge.Weight)
+	}
+	for i := lk - 1; i >= 0; i-- {
+		bound[i] += bound[i+1] // the most the key chains from i on can add
+	}
+	var cur [64]float64
+	best, tied, steps := -1.0, false, 0
+	var walk func(i int, used uint64, total float64) bool // false: over budget
+	walk = func(i int, used uint64, total float64) bool {
+		if steps++; steps > refListBudget {
+			return false
+		}
+		if total+bound[i] < best-refTieMargin {
+			return true
+		}
+		if i == lk {
+			switch {
+			case total > best+refTieMargin:
+				best, tied = total, false
+				copy(profile, cur[:lk])
+			case total >= best-refTieMargin:
+				tied = tied || !slices.Equal(profile, cur[:lk])
+				best = max(best, total)
+			}
+			return true
+		}
+		for _, e := range edges[start[i]:start[i+1]] {
+			if bit := uint64(1) << e.Right; used&bit == 0 {
+				cur[i] = e.Weight
+				if !walk(i+1, used|bit, total+e.Weight) {
+					return false
+				}
+			}
+		}
+		cur[i] = 0
+		return walk(i+1, used, total)
+	}
+	if !walk(0, 0, 0) {
+		return false, false
+	}
+	return true, !tied
+}
+
+// refListBudget bounds the steps of refListUnique's search; past it, the
+// solver decides (refSolveUnique).
+const refListBudget = 2000
+
+// refSolveUnique decides refCeafeUnique's question on a component of any
+// size with the exact solver: for each key chain k and the similarity x it
+// gets in the solver's optimum, written into profile, the best alignment
+// with k's pairs of similarity x forbidden (k aligned) or with k aligned (a
+// bonus above any total on k's pairs, k unaligned) must fall short of the
+// optimum by more than refTieMargin. The edges are grouped by key chain;
+// they are changed and restored.
+func refSolveUnique(edges []assign.Edge, lk, lr int, profile []float64, stop func() bool) (bool, error) {
+	best, match, err := assign.MaxWeightPoll(lk, lr, edges, stop)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range edges {
+		if match[e.Left] == e.Right {
+			profile[e.Left] = e.Weight
+		}
+	}
+	var saved []assign.Edge
+	for from := 0; from < len(edges); {
+		to := from + 1
+		for to < len(edges) && edges[to].Left == edges[from].Left {
+			to++
+		}
+		x := profile[edges[from].Left]
+		saved = append(saved[:0], edges[from:to]...)
+		for e := from; e < to; e++ {
+			switch {
+			case x == 0:
+				edges[e].Weight += best + 1 // k aligned beats any alignment without it
+			case edges[e].Weight == x:
+				edges[e].Weight = 0 // a zero-weight edge is never aligned
+			}
+		}
+		other, err := assign.MaxWeightTotalPoll(lk, lr, edges, stop)
+		copy(edges[from:to], saved)
+		if err != nil {
+			return false, err
+		}
+		if x == 0 {
+			other -= best + 1
+		}
+		if other >= best-refTieMargin {
+			return false, nil
+		}
+		from = to
+	}
+	return true, nil
 }
 
 // refStarUnique decides refCeafeUnique's question on a star, a component
@@ -326,15 +415,17 @@ func refComponents(t *Table) refComponentCells {
 		}
 	}
 	id := make([]int32, nk+nr) // component number of each root, +1 (0: none yet)
-	var out refComponentCells
-	out.start = []int32{0}
+	n := int32(0)
 	for _, c := range t.Cells {
-		root := find(c.K)
-		if id[root] == 0 {
-			out.keys, out.resps, out.start = append(out.keys, 0), append(out.resps, 0), append(out.start, 0)
-			id[root] = int32(len(out.keys))
+		if root := find(c.K); id[root] == 0 {
+			n++
+			id[root] = n
 		}
-		out.start[id[root]]++
+	}
+	counts := make([]int32, 3*n+1)
+	out := refComponentCells{keys: counts[:n], resps: counts[n : 2*n], start: counts[2*n:]}
+	for _, c := range t.Cells {
+		out.start[id[find(c.K)]]++
 	}
 	for k := range nk {
 		if i := id[find(int32(k))]; i > 0 {

@@ -276,3 +276,51 @@ func subMap(xs []float64, at []int32) []float64 {
 	}
 	return out
 }
+
+// TestRefListUniqueAgreesWithRefSolveUnique: the two ways of deciding a
+// component (listing its alignments, re-solving with the exact solver)
+// give the same answer, and the same profile when unique, on random
+// components with CEAF_e-like similarities 2a/b (ties common); the listing
+// declines a component too large for its budget.
+func TestRefListUniqueAgreesWithRefSolveUnique(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 7))
+	decided, unique := 0, 0
+	for trial := range 5000 {
+		lk, lr := 2+rng.IntN(7), 2+rng.IntN(7)
+		var edges []assign.Edge
+		for k := range lk {
+			for r := range lr {
+				if rng.IntN(3) == 0 || r == k%lr {
+					b := 2 + rng.IntN(6)
+					edges = append(edges, assign.Edge{Left: int32(k), Right: int32(r), Weight: 2 * float64(1+rng.IntN(b/2)) / float64(b)})
+				}
+			}
+		}
+		listed, solved := make([]float64, lk), make([]float64, lk)
+		ok, listUnique := refListUnique(edges, lk, lr, listed)
+		solveUnique, err := refSolveUnique(edges, lk, lr, solved, nil)
+		require.NoError(t, err)
+		if !ok {
+			continue
+		}
+		decided++
+		require.Equal(t, solveUnique, listUnique, "trial %d: %v", trial, edges)
+		if listUnique {
+			unique++
+			require.Equal(t, solved, listed, "trial %d: %v", trial, edges)
+		}
+	}
+	t.Logf("%d of 5000 decided by listing, %d of them unique", decided, unique)
+	assert.Greater(t, decided, 4000)
+	assert.Greater(t, unique, 500)
+	assert.Less(t, unique, decided-500)
+
+	var dense []assign.Edge
+	for k := range 30 {
+		for r := range 30 {
+			dense = append(dense, assign.Edge{Left: int32(k), Right: int32(r), Weight: 0.5})
+		}
+	}
+	ok, _ := refListUnique(dense, 30, 30, make([]float64, 30))
+	assert.False(t, ok, "a 30 x 30 complete component within the listing's budget")
+}
