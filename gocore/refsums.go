@@ -2,6 +2,7 @@ package gocore
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/corefscore/corefscore/gocore/assign"
 )
@@ -128,7 +129,12 @@ func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 	nk, nr := len(t.KeySize), len(t.RespSize)
 	cols := max(nk, nr)
-	cost := make([]float64, nk*cols)
+	buf := refCostPool.Get().(*[]float64)
+	defer refCostPool.Put(buf)
+	if cap(*buf) < nk*cols {
+		*buf = make([]float64, nk*cols)
+	}
+	cost := (*buf)[:nk*cols]
 	for i := range cost {
 		cost[i] = 1
 	}
@@ -149,6 +155,10 @@ func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 	}
 	return sum, nil
 }
+
+// refCostPool keeps refCeafeReplayNum's cost matrices (at most
+// refMunkresMaxChains² floats) from one document to the next.
+var refCostPool = sync.Pool{New: func() any { return new([]float64) }}
 
 // refCeafeUnique is refCeafeNum without the reference's Munkres for a
 // document whose optimal alignments all give each key chain the same

@@ -1,7 +1,7 @@
 package assign
 
 import (
-	"slices"
+	"math/bits"
 	"sync"
 
 	"github.com/pkg/errors"
@@ -37,10 +37,13 @@ import (
 //     of an uncovered column, in that order; back to 4.
 //
 // Every comparison with zero is exact, as in the reference, so a value left
-// at 1e-17 by rounding is not a zero there either. Cost: O(n²) memory for
-// n = max(rows, cols), O(n⁴) time in the worst case (its scans start over
-// from the first row); meant for the reference-sums path, not for large
-// documents. stop, when not nil, is polled between steps; a true answer
+// at 1e-17 by rounding is not a zero there either. The steps are the
+// reference's, not its way of doing them: the searches of step 4 keep a
+// cursor per uncovered column over a bitset of the zeros, and step 6 visits
+// only the covered rows and uncovered columns, with the same float64
+// operations on each element in the same order. Cost: O(n²) memory for
+// n = max(rows, cols), O(n⁴) time in the worst case; meant for the
+// reference-sums path, not for large documents. stop, when not nil, is polled between steps; a true answer
 // returns ErrStopped.
 func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, error) {
 	if rows < 0 || cols < 0 || len(cost) != rows*cols {
@@ -87,9 +90,14 @@ type refMunkres struct {
 	rowCov, colCov []bool
 	stop           func() bool
 	polls          int
-	opened         []int    // primeZeros' scratch
-	path           [][2]int // flipPath's scratch
-	open           []int    // uncoveredColumns' scratch
+	first          []int // primeZeros' cursor of each column
+	// zeros has a bit per element, set when it is 0, column by column
+	// (words per column); rowCovBits is rowCov as bits. primeZeros finds
+	// the uncovered zeros of a column in them a word at a time.
+	zeros, rowCovBits []uint64
+	words             int
+	path              [][2]int // flipPath's scratch
+	open              []int    // uncoveredColumns' scratch
 }
 
 // refMunkresPool keeps the solver's arrays from call to call, for problems
@@ -104,6 +112,9 @@ func (m *refMunkres) reset(n int, stop func() bool) {
 	m.n, m.stop, m.polls = n, stop, 0
 	m.mat = grow(m.mat, n*n)
 	m.starCol, m.starRow, m.prime = grow(m.starCol, n), grow(m.starRow, n), grow(m.prime, n)
+	m.first = grow(m.first, n)
+	m.words = (n + 63) / 64
+	m.zeros, m.rowCovBits = grow(m.zeros, n*m.words), grow(m.rowCovBits, m.words)
 	for i := range n {
 		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
 	}
@@ -148,6 +159,9 @@ func (m *refMunkres) reduceRows() {
 		}
 		for j := range row {
 			row[j] -= least
+			if row[j] == 0 {
+				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+			}
 		}
 	}
 }
@@ -184,79 +198,86 @@ func (m *refMunkres) coverStarredColumns() bool {
 // or found false when no uncovered zero is left.
 //
 // Each search for an uncovered zero is the reference's full scan (rows
-// top-down, columns from the last), answered without rescanning what cannot
-// have changed: when a zero is found in row r, no uncovered row above r
-// holds an uncovered zero; covering a row and uncovering a column c can
-// only add zeros in column c there. So rows above resume are searched in
-// the columns uncovered since (opened) only, and rows from resume on in
-// full; the answer is the same zero as the full scan's.
+// top-down, columns from the last), answered from a cursor per uncovered
+// column: the first uncovered row holding a zero there. The scan's zero is
+// the one of the lowest cursor, the last column among equal ones. During
+// the step the matrix does not change, rows are only covered and columns
+// only uncovered, so a cursor only moves down: when its row is covered it
+// resumes from the row below, and a column uncovered gets its cursor from
+// the first row. Cost: a pass over each uncovered column plus one over
+// the cursors per prime, against a rescan of the uncovered part of the
+// matrix per prime.
 func (m *refMunkres) primeZeros() (row, col int, found bool) {
-	resume, opened := 0, m.opened[:0]
-	open := m.uncoveredColumns(true) // kept up to date below
+	open := m.uncoveredColumns()
+	first := m.first
+	for _, j := range open {
+		first[j] = m.zeroBelow(0, j)
+	}
+	defer func() { m.open = open }() // keep the grown scratch
 	for {
-		row, col = -1, -1
-		for i := 0; i < resume && row < 0; i++ {
-			if m.rowCov[i] {
-				continue
-			}
-			for _, j := range opened {
-				if j > col && !m.colCov[j] && m.mat[i*m.n+j] == 0 {
-					row, col = i, j
-				}
+		row, col = m.n, -1
+		for _, j := range open {
+			if i := first[j]; i < row || (i == row && j > col) {
+				row, col = i, j
 			}
 		}
-		if row < 0 {
-			row, col = m.uncoveredZeroFrom(resume, open)
-			if row < 0 {
-				m.opened = opened
-				return 0, 0, false
-			}
-			resume, opened = row, opened[:0]
+		if row == m.n {
+			return 0, 0, false
 		}
 		m.prime[row] = col
 		star := m.starCol[row]
 		if star < 0 {
-			m.opened = opened
 			return row, col, true
 		}
 		m.rowCov[row] = true
+		m.rowCovBits[row>>6] |= 1 << (row & 63)
 		m.colCov[star] = false
-		opened = append(opened, star)
-		at, _ := slices.BinarySearchFunc(open, star, func(a, b int) int { return b - a }) // descending
-		open = slices.Insert(open, at, star)
-	}
-}
-
-// uncoveredZeroFrom returns the first uncovered zero in rows from on, rows
-// top-down and, within a row, columns from the last; (-1, -1) when there is
-// none, given open, the uncovered columns from the last. Only those are
-// looked at: after step 3 most columns hold a star and are covered.
-func (m *refMunkres) uncoveredZeroFrom(from int, open []int) (int, int) {
-	for i := from; i < m.n; i++ {
-		if m.rowCov[i] {
-			continue
-		}
-		row := m.mat[i*m.n : (i+1)*m.n]
 		for _, j := range open {
-			if row[j] == 0 {
-				return i, j
+			if first[j] == row {
+				first[j] = m.zeroBelow(row+1, j)
 			}
 		}
+		first[star] = m.zeroBelow(0, star)
+		open = append(open, star)
 	}
-	return -1, -1
 }
 
-// uncoveredColumns lists the uncovered columns, from the last when
-// descending, into a scratch array that the next call reuses.
-func (m *refMunkres) uncoveredColumns(descending bool) []int {
+// zeroBelow returns the first uncovered row from row from on holding a
+// zero in column j, or n.
+func (m *refMunkres) zeroBelow(from, j int) int {
+	if from >= m.n {
+		return m.n
+	}
+	col := m.zeros[j*m.words : (j+1)*m.words]
+	w := from >> 6
+	word := col[w] &^ m.rowCovBits[w] & (^uint64(0) << (from & 63))
+	for word == 0 {
+		if w++; w == m.words {
+			return m.n
+		}
+		word = col[w] &^ m.rowCovBits[w]
+	}
+	return w<<6 + bits.TrailingZeros64(word)
+}
+
+// markZero records in zeros whether element (i, j) is 0.
+func (m *refMunkres) markZero(i, j int) {
+	word, bit := j*m.words+i>>6, uint64(1)<<(i&63)
+	if m.mat[i*m.n+j] == 0 {
+		m.zeros[word] |= bit
+	} else {
+		m.zeros[word] &^= bit
+	}
+}
+
+// uncoveredColumns lists the uncovered columns in increasing order, into
+// a scratch array that the next call reuses.
+func (m *refMunkres) uncoveredColumns() []int {
 	open := m.open[:0]
 	for j := range m.n {
 		if !m.colCov[j] {
 			open = append(open, j)
 		}
-	}
-	if descending {
-		slices.Reverse(open)
 	}
 	m.open = open
 	return open
@@ -302,7 +323,7 @@ func (m *refMunkres) flipPath(row, col int) {
 // others one of them or none, so only the covered rows and the uncovered
 // columns are visited.
 func (m *refMunkres) shiftByMinimum() {
-	open := m.uncoveredColumns(false)
+	open := m.uncoveredColumns()
 	least, seen := 0.0, false
 	for i := range m.n {
 		if m.rowCov[i] {
@@ -325,11 +346,21 @@ func (m *refMunkres) shiftByMinimum() {
 		for _, j := range open {
 			row[j] -= least
 		}
+		if m.rowCov[i] {
+			for j := range row {
+				m.markZero(i, j)
+			}
+		} else {
+			for _, j := range open {
+				m.markZero(i, j)
+			}
+		}
 	}
 }
 
 // clearCovers uncovers every row and column.
 func (m *refMunkres) clearCovers() {
 	clear(m.rowCov)
+	clear(m.rowCovBits)
 	clear(m.colCov)
 }
