@@ -2,7 +2,6 @@ package gocore
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/corefscore/corefscore/gocore/assign"
 )
@@ -121,44 +120,38 @@ func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 // cost matrix as CorScorer.pm builds it (a row per key chain, a column per
 // response chain, both in chain order, cost 1 - φ, and 1 for a pair with no
 // common mention and for the padding columns when there are fewer response
-// than key chains) solved by assign.ReferenceMunkres, which replays the
-// reference's Munkres step by step. The whole matrix is needed: solved
-// alone, one tied component of the overlap graph took another alignment
-// than within its document in 213 of 8,463 random tied documents (the
-// chains with no common mention take part in the reference's steps).
+// than key chains) solved by assign.ReferenceMunkresSparse, which replays
+// the reference's Munkres step by step (given the cells, not the matrix).
+// The whole matrix is needed: solved alone, one tied component of the
+// overlap graph took another alignment than within its document in 213 of
+// 8,463 random tied documents (the chains with no common mention take part
+// in the reference's steps), and so did the tied components together, with
+// or without the chains with no common mention.
 func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 	nk, nr := len(t.KeySize), len(t.RespSize)
-	cols := max(nk, nr)
-	buf := refCostPool.Get().(*[]float64)
-	defer refCostPool.Put(buf)
-	if cap(*buf) < nk*cols {
-		*buf = make([]float64, nk*cols)
+	costs := make([]assign.SparseCost, len(t.Cells)) // in key chain order, as t.Cells
+	for i, c := range t.Cells {
+		costs[i] = assign.SparseCost{Row: c.K, Col: c.R, Cost: 1 - phi(c)}
 	}
-	cost := (*buf)[:nk*cols]
-	for i := range cost {
-		cost[i] = 1
-	}
-	for _, c := range t.Cells {
-		cost[int(c.K)*cols+int(c.R)] = 1 - phi(c)
-	}
-	rowTo, err := assign.ReferenceMunkres(nk, cols, cost, t.stop)
+	rowTo, err := assign.ReferenceMunkresSparse(nk, max(nk, nr), 1, costs, t.stop)
 	if err != nil {
 		return 0, err
 	}
-	var sum float64
-	for i, j := range rowTo {
-		x := 1.0 // an unassigned row adds 1 - 1
-		if j >= 0 {
-			x = cost[i*cols+j]
+	x := make([]float64, nk) // the cost of each key chain's pair
+	for i := range x {
+		x[i] = 1 // an unassigned row, or a pair with no common mention, adds 1 - 1
+	}
+	for _, c := range costs {
+		if rowTo[c.Row] == int(c.Col) {
+			x[c.Row] = c.Cost
 		}
-		sum += 1 - x
+	}
+	var sum float64
+	for _, xi := range x {
+		sum += 1 - xi
 	}
 	return sum, nil
 }
-
-// refCostPool keeps refCeafeReplayNum's cost matrices (at most
-// refMunkresMaxChains² floats) from one document to the next.
-var refCostPool = sync.Pool{New: func() any { return new([]float64) }}
 
 // refCeafeUnique is refCeafeNum without the reference's Munkres for a
 // document whose optimal alignments all give each key chain the same

@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"math"
 	"math/bits"
 	"sync"
 
@@ -53,6 +54,97 @@ func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, 
 		return []int{}, nil
 	}
 	n := max(rows, cols)
+	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
+		for i := range rows {
+			copy(m.mat[i*n:i*n+cols], cost[i*cols:(i+1)*cols])
+		}
+		m.reduceRows()
+	})
+}
+
+// SparseCost is an element of a matrix given as a background value and
+// the elements that differ from it.
+type SparseCost struct {
+	Row, Col int32
+	Cost     float64
+}
+
+// ReferenceMunkresSparse is ReferenceMunkres on the rows × cols matrix whose
+// elements are background but the listed ones (in row order, at most one
+// per element), without the matrix being built first: its step 1 writes
+// each row reduced from the list, so a document's matrix is written once.
+func ReferenceMunkresSparse(rows, cols int, background float64, costs []SparseCost, stop func() bool) ([]int, error) {
+	if rows < 0 || cols < 0 {
+		return nil, errors.Wrapf(ErrInvalidGraph, "reference munkres on %d x %d", rows, cols)
+	}
+	for e, c := range costs {
+		if c.Row < 0 || int(c.Row) >= rows || c.Col < 0 || int(c.Col) >= cols || (e > 0 && c.Row < costs[e-1].Row) {
+			return nil, errors.Wrapf(ErrInvalidGraph, "reference munkres cost (%d, %d) out of range or of row order in %d x %d", c.Row, c.Col, rows, cols)
+		}
+	}
+	if rows == 0 {
+		return []int{}, nil
+	}
+	n := max(rows, cols)
+	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
+		e := 0
+		for i := range rows {
+			from := e
+			for e < len(costs) && int(costs[e].Row) == i {
+				e++
+			}
+			m.reduceSparseRow(i, cols, background, costs[from:e])
+		}
+		for i := rows; i < n; i++ { // appended rows of zeros
+			for j := range n {
+				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+			}
+		}
+	})
+}
+
+// reduceSparseRow is step 1 on row i, background but the listed elements
+// in its first cols columns, zero (appended) in the others: the row minus
+// its minimum, element by element as reduceRows subtracts it.
+func (m *refMunkres) reduceSparseRow(i, cols int, background float64, listed []SparseCost) {
+	row := m.mat[i*m.n : (i+1)*m.n]
+	least := math.Inf(1)
+	if len(listed) < cols {
+		least = background
+	}
+	if cols < m.n {
+		least = min(least, 0)
+	}
+	for _, c := range listed {
+		least = min(least, c.Cost)
+	}
+	bg, pad := background-least, 0-least
+	for j := range cols {
+		row[j] = bg
+	}
+	for j := cols; j < m.n; j++ {
+		row[j] = pad
+	}
+	if bg == 0 {
+		for j := range cols {
+			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+		}
+	}
+	if pad == 0 {
+		for j := cols; j < m.n; j++ {
+			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+		}
+	}
+	for _, c := range listed {
+		row[c.Col] = c.Cost - least
+		m.markZero(i, int(c.Col))
+	}
+}
+
+// runRefMunkres solves the n × n problem that fill writes (step 1 done) on
+// a pooled state and returns the column of each of the first rows rows,
+// -1 for a column from cols on.
+func runRefMunkres(n, rows, cols int, stop func() bool, fill func(*refMunkres)) ([]int, error) {
 	m := new(refMunkres)
 	if n <= refMunkresPoolMax {
 		m = refMunkresPool.Get().(*refMunkres)
@@ -62,9 +154,7 @@ func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, 
 		}()
 	}
 	m.reset(n, stop)
-	for i := range rows {
-		copy(m.mat[i*n:i*n+cols], cost[i*cols:(i+1)*cols])
-	}
+	fill(m)
 	if !m.solve() {
 		return nil, ErrStopped
 	}
@@ -121,9 +211,8 @@ func (m *refMunkres) reset(n int, stop func() bool) {
 	m.rowCov, m.colCov = grow(m.rowCov, n), grow(m.colCov, n)
 }
 
-// solve runs steps 1 to 6; false when stopped.
+// solve runs steps 2 to 6 (step 1 is the caller's); false when stopped.
 func (m *refMunkres) solve() bool {
-	m.reduceRows()
 	m.starZeros()
 	for !m.coverStarredColumns() {
 		for {
@@ -243,30 +332,34 @@ func (m *refMunkres) primeZeros() (row, col int, found bool) {
 }
 
 // zeroBelow returns the first uncovered row from row from on holding a
-// zero in column j, or n.
+// zero in column j, or n. A set bit may be stale (its element no longer
+// 0, after step 6): it is checked against the matrix and cleared. A zero
+// always has its bit set: zeros appear only in step 1 and, in uncovered
+// columns, in step 6, which set them.
 func (m *refMunkres) zeroBelow(from, j int) int {
-	if from >= m.n {
-		return m.n
-	}
 	col := m.zeros[j*m.words : (j+1)*m.words]
-	w := from >> 6
-	word := col[w] &^ m.rowCovBits[w] & (^uint64(0) << (from & 63))
-	for word == 0 {
-		if w++; w == m.words {
-			return m.n
+	for w := from >> 6; w < m.words; w++ {
+		word := col[w] &^ m.rowCovBits[w]
+		if w == from>>6 {
+			word &= ^uint64(0) << (from & 63)
 		}
-		word = col[w] &^ m.rowCovBits[w]
+		for word != 0 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			if m.mat[i*m.n+j] == 0 {
+				return i
+			}
+			col[w] &^= 1 << (i & 63)
+			word &= word - 1
+		}
 	}
-	return w<<6 + bits.TrailingZeros64(word)
+	return m.n
 }
 
-// markZero records in zeros whether element (i, j) is 0.
+// markZero sets the bit of element (i, j) in zeros when it is 0. A bit is
+// never cleared here: a stale one costs zeroBelow a check.
 func (m *refMunkres) markZero(i, j int) {
-	word, bit := j*m.words+i>>6, uint64(1)<<(i&63)
 	if m.mat[i*m.n+j] == 0 {
-		m.zeros[word] |= bit
-	} else {
-		m.zeros[word] &^= bit
+		m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
 	}
 }
 
@@ -339,21 +432,15 @@ func (m *refMunkres) shiftByMinimum() {
 	for i := range m.n {
 		row := m.mat[i*m.n : (i+1)*m.n]
 		if m.rowCov[i] {
+			// Covered columns here only grow (least > 0: no uncovered zero
+			// was left), so their zeros' bits go stale.
 			for j := range row {
 				row[j] += least
 			}
 		}
 		for _, j := range open {
 			row[j] -= least
-		}
-		if m.rowCov[i] {
-			for j := range row {
-				m.markZero(i, j)
-			}
-		} else {
-			for _, j := range open {
-				m.markZero(i, j)
-			}
+			m.markZero(i, j)
 		}
 	}
 }

@@ -207,6 +207,54 @@ func TestReferenceMunkresAgainstPlainOnCEAFShapes(t *testing.T) {
 	}
 }
 
+// TestReferenceMunkresSparseAgainstDense: the sparse form takes the dense
+// form's assignment on the same matrices, square, wide and tall, with
+// background 1 (CEAF_e's) and 0.5, rows with no listed element, and a row
+// entirely listed.
+func TestReferenceMunkresSparseAgainstDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 8)) //nolint:gosec // test data
+	for trial := range 1500 {
+		rows, cols := 1+rng.IntN(60), 1+rng.IntN(60)
+		background := 1.0
+		if trial%3 == 0 {
+			background = 0.5
+		}
+		cost := make([]float64, rows*cols)
+		for k := range cost {
+			cost[k] = background
+		}
+		var sparse []SparseCost
+		for i := range rows {
+			listed := map[int]bool{}
+			for k := rng.IntN(4); k > 0; k-- {
+				listed[rng.IntN(cols)] = true
+			}
+			if trial%50 == 1 && i == 0 {
+				for j := range cols {
+					listed[j] = true
+				}
+			}
+			for j := range cols {
+				if listed[j] {
+					b := 2 + rng.IntN(8)
+					c := 1 - 2*float64(1+rng.IntN(b/2))/float64(b)
+					cost[i*cols+j] = c
+					sparse = append(sparse, SparseCost{Row: int32(i), Col: int32(j), Cost: c})
+				}
+			}
+		}
+		want, err := ReferenceMunkres(rows, cols, cost, nil)
+		require.NoError(t, err)
+		got, err := ReferenceMunkresSparse(rows, cols, background, sparse, nil)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "trial %d: %d x %d", trial, rows, cols)
+	}
+	_, err := ReferenceMunkresSparse(2, 2, 1, []SparseCost{{Row: 1, Col: 0}, {Row: 0, Col: 0}}, nil)
+	require.ErrorIs(t, err, ErrInvalidGraph, "out of row order")
+	_, err = ReferenceMunkresSparse(2, 2, 1, []SparseCost{{Row: 0, Col: 2}}, nil)
+	require.ErrorIs(t, err, ErrInvalidGraph, "out of range")
+}
+
 // TestReferenceMunkresOptimal: on integer costs (exact arithmetic) the
 // assignment is optimal, checked by brute force.
 func TestReferenceMunkresOptimal(t *testing.T) {
