@@ -302,30 +302,31 @@ func (m *refMunkres) primeZeros() (row, col int, found bool) {
 	for _, j := range open {
 		first[j] = m.zeroBelow(0, j)
 	}
-	defer func() { m.open = open }() // keep the grown scratch
 	for {
 		row, col = m.n, -1
 		for _, j := range open {
-			if i := first[j]; i < row || (i == row && j > col) {
+			i := first[j]
+			if i < m.n && m.rowCov[i] { // its row covered since: resume below
+				i = m.zeroBelow(i+1, j)
+				first[j] = i
+			}
+			if i < row || (i == row && j > col) {
 				row, col = i, j
 			}
 		}
 		if row == m.n {
+			m.open = open // keep the grown scratch
 			return 0, 0, false
 		}
 		m.prime[row] = col
 		star := m.starCol[row]
 		if star < 0 {
+			m.open = open
 			return row, col, true
 		}
 		m.rowCov[row] = true
 		m.rowCovBits[row>>6] |= 1 << (row & 63)
 		m.colCov[star] = false
-		for _, j := range open {
-			if first[j] == row {
-				first[j] = m.zeroBelow(row+1, j)
-			}
-		}
 		first[star] = m.zeroBelow(0, star)
 		open = append(open, star)
 	}
@@ -417,15 +418,15 @@ func (m *refMunkres) flipPath(row, col int) {
 // columns are visited.
 func (m *refMunkres) shiftByMinimum() {
 	open := m.uncoveredColumns()
-	least, seen := 0.0, false
+	least := math.Inf(1) // the value of the first smallest one met: the same
 	for i := range m.n {
 		if m.rowCov[i] {
 			continue
 		}
 		row := m.mat[i*m.n : (i+1)*m.n]
 		for _, j := range open {
-			if !seen || least > row[j] {
-				least, seen = row[j], true
+			if row[j] < least {
+				least = row[j]
 			}
 		}
 	}
@@ -438,9 +439,13 @@ func (m *refMunkres) shiftByMinimum() {
 				row[j] += least
 			}
 		}
+		word, bit := i>>6, uint64(1)<<(i&63)
 		for _, j := range open {
-			row[j] -= least
-			m.markZero(i, j)
+			x := row[j] - least
+			row[j] = x
+			if x == 0 {
+				m.zeros[j*m.words+word] |= bit
+			}
 		}
 	}
 }
