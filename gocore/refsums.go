@@ -178,7 +178,9 @@ func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 // (refSolveUnique). It reports false, leaving the document to the replay,
 // at the first component that fails.
 // Cost: O(cells + chains) with a union-find over the chains, plus the
-// search or the solves of the components that are not stars.
+// search or the solves of the components that are not stars (a component
+// of more than refSolveMaxKeys key chains that the search cannot decide
+// is left to the replay).
 func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 	nk, nr := len(t.KeySize), len(t.RespSize)
 	comp := refComponents(t)
@@ -224,6 +226,9 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 		clear(profile)
 		decided, unique := refListUnique(edges, len(keyOf), int(lr), profile)
 		if !decided {
+			if len(keyOf) > refSolveMaxKeys {
+				return 0, false, nil // a solve per key chain: left to the replay
+			}
 			var err error
 			if unique, err = refSolveUnique(edges, len(keyOf), int(lr), profile, t.stop); err != nil {
 				return 0, false, err
@@ -310,8 +315,12 @@ func refListUnique(edges []assign.Edge, lk, lr int, profile []float64) (decided,
 // solver decides (refSolveUnique).
 const refListBudget = 2000
 
-// refSolveUnique decides refCeafeUnique's question on a component of any
-// size with the exact solver: for each key chain k and the similarity x it
+// refSolveMaxKeys is the most key chains of a component that refCeafeUnique
+// gives to refSolveUnique, which solves the component once per key chain.
+const refSolveMaxKeys = 256
+
+// refSolveUnique decides refCeafeUnique's question on a component too large
+// to list, with the exact solver: for each key chain k and the similarity x it
 // gets in the solver's optimum, written into profile, the best alignment
 // with k's pairs of similarity x forbidden (k aligned) or with k aligned (a
 // bonus above any total on k's pairs, k unaligned) must fall short of the
