@@ -1,6 +1,10 @@
 package gocore
 
-import "github.com/corefscore/corefscore/gocore/assign"
+import (
+	"slices"
+
+	"github.com/corefscore/corefscore/gocore/assign"
+)
 
 // This file holds the sums of Options.ReferenceSums: the B-cubed and CEAF_e
 // numerators added term by term in the order of the CoNLL reference scorer
@@ -94,57 +98,317 @@ func refBcubNums(t *Table) (r, p float64) {
 // terms sit at other places in the sum, and the printed percentage can
 // move (key (3)(1)(5)(2)(3)(0)(0)(4) against response (1)(0)(3)(3)(2)(0)(2)(1)
 // prints 62.5% with the reference's alignment and 62.49% with another one
-// of the same total). So g is the reference's own alignment: its cost
-// matrix as CorScorer.pm builds it (a row per key chain, a column per
-// response chain, both in chain order, cost 1 - φ, and 1 for a pair with no
-// common mention and for the padding columns when there are fewer response
-// than key chains) solved by assign.ReferenceMunkres, which replays the
-// reference's Munkres step by step. That solver is dense and slow, so a
-// document with more than refMunkresMaxChains chains on a side (where the
-// reference itself runs for minutes) takes refTieBreakNum's alignment:
-// the same optimal total, ties broken by a rule of our own.
+// of the same total). So g is the reference's own alignment. When every
+// optimal alignment gives each key chain the same similarity
+// (refCeafeUnique), any one of them is; otherwise refCeafeReplayNum
+// replays the reference's Munkres on the whole document. That replay is
+// dense, so a document with more than refMunkresMaxChains chains on a side
+// (where the reference itself runs for minutes) takes refTieBreakNum's
+// alignment instead: the same optimal total, ties broken by a rule of our
+// own.
 func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
-	nk, nr := len(t.KeySize), len(t.RespSize)
-	if sum, ok := refCeafeUnique(t, phi); ok {
-		return sum, nil
+	if sum, ok, err := refCeafeUnique(t, phi); ok || err != nil {
+		return sum, err
 	}
-	if nk > refMunkresMaxChains || nr > refMunkresMaxChains {
+	if len(t.KeySize) > refMunkresMaxChains || len(t.RespSize) > refMunkresMaxChains {
 		return refTieBreakNum(t, phi)
 	}
-	cols := max(nk, nr)
-	cost := make([]float64, nk*cols)
-	for i := range cost {
-		cost[i] = 1
+	return refCeafeReplayNum(t, phi)
+}
+
+// refCeafeReplayNum is refCeafeNum on the reference's own alignment: its
+// cost matrix as CorScorer.pm builds it (a row per key chain, a column per
+// response chain, both in chain order, cost 1 - φ, and 1 for a pair with no
+// common mention and for the padding columns when there are fewer response
+// than key chains) solved by assign.ReferenceMunkresSparse, which replays
+// the reference's Munkres step by step (given the cells, not the matrix).
+// The whole matrix is needed: solved alone, a tied component of the
+// overlap graph takes another alignment than within its document in about
+// 2.5% of random tied documents (TestRefCeafeReplayNeedsTheWholeDocument;
+// the chains with no common mention take part in the reference's steps),
+// and so, in as many, did the tied components solved together, with or
+// without the chains with no common mention.
+func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
+	nk, nr := len(t.KeySize), len(t.RespSize)
+	costs := make([]assign.SparseCost, len(t.Cells)) // in key chain order, as t.Cells
+	for i, c := range t.Cells {
+		costs[i] = assign.SparseCost{Row: c.K, Col: c.R, Cost: 1 - phi(c)}
 	}
-	for _, c := range t.Cells {
-		cost[int(c.K)*cols+int(c.R)] = 1 - phi(c)
-	}
-	rowTo, err := assign.ReferenceMunkres(nk, cols, cost, t.stop)
+	rowTo, err := assign.ReferenceMunkresSparse(nk, max(nk, nr), 1, costs, t.stop)
 	if err != nil {
 		return 0, err
 	}
-	var sum float64
-	for i, j := range rowTo {
-		x := 1.0 // an unassigned row adds 1 - 1
-		if j >= 0 {
-			x = cost[i*cols+j]
+	x := make([]float64, nk) // the cost of each key chain's pair
+	for i := range x {
+		x[i] = 1 // an unassigned row, or a pair with no common mention, adds 1 - 1
+	}
+	for _, c := range costs {
+		if rowTo[c.Row] == int(c.Col) {
+			x[c.Row] = c.Cost
 		}
-		sum += 1 - x
+	}
+	var sum float64
+	for _, xi := range x {
+		sum += 1 - xi
 	}
 	return sum, nil
 }
 
-// refCeafeUnique is refCeafeNum without the reference's Munkres for the
-// common document whose optimal alignment is unique by its shape: every
-// connected component of the overlap graph has one key chain or one
-// response chain (a star), and its centre's most similar partner is
-// strictly the most similar. Any optimal assignment, the reference's
-// included, then aligns exactly those pairs, so the sum is the reference's
-// (key chains in order, 1 - (1 - φ) each, as refCeafeNum adds them). It
-// reports false, leaving the document to the Munkres replay, as soon as a
-// component has two chains on both sides or its best partner is tied.
-// Cost: O(cells) with a union-find over the chains.
-func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool) {
+// refCeafeUnique is refCeafeNum without the reference's Munkres for a
+// document whose optimal alignments all give each key chain the same
+// similarity: the numerator adds, in key chain order, the similarity
+// aligned to each key chain, so which optimal alignment the reference takes
+// matters only when two of them differ there (a key chain aligned in one
+// and not in the other, or to partners of other similarities). Two
+// response chains of the same similarity to a key chain, the common tie,
+// do not change the sum.
+//
+// The alignment decomposes over the connected components of the overlap
+// graph (key and response chains, an edge per contingency cell): chains in
+// different components share no mention, so a pair across components adds
+// 0, and an alignment is optimal when it is on each component. The sum is
+// the reference's when, in each component, every alignment whose total is
+// within refTieMargin of the best gives each key chain the same similarity
+// x as the best (x = 0: unaligned): every optimal alignment, the
+// reference's included, then does, and the similarities added in key chain
+// order, 1 - (1 - x) each as refCeafeNum adds them, are the reference's
+// terms. A component is decided from its pairs when it is a star (one key
+// chain or one response chain; refStarUnique), by listing its alignments
+// when it is small (refListUnique), by the exact solver otherwise
+// (refSolveUnique). It reports false, leaving the document to the replay,
+// at the first component that fails.
+// Cost: O(cells + chains) with a union-find over the chains, plus the
+// search or the solves of the components that are not stars (a component
+// of more than refSolveMaxKeys key chains that the search cannot decide
+// is left to the replay).
+func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
+	nk, nr := len(t.KeySize), len(t.RespSize)
+	comp := refComponents(t)
+	aligned := make([]float64, nk)
+	local := make([]int32, nk+nr) // a chain's index within its component, -1
+	for i := range local {
+		local[i] = -1
+	}
+	star := func(c int) bool { return comp.keys[c] == 1 || comp.resps[c] == 1 }
+	// The stars first: they are cheap, and most tied documents have a tied
+	// star.
+	for c := range comp.keys {
+		if star(c) && !refStarUnique(t, comp.cells[comp.start[c]:comp.start[c+1]], phi, aligned) {
+			return 0, false, nil
+		}
+	}
+	var edges []assign.Edge
+	var keyOf []int32     // the key chain of each local key
+	var profile []float64 // the similarity of each local key
+	for c := range comp.keys {
+		if star(c) {
+			continue
+		}
+		cells := comp.cells[comp.start[c]:comp.start[c+1]]
+		edges, keyOf = edges[:0], keyOf[:0]
+		var lr int32
+		for _, ci := range cells {
+			cell := t.Cells[ci]
+			k, r := cell.K, int32(nk)+cell.R
+			if local[k] < 0 {
+				local[k] = int32(len(keyOf))
+				keyOf = append(keyOf, k)
+			}
+			if local[r] < 0 {
+				local[r], lr = lr, lr+1
+			}
+			edges = append(edges, assign.Edge{Left: local[k], Right: local[r], Weight: phi(cell)})
+		}
+		for _, ci := range cells {
+			local[t.Cells[ci].K], local[int32(nk)+t.Cells[ci].R] = -1, -1
+		}
+		profile = slices.Grow(profile[:0], len(keyOf))[:len(keyOf)]
+		clear(profile)
+		decided, unique := refListUnique(edges, len(keyOf), int(lr), profile)
+		if !decided {
+			if len(keyOf) > refSolveMaxKeys {
+				return 0, false, nil // a solve per key chain: left to the replay
+			}
+			var err error
+			if unique, err = refSolveUnique(edges, len(keyOf), int(lr), profile, t.stop); err != nil {
+				return 0, false, err
+			}
+		}
+		if !unique {
+			return 0, false, nil
+		}
+		for i, x := range profile {
+			aligned[keyOf[i]] = x
+		}
+	}
+	var sum float64
+	for _, x := range aligned {
+		if x != 0 {
+			sum += 1 - (1 - x)
+		}
+	}
+	return sum, true, nil
+}
+
+// refListUnique decides refCeafeUnique's question on a small component
+// (lk key and lr response chains, its edges grouped by key chain in order)
+// by listing its alignments: a depth-first search over the key chains, each
+// aligned to a free partner or to none, cut where even the best partners of
+// the key chains left cannot bring the total within refTieMargin of the
+// best found. It writes the similarity of each key chain in the best
+// alignment into profile and reports whether every alignment within the
+// margin of the best has that profile. decided is false, profile
+// undefined, when the component has more than 64 chains on a side or the
+// search would take more than refListBudget steps.
+func refListUnique(edges []assign.Edge, lk, lr int, profile []float64) (decided, unique bool) {
+	if lk > 64 || lr > 64 {
+		return false, false
+	}
+	var start [65]int32 // key chain i's edges are edges[start[i]:start[i+1]]
+	var bound [65]float64
+	for e, edge := range edges {
+		start[edge.Left+1] = int32(e + 1)
+		bound[edge.Left] = max(bound[edge.Left], edge.Weight)
+	}
+	for i := lk - 1; i >= 0; i-- {
+		bound[i] += bound[i+1] // the most the key chains from i on can add
+	}
+	var cur [64]float64
+	best, tied, steps := -1.0, false, 0
+	var walk func(i int, used uint64, total float64) bool // false: over budget
+	walk = func(i int, used uint64, total float64) bool {
+		if steps++; steps > refListBudget {
+			return false
+		}
+		if total+bound[i] < best-refTieMargin {
+			return true
+		}
+		if i == lk {
+			switch {
+			case total > best+refTieMargin:
+				best, tied = total, false
+				copy(profile, cur[:lk])
+			case total >= best-refTieMargin:
+				tied = tied || !slices.Equal(profile, cur[:lk])
+				best = max(best, total)
+			}
+			return true
+		}
+		for _, e := range edges[start[i]:start[i+1]] {
+			if bit := uint64(1) << e.Right; used&bit == 0 {
+				cur[i] = e.Weight
+				if !walk(i+1, used|bit, total+e.Weight) {
+					return false
+				}
+			}
+		}
+		cur[i] = 0
+		return walk(i+1, used, total)
+	}
+	if !walk(0, 0, 0) {
+		return false, false
+	}
+	return true, !tied
+}
+
+// refListBudget bounds the steps of refListUnique's search; past it, the
+// solver decides (refSolveUnique).
+const refListBudget = 2000
+
+// refSolveMaxKeys is the most key chains of a component that refCeafeUnique
+// gives to refSolveUnique, which solves the component once per key chain.
+const refSolveMaxKeys = 256
+
+// refSolveUnique decides refCeafeUnique's question on a component too large
+// to list, with the exact solver: for each key chain k and the similarity x it
+// gets in the solver's optimum, written into profile, the best alignment
+// with k's pairs of similarity x forbidden (k aligned) or with k aligned (a
+// bonus above any total on k's pairs, k unaligned) must fall short of the
+// optimum by more than refTieMargin. The edges are grouped by key chain;
+// they are changed and restored.
+func refSolveUnique(edges []assign.Edge, lk, lr int, profile []float64, stop func() bool) (bool, error) {
+	best, match, err := assign.MaxWeightPoll(lk, lr, edges, stop)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range edges {
+		if match[e.Left] == e.Right {
+			profile[e.Left] = e.Weight
+		}
+	}
+	var saved []assign.Edge
+	for from := 0; from < len(edges); {
+		to := from + 1
+		for to < len(edges) && edges[to].Left == edges[from].Left {
+			to++
+		}
+		x := profile[edges[from].Left]
+		saved = append(saved[:0], edges[from:to]...)
+		for e := from; e < to; e++ {
+			switch {
+			case x == 0:
+				edges[e].Weight += best + 1 // k aligned beats any alignment without it
+			case edges[e].Weight == x:
+				edges[e].Weight = 0 // a zero-weight edge is never aligned
+			}
+		}
+		other, err := assign.MaxWeightTotalPoll(lk, lr, edges, stop)
+		copy(edges[from:to], saved)
+		if err != nil {
+			return false, err
+		}
+		if x == 0 {
+			other -= best + 1
+		}
+		if other >= best-refTieMargin {
+			return false, nil
+		}
+		from = to
+	}
+	return true, nil
+}
+
+// refStarUnique decides refCeafeUnique's question on a star, a component
+// with one key chain or one response chain, whose alignments are its
+// single pairs: the best pair must beat the others by refTieMargin, except
+// that, around one key chain, partners of exactly the best similarity give
+// the same sum. It records the aligned similarity in aligned.
+func refStarUnique(t *Table, cells []int32, phi func(Cell) float64, aligned []float64) bool {
+	best, pick := -1.0, Cell{}
+	for _, ci := range cells {
+		if x := phi(t.Cells[ci]); x > best {
+			best, pick = x, t.Cells[ci]
+		}
+	}
+	for _, ci := range cells {
+		c := t.Cells[ci]
+		if x := phi(c); x >= best-refTieMargin && c != pick && (c.K != pick.K || x != best) {
+			return false
+		}
+	}
+	aligned[pick.K] = best
+	return true
+}
+
+// refTieMargin is how much an alignment's total must beat every other for
+// refCeafeUnique to call it unique. The replay works in float64, where two
+// totals closer than its rounding (about 1e-13 for a thousand chains) may
+// compare either way; a margin far above that leaves such near ties to the
+// replay too, which is only slower.
+const refTieMargin = 1e-9
+
+// refComponents groups the cells of t by connected component of the
+// overlap graph (key and response chains, an edge per cell).
+type refComponentCells struct {
+	keys, resps []int32 // chains of each component on each side
+	start       []int32 // component c's cells are cells[start[c]:start[c+1]]
+	cells       []int32 // indices into t.Cells, in table order within a component
+}
+
+// refComponents numbers the components that hold a cell, in order of
+// their first cell; chains with no cell belong to none. Cost: O(cells +
+// chains).
+func refComponents(t *Table) refComponentCells {
 	nk, nr := len(t.KeySize), len(t.RespSize)
 	parent := make([]int32, nk+nr)
 	for i := range parent {
@@ -163,49 +427,40 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool) {
 			parent[a] = b
 		}
 	}
-	// Per component: how many key and response chains it has.
-	keys := make([]int32, nk+nr)
-	resps := make([]int32, nk+nr)
+	id := make([]int32, nk+nr) // component number of each root, +1 (0: none yet)
+	n := int32(0)
+	for _, c := range t.Cells {
+		if root := find(c.K); id[root] == 0 {
+			n++
+			id[root] = n
+		}
+	}
+	counts := make([]int32, 3*n+1)
+	out := refComponentCells{keys: counts[:n], resps: counts[n : 2*n], start: counts[2*n:]}
+	for _, c := range t.Cells {
+		out.start[id[find(c.K)]]++
+	}
 	for k := range nk {
-		keys[find(int32(k))]++
+		if i := id[find(int32(k))]; i > 0 {
+			out.keys[i-1]++
+		}
 	}
 	for r := range nr {
-		resps[find(int32(nk+r))]++
-	}
-	// The best partner of each star's centre, and whether it is tied.
-	best := make([]float64, nk+nr)
-	pick := make([]int32, nk+nr) // the key chain aligned in each component, +1 (0: none yet)
-	tied := make([]bool, nk+nr)
-	for _, c := range t.Cells {
-		root := find(c.K)
-		if keys[root] > 1 && resps[root] > 1 {
-			return 0, false
-		}
-		x := phi(c)
-		switch {
-		case pick[root] == 0 || x > best[root]:
-			best[root], pick[root], tied[root] = x, c.K+1, false
-		case x == best[root]:
-			tied[root] = true
+		if i := id[find(int32(nk+r))]; i > 0 {
+			out.resps[i-1]++
 		}
 	}
-	aligned := make([]float64, nk)
-	for root, k := range pick {
-		if k == 0 {
-			continue
-		}
-		if tied[root] {
-			return 0, false
-		}
-		aligned[k-1] = best[root]
+	for c := range out.keys {
+		out.start[c+1] += out.start[c]
 	}
-	var sum float64
-	for _, x := range aligned {
-		if x != 0 {
-			sum += 1 - (1 - x)
-		}
+	fill := append([]int32(nil), out.start[:len(out.keys)]...)
+	out.cells = make([]int32, len(t.Cells))
+	for ci, c := range t.Cells {
+		i := id[find(c.K)] - 1
+		out.cells[fill[i]] = int32(ci)
+		fill[i]++
 	}
-	return sum, true
+	return out
 }
 
 // refMunkresMaxChains is the largest number of chains on a side for which

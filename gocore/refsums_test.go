@@ -3,6 +3,7 @@ package gocore
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/corefscore/corefscore/gocore/assign"
@@ -105,47 +106,221 @@ func TestReferenceSumsTerms(t *testing.T) {
 	}
 }
 
+// tiedDoc returns a document rich in tied CEAF_e alignments, shaped like
+// a system output against its key: key chains of 1 to 6 mentions (mostly
+// singletons), a response that drops some mentions, moves some to other
+// chains (existing or new ones) and adds a few of its own. Key chains and
+// response chains with no common mention are common.
+func tiedDoc(rng *rand.Rand, mentions int) Document {
+	var d Document
+	chains := 0
+	for m := 0; m < mentions; chains++ {
+		size := 1
+		for size < 6 && rng.IntN(3) == 0 {
+			size++
+		}
+		for ; size > 0 && m < mentions; size-- {
+			d.Key.Mentions = append(d.Key.Mentions, int64(m))
+			d.Key.Clusters = append(d.Key.Clusters, int64(chains))
+			m++
+		}
+	}
+	for _, m := range rng.Perm(mentions) {
+		c := d.Key.Clusters[m]
+		switch rng.IntN(8) {
+		case 0:
+			continue
+		case 1, 2:
+			c = int64(rng.IntN(chains + 3))
+		}
+		d.Response.Mentions = append(d.Response.Mentions, int64(m))
+		d.Response.Clusters = append(d.Response.Clusters, c)
+	}
+	for k := rng.IntN(3); k > 0; k-- {
+		d.Response.Mentions = append(d.Response.Mentions, int64(mentions+k))
+		d.Response.Clusters = append(d.Response.Clusters, int64(rng.IntN(chains+3)))
+	}
+	return d
+}
+
 // TestRefCeafeUniqueAgreesWithTheMunkresReplay: when refCeafeUnique takes a
-// document (every component a star with a strictly best pair), its CEAF_e
-// numerator is the reference Munkres replay's, bit for bit; on documents it
-// leaves alone (a component with two chains on both sides, or a tie) it says
-// so. Random documents of a few to a few dozen mentions, both kinds common.
+// document, its CEAF_e numerator is the reference Munkres replay's, bit for
+// bit. 12,000 seeded random documents, half of them rich in ties
+// (tiedDoc), half of any shape (randomDoc); both outcomes must be common,
+// and among the documents taken, some with a component of two chains or
+// more on both sides (the solver's road, not only the stars').
 func TestRefCeafeUniqueAgreesWithTheMunkresReplay(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	opt := Options{ReferenceSums: true}
-	taken, left := 0, 0
-	for i := range 3000 {
+	taken, left, takenSolved := 0, 0, 0
+	for i := range 12000 {
 		d := randomDoc(rng, 4+i%40, 1+i%12, false)
+		if i%2 == 1 {
+			d = tiedDoc(rng, 2+i%70)
+		}
 		tab, err := NewTable(&d, 0, &opt, nil)
 		require.NoError(t, err)
 		phi := func(c Cell) float64 { return 2 * float64(c.N) / float64(tab.KeySize[c.K]+tab.RespSize[c.R]) }
-		got, ok := refCeafeUnique(tab, phi)
+		got, ok, err := refCeafeUnique(tab, phi)
+		require.NoError(t, err)
 		if !ok {
 			left++
 			continue
 		}
 		taken++
-		nk, nr := len(tab.KeySize), len(tab.RespSize)
-		cols := max(nk, nr)
-		cost := make([]float64, nk*cols)
-		for j := range cost {
-			cost[j] = 1
-		}
-		for _, c := range tab.Cells {
-			cost[int(c.K)*cols+int(c.R)] = 1 - phi(c)
-		}
-		rowTo, err := assign.ReferenceMunkres(nk, cols, cost, nil)
-		require.NoError(t, err)
-		var want float64
-		for r, j := range rowTo {
-			x := 1.0
-			if j >= 0 {
-				x = cost[r*cols+j]
+		comp := refComponents(tab)
+		for c := range comp.keys {
+			if comp.keys[c] > 1 && comp.resps[c] > 1 {
+				takenSolved++
+				break
 			}
-			want += 1 - x
 		}
+		want, err := refCeafeReplayNum(tab, phi)
+		require.NoError(t, err)
 		require.Equal(t, math.Float64bits(want), math.Float64bits(got), "document %d: %v vs %v", i, got, want)
 	}
-	assert.Greater(t, taken, 300, "documents the shortcut takes")
-	assert.Greater(t, left, 300, "documents left to the replay")
+	t.Logf("taken %d (%d with a component that is not a star), left to the replay %d", taken, takenSolved, left)
+	assert.Greater(t, taken, 3000, "documents the shortcut takes")
+	assert.Greater(t, takenSolved, 500, "of which with a component that is not a star")
+	assert.Greater(t, left, 3000, "documents left to the replay")
+}
+
+// TestRefCeafeReplayNeedsTheWholeDocument is why refCeafeReplayNum replays
+// the whole matrix: on tied documents, the reference's Munkres on one
+// component's rows and columns alone sometimes gives a key chain another
+// similarity than the replay on the whole document.
+func TestRefCeafeReplayNeedsTheWholeDocument(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 6))
+	opt := Options{ReferenceSums: true}
+	tied, differ := 0, 0
+	for i := range 2000 {
+		d := tiedDoc(rng, 4+i%60)
+		tab, err := NewTable(&d, 0, &opt, nil)
+		require.NoError(t, err)
+		phi := func(c Cell) float64 { return 2 * float64(c.N) / float64(tab.KeySize[c.K]+tab.RespSize[c.R]) }
+		if _, ok, _ := refCeafeUnique(tab, phi); ok {
+			continue
+		}
+		tied++
+		whole := referenceAlignment(tab.Cells, len(tab.KeySize), len(tab.RespSize), phi)
+		comp := refComponents(tab)
+		for c := range comp.keys {
+			// The component's chains, renumbered in chain order.
+			var cells []Cell
+			keyAt, respAt := map[int32]int32{}, map[int32]int32{}
+			for _, ci := range comp.cells[comp.start[c]:comp.start[c+1]] {
+				cells = append(cells, tab.Cells[ci])
+				keyAt[tab.Cells[ci].K], respAt[tab.Cells[ci].R] = 0, 0
+			}
+			keys, resps := renumber(keyAt), renumber(respAt)
+			for j, cell := range cells {
+				cells[j].K, cells[j].R = keyAt[cell.K], respAt[cell.R]
+			}
+			local := referenceAlignment(cells, len(keys), len(resps), func(cell Cell) float64 {
+				return phi(Cell{K: keys[cell.K], R: resps[cell.R], N: cell.N})
+			})
+			if !assert.ObjectsAreEqual(local, subMap(whole, keys)) {
+				differ++
+				break
+			}
+		}
+	}
+	t.Logf("%d of %d tied documents differ", differ, tied)
+	assert.Greater(t, tied, 1000)
+	assert.Greater(t, differ, 0, "a tied component solved alone that chose as in its document every time")
+}
+
+// referenceAlignment is the similarity that the reference's Munkres gives
+// each key chain (0 when unaligned) on the matrix refCeafeReplayNum builds.
+func referenceAlignment(cells []Cell, nk, nr int, phi func(Cell) float64) []float64 {
+	cols := max(nk, nr)
+	cost := make([]float64, nk*cols)
+	for i := range cost {
+		cost[i] = 1
+	}
+	for _, c := range cells {
+		cost[int(c.K)*cols+int(c.R)] = 1 - phi(c)
+	}
+	rowTo, err := assign.ReferenceMunkres(nk, cols, cost, nil)
+	if err != nil {
+		panic(err)
+	}
+	out := make([]float64, nk)
+	for _, c := range cells {
+		if rowTo[c.K] == int(c.R) {
+			out[c.K] = phi(c)
+		}
+	}
+	return out
+}
+
+// renumber gives the keys of at their rank in increasing order and returns
+// them in that order.
+func renumber(at map[int32]int32) []int32 {
+	var order []int32
+	for k := range at {
+		order = append(order, k)
+	}
+	slices.Sort(order)
+	for i, k := range order {
+		at[k] = int32(i)
+	}
+	return order
+}
+
+// subMap returns xs at the given indices.
+func subMap(xs []float64, at []int32) []float64 {
+	out := make([]float64, len(at))
+	for i, k := range at {
+		out[i] = xs[k]
+	}
+	return out
+}
+
+// TestRefListUniqueAgreesWithRefSolveUnique: the two ways of deciding a
+// component (listing its alignments, re-solving with the exact solver)
+// give the same answer, and the same profile when unique, on random
+// components with CEAF_e-like similarities 2a/b (ties common); the listing
+// declines a component too large for its budget.
+func TestRefListUniqueAgreesWithRefSolveUnique(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 7))
+	decided, unique := 0, 0
+	for trial := range 5000 {
+		lk, lr := 2+rng.IntN(7), 2+rng.IntN(7)
+		var edges []assign.Edge
+		for k := range lk {
+			for r := range lr {
+				if rng.IntN(3) == 0 || r == k%lr {
+					b := 2 + rng.IntN(6)
+					edges = append(edges, assign.Edge{Left: int32(k), Right: int32(r), Weight: 2 * float64(1+rng.IntN(b/2)) / float64(b)})
+				}
+			}
+		}
+		listed, solved := make([]float64, lk), make([]float64, lk)
+		ok, listUnique := refListUnique(edges, lk, lr, listed)
+		solveUnique, err := refSolveUnique(edges, lk, lr, solved, nil)
+		require.NoError(t, err)
+		if !ok {
+			continue
+		}
+		decided++
+		require.Equal(t, solveUnique, listUnique, "trial %d: %v", trial, edges)
+		if listUnique {
+			unique++
+			require.Equal(t, solved, listed, "trial %d: %v", trial, edges)
+		}
+	}
+	t.Logf("%d of 5000 decided by listing, %d of them unique", decided, unique)
+	assert.Greater(t, decided, 4000)
+	assert.Greater(t, unique, 500)
+	assert.Less(t, unique, decided-500)
+
+	var dense []assign.Edge
+	for k := range 30 {
+		for r := range 30 {
+			dense = append(dense, assign.Edge{Left: int32(k), Right: int32(r), Weight: 0.5})
+		}
+	}
+	ok, _ := refListUnique(dense, 30, 30, make([]float64, 30))
+	assert.False(t, ok, "a 30 x 30 complete component within the listing's budget")
 }

@@ -1,6 +1,12 @@
 package assign
 
-import "github.com/pkg/errors"
+import (
+	"math"
+	"math/bits"
+	"sync"
+
+	"github.com/pkg/errors"
+)
 
 // ReferenceMunkres minimises the total cost of a one-to-one assignment on the
 // row-major rows × cols matrix cost and returns the column of each row, the
@@ -32,10 +38,13 @@ import "github.com/pkg/errors"
 //     of an uncovered column, in that order; back to 4.
 //
 // Every comparison with zero is exact, as in the reference, so a value left
-// at 1e-17 by rounding is not a zero there either. Cost: O(n²) memory for
-// n = max(rows, cols), O(n⁴) time in the worst case (its scans start over
-// from the first row); meant for the reference-sums path, not for large
-// documents. stop, when not nil, is polled between steps; a true answer
+// at 1e-17 by rounding is not a zero there either. The steps are the
+// reference's, not its way of doing them: the searches of step 4 keep a
+// cursor per uncovered column over a bitset of the zeros, and step 6 visits
+// only the covered rows and uncovered columns, with the same float64
+// operations on each element in the same order. Cost: O(n²) memory for
+// n = max(rows, cols), O(n⁴) time in the worst case; meant for the
+// reference-sums path, not for large documents. stop, when not nil, is polled between steps; a true answer
 // returns ErrStopped.
 func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, error) {
 	if rows < 0 || cols < 0 || len(cost) != rows*cols {
@@ -45,22 +54,107 @@ func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, 
 		return []int{}, nil
 	}
 	n := max(rows, cols)
-	m := &refMunkres{
-		n:       n,
-		mat:     make([]float64, n*n),
-		starCol: make([]int, n),
-		starRow: make([]int, n),
-		prime:   make([]int, n),
-		rowCov:  make([]bool, n),
-		colCov:  make([]bool, n),
-		stop:    stop,
+	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
+		for i := range rows {
+			copy(m.mat[i*n:i*n+cols], cost[i*cols:(i+1)*cols])
+		}
+		m.reduceRows()
+	})
+}
+
+// SparseCost is an element of a matrix given as a background value and
+// the elements that differ from it.
+type SparseCost struct {
+	Row, Col int32
+	Cost     float64
+}
+
+// ReferenceMunkresSparse is ReferenceMunkres on the rows × cols matrix whose
+// elements are background but the listed ones (in row order, at most one
+// per element), without the matrix being built first: its step 1 writes
+// each row reduced from the list, so a document's matrix is written once.
+func ReferenceMunkresSparse(rows, cols int, background float64, costs []SparseCost, stop func() bool) ([]int, error) {
+	if rows < 0 || cols < 0 {
+		return nil, errors.Wrapf(ErrInvalidGraph, "reference munkres on %d x %d", rows, cols)
 	}
-	for i := range n {
-		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
+	for e, c := range costs {
+		if c.Row < 0 || int(c.Row) >= rows || c.Col < 0 || int(c.Col) >= cols || (e > 0 && c.Row < costs[e-1].Row) {
+			return nil, errors.Wrapf(ErrInvalidGraph, "reference munkres cost (%d, %d) out of range or of row order in %d x %d", c.Row, c.Col, rows, cols)
+		}
 	}
-	for i := range rows {
-		copy(m.mat[i*n:i*n+cols], cost[i*cols:(i+1)*cols])
+	if rows == 0 {
+		return []int{}, nil
 	}
+	n := max(rows, cols)
+	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
+		e := 0
+		for i := range rows {
+			from := e
+			for e < len(costs) && int(costs[e].Row) == i {
+				e++
+			}
+			m.reduceSparseRow(i, cols, background, costs[from:e])
+		}
+		for i := rows; i < n; i++ { // appended rows of zeros
+			for j := range n {
+				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+			}
+		}
+	})
+}
+
+// reduceSparseRow is step 1 on row i, background but the listed elements
+// in its first cols columns, zero (appended) in the others: the row minus
+// its minimum, element by element as reduceRows subtracts it.
+func (m *refMunkres) reduceSparseRow(i, cols int, background float64, listed []SparseCost) {
+	row := m.mat[i*m.n : (i+1)*m.n]
+	least := math.Inf(1)
+	if len(listed) < cols {
+		least = background
+	}
+	if cols < m.n {
+		least = min(least, 0)
+	}
+	for _, c := range listed {
+		least = min(least, c.Cost)
+	}
+	bg, pad := background-least, 0-least
+	for j := range cols {
+		row[j] = bg
+	}
+	for j := cols; j < m.n; j++ {
+		row[j] = pad
+	}
+	if bg == 0 {
+		for j := range cols {
+			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+		}
+	}
+	if pad == 0 {
+		for j := cols; j < m.n; j++ {
+			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+		}
+	}
+	for _, c := range listed {
+		row[c.Col] = c.Cost - least
+		m.markZero(i, int(c.Col))
+	}
+}
+
+// runRefMunkres solves the n × n problem that fill writes (step 1 done) on
+// a pooled state and returns the column of each of the first rows rows,
+// -1 for a column from cols on.
+func runRefMunkres(n, rows, cols int, stop func() bool, fill func(*refMunkres)) ([]int, error) {
+	m := new(refMunkres)
+	if n <= refMunkresPoolMax {
+		m = refMunkresPool.Get().(*refMunkres)
+		defer func() {
+			m.stop = nil // the pool keeps no caller's hook alive
+			refMunkresPool.Put(m)
+		}()
+	}
+	m.reset(n, stop)
+	fill(m)
 	if !m.solve() {
 		return nil, ErrStopped
 	}
@@ -86,13 +180,39 @@ type refMunkres struct {
 	rowCov, colCov []bool
 	stop           func() bool
 	polls          int
-	opened         []int    // primeZeros' scratch
-	path           [][2]int // flipPath's scratch
+	first          []int // primeZeros' cursor of each column
+	// zeros has a bit per element, set when it is 0, column by column
+	// (words per column); rowCovBits is rowCov as bits. primeZeros finds
+	// the uncovered zeros of a column in them a word at a time.
+	zeros, rowCovBits []uint64
+	words             int
+	path              [][2]int // flipPath's scratch
+	open              []int    // uncoveredColumns' scratch
 }
 
-// solve runs steps 1 to 6; false when stopped.
+// refMunkresPool keeps the solver's arrays from call to call, for problems
+// of up to refMunkresPoolMax rows or columns (2 MiB of matrix): a
+// document's replay needs n² floats, which the next document reuses.
+var refMunkresPool = sync.Pool{New: func() any { return new(refMunkres) }}
+
+const refMunkresPoolMax = 512
+
+// reset makes m a fresh n × n problem of zeros, no marks and no covers.
+func (m *refMunkres) reset(n int, stop func() bool) {
+	m.n, m.stop, m.polls = n, stop, 0
+	m.mat = grow(m.mat, n*n)
+	m.starCol, m.starRow, m.prime = grow(m.starCol, n), grow(m.starRow, n), grow(m.prime, n)
+	m.first = grow(m.first, n)
+	m.words = (n + 63) / 64
+	m.zeros, m.rowCovBits = grow(m.zeros, n*m.words), grow(m.rowCovBits, m.words)
+	for i := range n {
+		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
+	}
+	m.rowCov, m.colCov = grow(m.rowCov, n), grow(m.colCov, n)
+}
+
+// solve runs steps 2 to 6 (step 1 is the caller's); false when stopped.
 func (m *refMunkres) solve() bool {
-	m.reduceRows()
 	m.starZeros()
 	for !m.coverStarredColumns() {
 		for {
@@ -128,17 +248,23 @@ func (m *refMunkres) reduceRows() {
 		}
 		for j := range row {
 			row[j] -= least
+			if row[j] == 0 {
+				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+			}
 		}
 	}
 }
 
-// starZeros is step 2.
+// starZeros is step 2. A row is covered by its first star, so each row
+// stars at most its first zero in an uncovered column.
 func (m *refMunkres) starZeros() {
 	for i := range m.n {
-		for j := range m.n {
-			if m.mat[i*m.n+j] == 0 && !m.colCov[j] && !m.rowCov[i] {
+		row := m.mat[i*m.n : (i+1)*m.n]
+		for j, x := range row {
+			if x == 0 && !m.colCov[j] {
 				m.starCol[i], m.starRow[j] = j, i
-				m.colCov[j], m.rowCov[i] = true, true
+				m.colCov[j] = true
+				break
 			}
 		}
 	}
@@ -161,62 +287,94 @@ func (m *refMunkres) coverStarredColumns() bool {
 // or found false when no uncovered zero is left.
 //
 // Each search for an uncovered zero is the reference's full scan (rows
-// top-down, columns from the last), answered without rescanning what cannot
-// have changed: when a zero is found in row r, no uncovered row above r
-// holds an uncovered zero; covering a row and uncovering a column c can
-// only add zeros in column c there. So rows above resume are searched in
-// the columns uncovered since (opened) only, and rows from resume on in
-// full; the answer is the same zero as the full scan's.
+// top-down, columns from the last), answered from a cursor per uncovered
+// column: the first uncovered row holding a zero there. The scan's zero is
+// the one of the lowest cursor, the last column among equal ones. During
+// the step the matrix does not change, rows are only covered and columns
+// only uncovered, so a cursor only moves down: when its row is covered it
+// resumes from the row below, and a column uncovered gets its cursor from
+// the first row. Cost: a pass over each uncovered column plus one over
+// the cursors per prime, against a rescan of the uncovered part of the
+// matrix per prime.
 func (m *refMunkres) primeZeros() (row, col int, found bool) {
-	resume, opened := 0, m.opened[:0]
+	open := m.uncoveredColumns()
+	first := m.first
+	for _, j := range open {
+		first[j] = m.zeroBelow(0, j)
+	}
 	for {
-		row, col = -1, -1
-		for i := 0; i < resume && row < 0; i++ {
-			if m.rowCov[i] {
-				continue
+		row, col = m.n, -1
+		for _, j := range open {
+			i := first[j]
+			if i < m.n && m.rowCov[i] { // its row covered since: resume below
+				i = m.zeroBelow(i+1, j)
+				first[j] = i
 			}
-			for _, j := range opened {
-				if j > col && !m.colCov[j] && m.mat[i*m.n+j] == 0 {
-					row, col = i, j
-				}
+			if i < row || (i == row && j > col) {
+				row, col = i, j
 			}
 		}
-		if row < 0 {
-			row, col = m.uncoveredZeroFrom(resume)
-			if row < 0 {
-				m.opened = opened
-				return 0, 0, false
-			}
-			resume, opened = row, opened[:0]
+		if row == m.n {
+			m.open = open // keep the grown scratch
+			return 0, 0, false
 		}
 		m.prime[row] = col
 		star := m.starCol[row]
 		if star < 0 {
-			m.opened = opened
+			m.open = open
 			return row, col, true
 		}
 		m.rowCov[row] = true
+		m.rowCovBits[row>>6] |= 1 << (row & 63)
 		m.colCov[star] = false
-		opened = append(opened, star)
+		first[star] = m.zeroBelow(0, star)
+		open = append(open, star)
 	}
 }
 
-// uncoveredZeroFrom returns the first uncovered zero in rows from on, rows
-// top-down and, within a row, columns from the last; (-1, -1) when there is
-// none.
-func (m *refMunkres) uncoveredZeroFrom(from int) (int, int) {
-	for i := from; i < m.n; i++ {
-		if m.rowCov[i] {
-			continue
+// zeroBelow returns the first uncovered row from row from on holding a
+// zero in column j, or n. A set bit may be stale (its element no longer
+// 0, after step 6): it is checked against the matrix and cleared. A zero
+// always has its bit set: zeros appear only in step 1 and, in uncovered
+// columns, in step 6, which set them.
+func (m *refMunkres) zeroBelow(from, j int) int {
+	col := m.zeros[j*m.words : (j+1)*m.words]
+	for w := from >> 6; w < m.words; w++ {
+		word := col[w] &^ m.rowCovBits[w]
+		if w == from>>6 {
+			word &= ^uint64(0) << (from & 63)
 		}
-		row := m.mat[i*m.n : (i+1)*m.n]
-		for j := m.n - 1; j >= 0; j-- {
-			if row[j] == 0 && !m.colCov[j] {
-				return i, j
+		for word != 0 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			if m.mat[i*m.n+j] == 0 {
+				return i
 			}
+			col[w] &^= 1 << (i & 63)
+			word &= word - 1
 		}
 	}
-	return -1, -1
+	return m.n
+}
+
+// markZero sets the bit of element (i, j) in zeros when it is 0. A bit is
+// never cleared here: a stale one costs zeroBelow a check.
+func (m *refMunkres) markZero(i, j int) {
+	if m.mat[i*m.n+j] == 0 {
+		m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	}
+}
+
+// uncoveredColumns lists the uncovered columns in increasing order, into
+// a scratch array that the next call reuses.
+func (m *refMunkres) uncoveredColumns() []int {
+	open := m.open[:0]
+	for j := range m.n {
+		if !m.colCov[j] {
+			open = append(open, j)
+		}
+	}
+	m.open = open
+	return open
 }
 
 // flipPath is step 5, from the prime at (row, col): along the path, stars
@@ -253,26 +411,40 @@ func (m *refMunkres) flipPath(row, col int) {
 	}
 }
 
-// shiftByMinimum is step 6.
+// shiftByMinimum is step 6. Elements of a covered row and an uncovered
+// column get the addition and then the subtraction, in that order, as in
+// the reference (in float64, (x + least) - least is not always x); the
+// others one of them or none, so only the covered rows and the uncovered
+// columns are visited.
 func (m *refMunkres) shiftByMinimum() {
-	least, seen := 0.0, false
+	open := m.uncoveredColumns()
+	least := math.Inf(1) // the value of the first smallest one met: the same
 	for i := range m.n {
 		if m.rowCov[i] {
 			continue
 		}
-		for j := range m.n {
-			if !m.colCov[j] && (!seen || least > m.mat[i*m.n+j]) {
-				least, seen = m.mat[i*m.n+j], true
+		row := m.mat[i*m.n : (i+1)*m.n]
+		for _, j := range open {
+			if row[j] < least {
+				least = row[j]
 			}
 		}
 	}
 	for i := range m.n {
-		for j := range m.n {
-			if m.rowCov[i] {
-				m.mat[i*m.n+j] += least
+		row := m.mat[i*m.n : (i+1)*m.n]
+		if m.rowCov[i] {
+			// Covered columns here only grow (least > 0: no uncovered zero
+			// was left), so their zeros' bits go stale.
+			for j := range row {
+				row[j] += least
 			}
-			if !m.colCov[j] {
-				m.mat[i*m.n+j] -= least
+		}
+		word, bit := i>>6, uint64(1)<<(i&63)
+		for _, j := range open {
+			x := row[j] - least
+			row[j] = x
+			if x == 0 {
+				m.zeros[j*m.words+word] |= bit
 			}
 		}
 	}
@@ -281,5 +453,6 @@ func (m *refMunkres) shiftByMinimum() {
 // clearCovers uncovers every row and column.
 func (m *refMunkres) clearCovers() {
 	clear(m.rowCov)
+	clear(m.rowCovBits)
 	clear(m.colCov)
 }

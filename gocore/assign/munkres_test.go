@@ -174,6 +174,87 @@ func TestReferenceMunkresAgainstPlain(t *testing.T) {
 	}
 }
 
+// ceafCosts returns a rows × cols matrix shaped like a document's CEAF_e
+// costs: 1 (no common mention) almost everywhere, a few pairs per row at
+// 1 - 2a/b, rows with none.
+func ceafCosts(rng *rand.Rand, rows, cols int) []float64 {
+	cost := make([]float64, rows*cols)
+	for i := range cost {
+		cost[i] = 1
+	}
+	for i := range rows {
+		for k := rng.IntN(4); k > 0; k-- {
+			b := 2 + rng.IntN(8)
+			a := 1 + rng.IntN(b/2)
+			cost[i*cols+rng.IntN(cols)] = 1 - 2*float64(a)/float64(b)
+		}
+	}
+	return cost
+}
+
+// TestReferenceMunkresAgainstPlainOnCEAFShapes: the same on larger
+// matrices shaped like documents (mostly cost 1, which leaves most columns
+// starred and covered: the case the scans over uncovered columns only are
+// for), wider and taller.
+func TestReferenceMunkresAgainstPlainOnCEAFShapes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 4)) //nolint:gosec // test data
+	for trial := range 300 {
+		rows, cols := 10+rng.IntN(70), 10+rng.IntN(70)
+		cost := ceafCosts(rng, rows, cols)
+		got, err := ReferenceMunkres(rows, cols, cost, nil)
+		require.NoError(t, err)
+		require.Equal(t, plainMunkres(rows, cols, cost), got, "trial %d: %d x %d", trial, rows, cols)
+	}
+}
+
+// TestReferenceMunkresSparseAgainstDense: the sparse form takes the dense
+// form's assignment on the same matrices, square, wide and tall, with
+// background 1 (CEAF_e's) and 0.5, rows with no listed element, and a row
+// entirely listed.
+func TestReferenceMunkresSparseAgainstDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 8)) //nolint:gosec // test data
+	for trial := range 1500 {
+		rows, cols := 1+rng.IntN(60), 1+rng.IntN(60)
+		background := 1.0
+		if trial%3 == 0 {
+			background = 0.5
+		}
+		cost := make([]float64, rows*cols)
+		for k := range cost {
+			cost[k] = background
+		}
+		var sparse []SparseCost
+		for i := range rows {
+			listed := map[int]bool{}
+			for k := rng.IntN(4); k > 0; k-- {
+				listed[rng.IntN(cols)] = true
+			}
+			if trial%50 == 1 && i == 0 {
+				for j := range cols {
+					listed[j] = true
+				}
+			}
+			for j := range cols {
+				if listed[j] {
+					b := 2 + rng.IntN(8)
+					c := 1 - 2*float64(1+rng.IntN(b/2))/float64(b)
+					cost[i*cols+j] = c
+					sparse = append(sparse, SparseCost{Row: int32(i), Col: int32(j), Cost: c})
+				}
+			}
+		}
+		want, err := ReferenceMunkres(rows, cols, cost, nil)
+		require.NoError(t, err)
+		got, err := ReferenceMunkresSparse(rows, cols, background, sparse, nil)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "trial %d: %d x %d", trial, rows, cols)
+	}
+	_, err := ReferenceMunkresSparse(2, 2, 1, []SparseCost{{Row: 1, Col: 0}, {Row: 0, Col: 0}}, nil)
+	require.ErrorIs(t, err, ErrInvalidGraph, "out of row order")
+	_, err = ReferenceMunkresSparse(2, 2, 1, []SparseCost{{Row: 0, Col: 2}}, nil)
+	require.ErrorIs(t, err, ErrInvalidGraph, "out of range")
+}
+
 // TestReferenceMunkresOptimal: on integer costs (exact arithmetic) the
 // assignment is optimal, checked by brute force.
 func TestReferenceMunkresOptimal(t *testing.T) {
