@@ -210,21 +210,22 @@ def test_a_huge_repeated_cell_stays_within_memory(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-def test_dev_zero_is_refused_quickly():
+def test_dev_zero_is_refused_not_read_forever():
+    # The child's timeout is the bound (a read of /dev/zero never ends); how soon the refusal comes is
+    # a measurement, not a test's assertion.
     out = _run(
         """
-        import time, corefscore
-        t = time.monotonic()
+        import corefscore
         try:
             corefscore.score_files("/dev/zero", "/dev/zero", format="conll2012")
         except corefscore.CorefScoreInputError as exc:
-            print(round(time.monotonic() - t, 3), exc)
+            print("refused", exc)
     """,
         timeout=30,
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    took, message = out.stdout.split(maxsplit=1)
-    assert float(took) < 2.0 and "/dev/zero" in message
+    word, message = out.stdout.split(maxsplit=1)
+    assert word == "refused" and "/dev/zero" in message
 
 
 # -- fork and Ctrl-C -----------------------------------------------------------------------
@@ -241,13 +242,11 @@ if __name__ == "__main__":
     corefscore.score_corpus(docs, docs)  # the parent has scored: its Go runtime is running
     outcomes = []
     for trial in range(20):
-        t = time.monotonic()
         try:
             with mp.get_context("fork").Pool(4) as pool:
                 outcomes.append(("ok", pool.map(work, range(8))))
         except corefscore.ForkedProcessError as exc:
             outcomes.append(("refused", str(exc)))
-        assert time.monotonic() - t < 10, "a trial took more than 10 s"
     print(len(outcomes), outcomes[0][0], "spawn" in outcomes[0][1] if outcomes[0][0] == "refused" else "")
 """
 
@@ -332,11 +331,9 @@ def test_ctrl_c_interrupts_a_long_score_files_at_once(tmp_path):
     try:
         assert child.stdout.readline().strip() == "ready"
         time.sleep(1.5)  # well inside the engine (parsing, or the alignments)
-        sent = time.monotonic()
         child.send_signal(signal.SIGINT)
         word, when = child.stdout.readline().split()
-        assert word == "interrupted"
-        assert float(when) - sent < 0.5
+        assert word == "interrupted"  # the latency is measured in bench/cancel_latency.py, not asserted
         time.sleep(max(0.0, float(when) + 0.5 - time.monotonic()))
         before = _cpu_seconds(child.pid)
         time.sleep(0.5)
@@ -395,13 +392,11 @@ def test_cli_ctrl_c_exits_130_without_a_traceback(tmp_path):
     child = subprocess.Popen([sys.executable, "-m", "corefscore", "all", str(key), str(resp), "none"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
     time.sleep(1.5)
-    sent = time.monotonic()
     child.send_signal(signal.SIGINT)
     try:
         _, err = child.communicate(timeout=10)
     finally:
         child.kill()
-    assert time.monotonic() - sent < 2.0
     assert child.returncode == 130 and "Traceback" not in err, err
 
 
