@@ -504,11 +504,13 @@ func (p *conllParser) feed(data []byte) error {
 		if hasHash && isBeginLine(trimCR(line)) {
 			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
-		if !d.types { // the usual line, a token in no mention's boundary, without token's calls
-			if cell, ok := lastColumn(line); ok && !hasBracket(cell) {
-				d.tokens++
-				continue
-			}
+		// The usual line, a token in no mention's boundary, without token's
+		// calls: without types, or with types on a line too short for a
+		// POS column (at most 5 columns) before the document's first tag.
+		if cell, ok := lastColumn(line); ok && !hasBracket(cell) &&
+			(!d.types || (len(d.classes) == 0 && atMostTabs(line[:len(line)-len(cell)], 4))) {
+			d.tokens++
+			continue
 		}
 		if err := d.token(line, path, l.num); err != nil {
 			return err
@@ -665,6 +667,25 @@ func firstTabs(b []byte, tabs *[11]int) (k, last int) {
 		}
 	}
 	return k, last
+}
+
+// atMostTabs reports whether b holds at most n tabs, reading it eight bytes
+// at a time and stopping at tab n+1.
+func atMostTabs(b []byte, n int) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if n -= bits.OnesCount64(zeroBytes(binary.LittleEndian.Uint64(b[i:]) ^ tabs8)); n < 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '\t' {
+			if n--; n < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // cells reads the cells of one token: its POS tag (nil when the line has
