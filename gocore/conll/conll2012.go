@@ -670,22 +670,27 @@ func firstTabs(b []byte, tabs *[11]int) (k, last int) {
 }
 
 // atMostTabs reports whether b holds at most n tabs, reading it eight bytes
-// at a time and stopping at tab n+1.
+// at a time: the last, partial word is read as the last eight bytes of b,
+// of which only the bytes not yet counted are kept.
 func atMostTabs(b []byte, n int) bool {
+	if len(b) < 8 {
+		for _, c := range b {
+			if c == '\t' {
+				n--
+			}
+		}
+		return n >= 0
+	}
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		if n -= bits.OnesCount64(zeroBytes(binary.LittleEndian.Uint64(b[i:]) ^ tabs8)); n < 0 {
 			return false
 		}
 	}
-	for ; i < len(b); i++ {
-		if b[i] == '\t' {
-			if n--; n < 0 {
-				return false
-			}
-		}
+	if r := len(b) - i; r > 0 { // b's last r bytes are the high bytes of its last word
+		n -= bits.OnesCount64(zeroBytes(binary.LittleEndian.Uint64(b[len(b)-8:])^tabs8) >> (8 * (8 - r)))
 	}
-	return true
+	return n >= 0
 }
 
 // cells reads the cells of one token: its POS tag (nil when the line has
