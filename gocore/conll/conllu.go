@@ -265,7 +265,6 @@ type udParser struct {
 	newdocs int
 	attr    headAttr // from the last "# global.Entity" line
 	num     int      // lines read so far
-	cols    [10][]byte
 }
 
 func newUDParser(path string) *udParser {
@@ -313,7 +312,10 @@ func (p *udParser) feed(data []byte) error {
 	l := newLines(data)
 	l.num = p.num
 	defer func() { p.num = l.num }()
-	cols := &p.cols
+	// The columns of a line live on feed's stack, not in p (the heap): a
+	// store into them then needs no write barrier.
+	var colArray [10][]byte
+	cols := &colArray
 	for {
 		line, problem, ok := l.next()
 		if !ok {
