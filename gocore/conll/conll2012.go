@@ -1067,7 +1067,7 @@ func (d *conllDoc) addSpan(e int32, st *entState, start, end int32) {
 		d.numRepeats++
 		return
 	}
-	d.spans = append(d.spans, span{start, end, line, e})
+	d.spans = append(roomFor1(d.spans), span{start, end, line, e})
 	st.last = key
 }
 

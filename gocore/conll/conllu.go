@@ -507,16 +507,16 @@ var entityKey = []byte("Entity=")
 func (d *conlluDoc) word(cols *[10][]byte, path string, num int) error {
 	w := d.words
 	d.words++
-	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
+	d.classes = append(roomFor1(d.classes), classifyUD(cols[3], cols[4]))
 	head := int32(-1)
 	id, _ := smallInt(cols[0]) // checked to be digits by the caller
 	first := w - int32(id) + 1
-	d.sent = append(d.sent, first)
+	d.sent = append(roomFor1(d.sent), first)
 	if h, ok := smallInt(cols[6]); ok && h > 0 {
 		head = first + int32(h) - 1
 	}
-	d.heads = append(d.heads, head)
-	d.propn = append(d.propn, string(cols[3]) == "PROPN")
+	d.heads = append(roomFor1(d.heads), head)
+	d.propn = append(roomFor1(d.propn), string(cols[3]) == "PROPN")
 	return entityValues(cols[9], func(v []byte) error {
 		return d.entityValue(v, udCursor{word: w, empty: -1}, path, num)
 	})
@@ -773,7 +773,7 @@ func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, en
 // addMention records the mention of entity e opened at o and closed at
 // word endWord (inclusive) and empty node endEmpty (exclusive) on line num.
 func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num int) {
-	d.ments = append(d.ments, Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
+	d.ments = append(roomFor1(d.ments), Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
 	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, d.emptyNodes[o.startEmpty:endEmpty:endEmpty])
 }
 
