@@ -517,15 +517,30 @@ func (p *conllParser) feed(data []byte) error {
 		if hasHash && isBeginLine(trimCR(line)) {
 			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
-		// The usual line, a token in no mention's boundary, without token's
-		// calls: without types, or with types on a line too short for a
-		// POS column (at most 5 columns) before the document's first tag.
-		if cell, ok := lastColumn(line); ok && !hasBracket(cell) &&
-			(!d.types || (len(d.classes) == 0 && atMostTabs(line[:len(line)-len(cell)], 4))) {
+		if !d.types { // the usual line, a token in no mention's boundary, without token's calls
+			if cell, ok := lastColumn(line); ok && !hasBracket(cell) {
+				d.tokens++
+				continue
+			}
+			if err := d.token(line, path, l.num); err != nil {
+				return err
+			}
+			continue
+		}
+		// With types, the line's tabs are located once: a line too short
+		// for a POS column (at most 5 columns) whose last column holds no
+		// bracket, before the document's first tag, is the usual token.
+		e := len(line)
+		for e > 0 && line[e-1] == '\t' {
+			e--
+		}
+		var tabs [11]int
+		k, lastTab := firstTabs(line[:e], &tabs)
+		if k <= 4 && (k > 0 || e < len(line)) && len(d.classes) == 0 && !hasBracket(line[lastTab+1:e]) {
 			d.tokens++
 			continue
 		}
-		if err := d.token(line, path, l.num); err != nil {
+		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, l.num); err != nil {
 			return err
 		}
 	}
@@ -590,6 +605,13 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 	}
 	var tabs [11]int
 	k, lastTab := firstTabs(line[:e], &tabs)
+	return d.tokenTabs(line, e, &tabs, k, lastTab, path, num)
+}
+
+// tokenTabs is token on a line whose first e bytes are its columns
+// (trailing tabs dropped) and in which firstTabs found k tabs, stored in
+// tabs, the last at lastTab.
+func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, path string, num int) error {
 	if k == 0 && e == len(line) { // no tab: columns separated by spaces
 		d.colBuf = spaceColumns(line, d.colBuf)
 		cols := d.colBuf
@@ -680,30 +702,6 @@ func firstTabs(b []byte, tabs *[11]int) (k, last int) {
 		}
 	}
 	return k, last
-}
-
-// atMostTabs reports whether b holds at most n tabs, reading it eight bytes
-// at a time: the last, partial word is read as the last eight bytes of b,
-// of which only the bytes not yet counted are kept.
-func atMostTabs(b []byte, n int) bool {
-	if len(b) < 8 {
-		for _, c := range b {
-			if c == '\t' {
-				n--
-			}
-		}
-		return n >= 0
-	}
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if n -= bits.OnesCount64(zeroBytes(binary.LittleEndian.Uint64(b[i:]) ^ tabs8)); n < 0 {
-			return false
-		}
-	}
-	if r := len(b) - i; r > 0 { // b's last r bytes are the high bytes of its last word
-		n -= bits.OnesCount64(zeroBytes(binary.LittleEndian.Uint64(b[len(b)-8:])^tabs8) >> (8 * (8 - r)))
-	}
-	return n >= 0
 }
 
 // cells reads the cells of one token: its POS tag (nil when the line has

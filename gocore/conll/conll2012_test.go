@@ -375,28 +375,3 @@ func TestReadCoNLL2012StreamMatchesWhole(t *testing.T) {
 		}
 	}
 }
-
-// TestAtMostTabs checks atMostTabs against counting, on every length and
-// tab placement up to 20 bytes, and on long runs of tabs.
-func TestAtMostTabs(t *testing.T) {
-	for n := 0; n <= 20; n++ {
-		for mask := 0; mask < 1<<min(n, 12); mask++ {
-			b := []byte(strings.Repeat("x", n))
-			for i := range b {
-				if mask>>(i%12)&1 == 1 && (i < 12 || i%5 == 0) {
-					b[i] = '\t'
-				}
-			}
-			tabs := strings.Count(string(b), "\t")
-			for limit := 0; limit <= 6; limit++ {
-				require.Equal(t, tabs <= limit, atMostTabs(b, limit), "%q, at most %d", b, limit)
-			}
-		}
-	}
-	for _, n := range []int{2039, 2040, 2041, 4096, 5000} {
-		b := []byte(strings.Repeat("\t", n))
-		require.True(t, atMostTabs(b, n))
-		require.False(t, atMostTabs(b, n-1))
-		require.False(t, atMostTabs(b, 4))
-	}
-}
