@@ -112,7 +112,10 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 			var nClusters int
 			switch field {
 			case "clusters", "predicted_clusters":
-				fc := jd.fast[min(len(field)-len("clusters"), 1)]
+				fc := jd.fast[0]
+				if field == "predicted_clusters" {
+					fc = jd.fast[1]
+				}
 				doc.Mentions, nClusters = fc.ments, fc.nClusters
 				fastOK = fc.ok && placeMentions(fc.ments, int32(l.num), nTokens)
 			default:
