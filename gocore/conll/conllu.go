@@ -891,8 +891,14 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		return Doc{}, parseErr(path, p.line, d.name,
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
+	sent := d.sent // the document's own: reset starts a new one
+	if cap(sent) > len(sent)+len(sent)/4 {
+		// It doubled as it grew (roomFor1): the document keeps a copy of
+		// its length, not up to twice it, while it is scored.
+		sent = slices.Clone(sent)
+	}
 	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true,
-		sentStart: d.sent} // d.sent is the document's own: reset starts a new one
+		sentStart: sent}
 	// Group the mentions by entity (a stable counting sort: closing order
 	// within an entity).
 	at := make([]int, len(d.ids)+1)
