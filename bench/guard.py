@@ -14,7 +14,10 @@ Cases (``--cases``, comma-separated; default all):
 - ``gum``: GUM CoNLL-U concatenated and ``fixtures.conllu_perturb``'s response, ``score KEY RESP`` (exact
   matching: the release 5a28b7f has no ``--preset``);
 - ``synthetic``: the CoNLL-2012-test-sized synthetic corpus (348 documents), drop-in form;
-- ``200k`` and ``1m``: one synthetic document of 200,000 and 1,000,000 key mentions (``score KEY RESP``);
+- ``200k`` and ``1m``: one synthetic document of 200,000 and 1,000,000 key mentions (``score KEY RESP``), the
+  mentions' starts drawn over 12 tokens a mention (the 1M key: 383.5 MB);
+- ``1m-dense``: the same 1,000,000 key mentions with their starts drawn over 4 tokens a mention (a 137.2 MB key,
+  near the 117 MB of issue 24's document);
 - ``per_call``: in one child process per version and round, the best of 200 x 200 calls of ``score`` on a
   one-cluster document and of ``Scorer.update`` on a 50-mention document (microseconds; the ratio is of those
   figures, and the process's peak memory).
@@ -120,13 +123,16 @@ def fixtures(root: Path, cases: list[str]) -> dict[str, tuple[list[str], ...]]:
             d.mkdir(exist_ok=True)
             write_synthetic_corpus(d, seed=0)
         out["synthetic 348 docs, drop-in all"] = (["all", str(d / "key.conll"), str(d / "response.conll"), "none"],)
-    for case, n in (("200k", 200_000), ("1m", 1_000_000)):
+    for case, n, tokens_per_mention in (("200k", 200_000, 12), ("1m", 1_000_000, 12), ("1m-dense", 1_000_000, 4)):
         if case in cases:
-            d = root / f"one_{case}"
+            d = root / f"one_{case.replace('-', '_')}"
             if not (d / "response.conll").exists():
                 d.mkdir(exist_ok=True)
-                write_synthetic_corpus(d, seed=0, n_docs=1, n_mentions=n, n_entities=n * 45 // 197)
-            out[f"one {n:,}-mention document, score"] = (["score", str(d / "key.conll"), str(d / "response.conll")],)
+                write_synthetic_corpus(d, seed=0, n_docs=1, n_mentions=n, n_entities=n * 45 // 197,
+                                       tokens_per_mention=tokens_per_mention)
+            dense = ", dense" if tokens_per_mention != 12 else ""
+            out[f"one {n:,}-mention document{dense}, score"] = (["score", str(d / "key.conll"),
+                                                                 str(d / "response.conll")],)
     return out
 
 
@@ -144,7 +150,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", default=PREVIOUS_RELEASE, help="the release to compare with (a tag or commit)")
     ap.add_argument("--rounds", type=int, default=8, help="timed rounds per case (after one warm-up round)")
-    ap.add_argument("--cases", default="litbank,gum,synthetic,200k,1m,per_call")
+    ap.add_argument("--cases", default="litbank,gum,synthetic,200k,1m,1m-dense,per_call")
     ap.add_argument("--fixtures", type=Path, help="where inputs are written once and reused")
     ap.add_argument("--out", type=Path, help="also write the Markdown here")
     args = ap.parse_args()

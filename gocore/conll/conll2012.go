@@ -121,9 +121,12 @@ type span struct{ start, end, line, ent int32 }
 
 // entState is what the reader keeps of an entity while it reads its
 // document, together in one cache line: an entity's items touch it once.
+// An entity whose id is a canonical number has its state in byNum, beside
+// its index (the one place its items look up), others in ents.
 type entState struct {
-	last int64 // its last mention, packSpan(start, end)+1 (0: none)
-	top  int32 // its top entry in opens (index+1; 0: none)
+	last  int64 // its last mention, packSpan(start, end)+1 (0: none)
+	top   int32 // its top entry in opens (index+1; 0: none)
+	index int32 // in byNum: the entity's index+1 (0: not seen)
 }
 
 // openStart is one entry of the stacks of open mentions, which share one
@@ -141,14 +144,14 @@ type conllDoc struct {
 	line    int
 	tokens  int32
 	index   map[string]int32 // entity id -> index (the reference's GetIndex), ids not in byNum
-	byNum   []int32          // canonical decimal id v -> index+1 (0: not seen), v < numLimit
+	byNum   []entState       // canonical decimal id v -> its entity's state and index, v < numLimit
 	idBytes []byte           // the entity ids, one after the other
 	idEnds  []int32          // per entity, the end of its id in idBytes
 	// numLimit bounds the ids looked up by value in byNum: maxByNum, or
 	// more for a large file (see byNumLimit), fixed for the whole read so
 	// that an id is always looked up the same way.
 	numLimit  int
-	ents      []entState   // per entity
+	ents      []entState   // per entity, the state of those whose id is not in byNum
 	opens     []openStart  // the open mentions' stacks; freed entries are reused
 	freeOpen  int32        // the first free entry of opens (index+1; 0: none)
 	spans     []span       // the mentions, in push order
@@ -182,7 +185,7 @@ func (d *conllDoc) reset(name string, line int) {
 	// clear all of it per document.
 	for e := range d.idEnds {
 		if v := canonicalNum(d.id(int32(e)), d.numLimit); v >= 0 && v < len(d.byNum) {
-			d.byNum[v] = 0
+			d.byNum[v] = entState{}
 		}
 	}
 	d.idBytes = d.idBytes[:0]
@@ -218,13 +221,13 @@ func (d *conllDoc) id(e int32) []byte {
 const maxByNum = 1 << 16
 
 // byNumLimit returns the bound of the ids looked up by value for a file of
-// size bytes (0: unknown): maxByNum, or size/16 when that is more, so that
-// byNum (four bytes per value below the largest id seen) never holds more
+// size bytes (0: unknown): maxByNum, or size/64 when that is more, so that
+// byNum (16 bytes per value below the largest id seen) never holds more
 // than a quarter of the file's size while the entity ids of a large
 // document (a million mentions have ids in the hundreds of thousands) are
 // still found without hashing.
 func byNumLimit(size int) int {
-	return max(maxByNum, min(size/16, 1<<30))
+	return max(maxByNum, min(size/64, 1<<28))
 }
 
 // canonicalNum returns the value of id when id is a canonical decimal below
@@ -249,32 +252,42 @@ func canonicalNum(id []byte, limit int) int {
 	return v
 }
 
-// entity returns the index of entity id, allocating one as GetIndex does.
-// Canonical numbers below d.numLimit (the usual ids) are looked up in a
-// slice, others in a map.
-func (d *conllDoc) entity(id []byte) int32 {
+// entity returns the index of entity id, allocating one as GetIndex does,
+// and its state (valid until the next call). Canonical numbers below
+// d.numLimit (the usual ids) are looked up in a slice that holds their
+// state too (one cache miss for an item of a random entity), others in a
+// map.
+func (d *conllDoc) entity(id []byte) (int32, *entState) {
 	v := canonicalNum(id, d.numLimit)
 	if v >= 0 {
-		if v < len(d.byNum) && d.byNum[v] > 0 {
-			return d.byNum[v] - 1
+		if v < len(d.byNum) && d.byNum[v].index > 0 {
+			return d.byNum[v].index - 1, &d.byNum[v]
 		}
 	} else if e, ok := d.index[string(id)]; ok {
-		return e
+		return e, &d.ents[e]
 	}
 	e := int32(len(d.idEnds))
-	if v >= 0 {
-		if v >= len(d.byNum) {
-			d.byNum = append(d.byNum, make([]int32, v+1-len(d.byNum))...)
-			d.byNum = d.byNum[:cap(d.byNum)]
-		}
-		d.byNum[v] = e + 1
-	} else {
-		d.index[string(id)] = e
-	}
 	d.idBytes = append(d.idBytes, id...)
 	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
 	d.ents = append(d.ents, entState{})
-	return e
+	if v < 0 {
+		d.index[string(id)] = e
+		return e, &d.ents[e]
+	}
+	if v >= len(d.byNum) {
+		d.byNum = append(d.byNum, make([]entState, v+1-len(d.byNum))...)
+		d.byNum = d.byNum[:cap(d.byNum)]
+	}
+	d.byNum[v].index = e + 1
+	return e, &d.byNum[v]
+}
+
+// stateOf returns the state of entity e (see entity).
+func (d *conllDoc) stateOf(e int32) *entState {
+	if v := canonicalNum(d.id(e), d.numLimit); v >= 0 {
+		return &d.byNum[v]
+	}
+	return &d.ents[e]
 }
 
 func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
@@ -509,8 +522,25 @@ func (p *conllParser) feed(data []byte) error {
 				d.tokens++
 				continue
 			}
+			if err := d.token(line, path, l.num); err != nil {
+				return err
+			}
+			continue
 		}
-		if err := d.token(line, path, l.num); err != nil {
+		// With types, the line's tabs are located once: a line too short
+		// for a POS column (at most 5 columns) whose last column holds no
+		// bracket, before the document's first tag, is the usual token.
+		e := len(line)
+		for e > 0 && line[e-1] == '\t' {
+			e--
+		}
+		var tabs [11]int
+		k, lastTab := firstTabs(line[:e], &tabs)
+		if k <= 4 && (k > 0 || e < len(line)) && len(d.classes) == 0 && !hasBracket(line[lastTab+1:e]) {
+			d.tokens++
+			continue
+		}
+		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, l.num); err != nil {
 			return err
 		}
 	}
@@ -575,6 +605,13 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 	}
 	var tabs [11]int
 	k, lastTab := firstTabs(line[:e], &tabs)
+	return d.tokenTabs(line, e, &tabs, k, lastTab, path, num)
+}
+
+// tokenTabs is token on a line whose first e bytes are its columns
+// (trailing tabs dropped) and in which firstTabs found k tabs, stored in
+// tabs, the last at lastTab.
+func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, path string, num int) error {
 	if k == 0 && e == len(line) { // no tab: columns separated by spaces
 		d.colBuf = spaceColumns(line, d.colBuf)
 		cols := d.colBuf
@@ -968,38 +1005,38 @@ func (d *conllDoc) item(pat int, id []byte) error {
 	tok := d.cur.tok
 	switch pat {
 	case patSingle:
-		e := d.entity(id)
-		d.addSpan(e, tok, tok)
+		e, st := d.entity(id)
+		d.addSpan(e, st, tok, tok)
 	case patOpen:
-		e := d.entity(id)
-		d.pushOpen(e, tok)
+		_, st := d.entity(id)
+		d.pushOpen(st, tok)
 	case patClose:
-		e := d.entity(id)
-		top := d.ents[e].top
+		e, st := d.entity(id)
+		top := st.top
 		if top == 0 {
 			return parseErr(d.cur.path, d.cur.num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
 		}
 		o := &d.opens[top-1]
 		start := o.start
-		d.ents[e].top = o.below
+		st.top = o.below
 		o.below, d.freeOpen = d.freeOpen, top // the entry joins the free list
 		d.corefOpen--
-		d.addSpan(e, start, tok)
+		d.addSpan(e, st, start, tok)
 	}
 	return nil
 }
 
-// pushOpen opens a mention of entity e at token tok, in a free entry of
-// d.opens when there is one.
-func (d *conllDoc) pushOpen(e, tok int32) {
+// pushOpen opens a mention at token tok of the entity whose state is st,
+// in a free entry of d.opens when there is one.
+func (d *conllDoc) pushOpen(st *entState, tok int32) {
 	if f := d.freeOpen; f > 0 {
 		o := &d.opens[f-1]
 		d.freeOpen = o.below
-		*o = openStart{start: tok, below: d.ents[e].top}
-		d.ents[e].top = f
+		*o = openStart{start: tok, below: st.top}
+		st.top = f
 	} else {
-		d.opens = append(d.opens, openStart{start: tok, below: d.ents[e].top})
-		d.ents[e].top = int32(len(d.opens))
+		d.opens = append(d.opens, openStart{start: tok, below: st.top})
+		st.top = int32(len(d.opens))
 	}
 	d.corefOpen++
 }
@@ -1007,7 +1044,7 @@ func (d *conllDoc) pushOpen(e, tok int32) {
 // openCount returns the number of mentions of entity e still open and the
 // start of the last one opened.
 func (d *conllDoc) openCount(e int) (n int, last int32) {
-	for top := d.ents[e].top; top > 0; top = d.opens[top-1].below {
+	for top := d.stateOf(int32(e)).top; top > 0; top = d.opens[top-1].below {
 		if n == 0 {
 			last = d.opens[top-1].start
 		}
@@ -1016,20 +1053,20 @@ func (d *conllDoc) openCount(e int) (n int, last int32) {
 	return n, last
 }
 
-// addSpan records a mention of entity e, or drops it when it repeats the
-// entity's previous mention (see Doc.Repeats).
-func (d *conllDoc) addSpan(e int32, start, end int32) {
+// addSpan records a mention of entity e, whose state is st, or drops it
+// when it repeats the entity's previous mention (see Doc.Repeats).
+func (d *conllDoc) addSpan(e int32, st *entState, start, end int32) {
 	line := int32(d.cur.num)
 	key := packSpan(start, end) + 1
-	if d.ents[e].last == key {
+	if st.last == key {
 		if len(d.repeats) < maxRepeats {
 			d.repeats = append(d.repeats, Mention{Start: start, End: end, Cluster: int64(e), Line: line})
 		}
 		d.numRepeats++
 		return
 	}
-	d.spans = append(d.spans, span{start, end, line, e})
-	d.ents[e].last = key
+	d.spans = append(roomFor1(d.spans), span{start, end, line, e})
+	st.last = key
 }
 
 // finish checks that every mention is closed and builds the Doc.

@@ -75,6 +75,18 @@ type emptyNode struct {
 	deps []gocore.Dep
 }
 
+// udStackEntry is an entry of the stacks of open mentions: an udOpen
+// without pointers (its head attribute as a place in conlluDoc.arena, which
+// keeps its content when it grows: headLen -1 for none), so that the array
+// holding a stack entry per open mention is neither scanned by the
+// collector nor written through its barriers; and the entry below it in its
+// entity's stack (index+1; 0: none), or the next free entry.
+type udStackEntry struct {
+	start, startEmpty, line int32
+	headLen, below          int32
+	headAt                  int
+}
+
 // udCursor is the node an Entity= value is read on: a word (empty < 0) or an
 // empty node.
 type udCursor struct {
@@ -96,12 +108,18 @@ type udPartial struct {
 
 // conlluDoc is the state of the document being read.
 type conlluDoc struct {
-	name     string
-	line     int
-	words    int32
-	index    map[string]int32
-	ids      []string
-	open     [][]udOpen          // per entity, the stack of its open mentions (plain ids)
+	name  string
+	line  int
+	words int32
+	index map[string]int32
+	ids   []string
+	// The stacks of open mentions of plain ids, one per entity, share one
+	// array (no slice per entity: a document of many entities allocates
+	// nothing per entity or mention once it has grown): tops[e] is entity
+	// e's top entry (index+1; 0: none); freed entries form a list from free.
+	tops     []int32
+	stack    []udStackEntry
+	free     int32
 	openPart map[string][]udOpen // id of a part ("ID[k/n]") -> stack
 	nOpen    int
 	partials []*udPartial
@@ -136,7 +154,7 @@ func (d *conlluDoc) reset(name string, line int) {
 	d.spans.reset()
 	d.depIdx.reset()
 	*d = conlluDoc{
-		name: name, line: line, index: d.index, open: d.open[:0], partials: d.partials[:0], ments: d.ments[:0],
+		name: name, line: line, index: d.index, tops: d.tops[:0], stack: d.stack[:0], partials: d.partials[:0], ments: d.ments[:0],
 		classes: d.classes[:0], scratch: d.scratch[:0], heads: d.heads[:0], propn: d.propn[:0],
 		empties: d.empties[:0], nodeBuf: d.nodeBuf[:0], arena: d.arena[:0], spans: d.spans, depIdx: d.depIdx,
 	}
@@ -165,13 +183,45 @@ func (d *conlluDoc) entity(id []byte) int32 {
 	s := string(id)
 	d.index[s] = e
 	d.ids = append(d.ids, s)
-	if len(d.open) < cap(d.open) { // a stack of an earlier document: its array is reused
-		d.open = d.open[:e+1]
-		d.open[e] = d.open[e][:0]
-	} else {
-		d.open = append(d.open, nil)
-	}
+	d.tops = append(d.tops, 0)
 	return e
+}
+
+// pushOpen opens mention o of entity e, in a free entry of d.stack when
+// there is one.
+func (d *conlluDoc) pushOpen(e int32, o udOpen) {
+	entry := udStackEntry{start: o.start, startEmpty: int32(o.startEmpty), line: int32(o.line), headLen: -1, below: d.tops[e]}
+	if o.head != nil { // o.head is the last copy keep made (or empty)
+		entry.headAt, entry.headLen = len(d.arena)-len(o.head), int32(len(o.head))
+	}
+	if f := d.free; f > 0 {
+		d.free = d.stack[f-1].below
+		d.stack[f-1] = entry
+		d.tops[e] = f
+	} else {
+		d.stack = append(d.stack, entry)
+		d.tops[e] = int32(len(d.stack))
+	}
+	d.nOpen++
+}
+
+// popOpen closes the mention of entity e opened last and returns it; ok is
+// false when e has none open.
+func (d *conlluDoc) popOpen(e int32) (o udOpen, ok bool) {
+	top := d.tops[e]
+	if top == 0 {
+		return udOpen{}, false
+	}
+	entry := &d.stack[top-1]
+	o = udOpen{start: entry.start, startEmpty: int(entry.startEmpty), line: int(entry.line)}
+	if entry.headLen >= 0 {
+		o.head = d.arena[entry.headAt : entry.headAt+int(entry.headLen) : entry.headAt+int(entry.headLen)]
+	}
+	d.tops[e] = entry.below
+	*entry = udStackEntry{below: d.free} // the entry joins the free list
+	d.free = top
+	d.nOpen--
+	return o, true
 }
 
 func parseCoNLLU(data []byte, path string) ([]Doc, error) {
@@ -215,7 +265,6 @@ type udParser struct {
 	newdocs int
 	attr    headAttr // from the last "# global.Entity" line
 	num     int      // lines read so far
-	cols    [10][]byte
 }
 
 func newUDParser(path string) *udParser {
@@ -263,7 +312,10 @@ func (p *udParser) feed(data []byte) error {
 	l := newLines(data)
 	l.num = p.num
 	defer func() { p.num = l.num }()
-	cols := &p.cols
+	// The columns of a line live on feed's stack, not in p (the heap): a
+	// store into them then needs no write barrier.
+	var colArray [10][]byte
+	cols := &colArray
 	for {
 		line, problem, ok := l.next()
 		if !ok {
@@ -364,7 +416,8 @@ func (p *udParser) end() ([]Doc, error) {
 // splitColumns sets cols to the first ten tab-separated columns of line and
 // returns how many columns line has; nothing is copied or allocated. The
 // tabs are found eight bytes at a time (tabBits): the columns are short, and
-// a search call per column costs more than the column.
+// a search call per column costs more than the column; the tenth column's
+// tabs, if any, are counted by one call.
 func splitColumns(line []byte, cols *[10][]byte) int {
 	n, start, i := 0, 0, 0
 	for ; i+8 <= len(line); i += 8 {
@@ -375,6 +428,10 @@ func splitColumns(line []byte, cols *[10][]byte) int {
 				start = j + 1
 			}
 			n++
+		}
+		if n >= 9 { // the tenth column (MISC, often the longest) only needs to hold no tab
+			cols[9] = line[start:]
+			return 10 + bytes.Count(line[start:], []byte{'\t'})
 		}
 	}
 	for ; i < len(line); i++ {
@@ -450,16 +507,16 @@ var entityKey = []byte("Entity=")
 func (d *conlluDoc) word(cols *[10][]byte, path string, num int) error {
 	w := d.words
 	d.words++
-	d.classes = append(d.classes, classifyUD(cols[3], cols[4]))
+	d.classes = append(roomFor1(d.classes), classifyUD(cols[3], cols[4]))
 	head := int32(-1)
 	id, _ := smallInt(cols[0]) // checked to be digits by the caller
 	first := w - int32(id) + 1
-	d.sent = append(d.sent, first)
+	d.sent = append(roomFor1(d.sent), first)
 	if h, ok := smallInt(cols[6]); ok && h > 0 {
 		head = first + int32(h) - 1
 	}
-	d.heads = append(d.heads, head)
-	d.propn = append(d.propn, string(cols[3]) == "PROPN")
+	d.heads = append(roomFor1(d.heads), head)
+	d.propn = append(roomFor1(d.propn), string(cols[3]) == "PROPN")
 	return entityValues(cols[9], func(v []byte) error {
 		return d.entityValue(v, udCursor{word: w, empty: -1}, path, num)
 	})
@@ -557,9 +614,7 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 				}
 				j++
 			case bytes.IndexByte(id, '[') < 0:
-				e := d.entity(id) // entities are numbered in order of first opening
-				d.open[e] = append(d.open[e], oo)
-				d.nOpen++
+				d.pushOpen(d.entity(id), oo) // entities are numbered in order of first opening
 			default:
 				base, _, _, err := splitPart(id)
 				if err != nil {
@@ -585,25 +640,22 @@ func (d *conlluDoc) entityValue(v []byte, c udCursor, path string, num int) erro
 			if bytes.IndexByte(id, '(') >= 0 {
 				return parseErr(path, num, d.name, "Entity=%s: malformed item %q", v, id)
 			}
-			var st []udOpen
+			var o udOpen
+			found := false
 			e, plain := int32(-1), bytes.IndexByte(id, '[') < 0
 			if plain {
 				if x, ok := d.index[string(id)]; ok {
-					e, st = x, d.open[x]
+					e = x
+					o, found = d.popOpen(x)
 				}
-			} else {
-				st = d.openPart[string(id)]
+			} else if st := d.openPart[string(id)]; len(st) > 0 {
+				o, found = st[len(st)-1], true
+				d.openPart[string(id)] = st[:len(st)-1]
+				d.nOpen--
 			}
-			if len(st) == 0 {
+			if !found {
 				return parseErr(path, num, d.name, "closing bracket %s) has no opening bracket", id)
 			}
-			o := st[len(st)-1]
-			if plain {
-				d.open[e] = st[:len(st)-1]
-			} else {
-				d.openPart[string(id)] = st[:len(st)-1]
-			}
-			d.nOpen--
 			if err := d.closeMention(id, e, o, endWord, endEmpty, path, num, v); err != nil {
 				return err
 			}
@@ -721,7 +773,7 @@ func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, en
 // addMention records the mention of entity e opened at o and closed at
 // word endWord (inclusive) and empty node endEmpty (exclusive) on line num.
 func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num int) {
-	d.ments = append(d.ments, Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
+	d.ments = append(roomFor1(d.ments), Mention{Start: o.start, End: endWord, Cluster: int64(e), Line: int32(num)})
 	d.finishMention(&d.ments[len(d.ments)-1], o.head, o.head, d.emptyNodes[o.startEmpty:endEmpty:endEmpty])
 }
 
@@ -823,8 +875,10 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 				}
 			}
 		}
-		for e, st := range d.open {
-			earliest(d.ids[e], st)
+		for e, top := range d.tops {
+			for t := top; t > 0; t = d.stack[t-1].below {
+				earliest(d.ids[e], []udOpen{{line: int(d.stack[t-1].line)}})
+			}
 		}
 		for id, st := range d.openPart {
 			earliest(id, st)
@@ -837,8 +891,14 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		return Doc{}, parseErr(path, p.line, d.name,
 			"discontinuous mention of entity %s has %d of its %d parts at the end of its document", d.ids[p.entity], p.parts, p.total)
 	}
+	sent := d.sent // the document's own: reset starts a new one
+	if cap(sent) > len(sent)+len(sent)/4 {
+		// It doubled as it grew (roomFor1): the document keeps a copy of
+		// its length, not up to twice it, while it is scored.
+		sent = slices.Clone(sent)
+	}
 	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true,
-		sentStart: d.sent} // d.sent is the document's own: reset starts a new one
+		sentStart: sent}
 	// Group the mentions by entity (a stable counting sort: closing order
 	// within an entity).
 	at := make([]int, len(d.ids)+1)

@@ -268,7 +268,7 @@ func TestReadCoNLLUDeclaredHead(t *testing.T) {
 // TestSplitColumns checks the eight-bytes-at-a-time tab search against
 // strings.Split: tabs on both sides of each 8-byte boundary, bytes one bit
 // away from a tab (0x08, 0x0b, 0x89, 0x0a), empty columns, fewer and more
-// than ten columns.
+// than ten columns, the ninth tab at every place of a word.
 func TestSplitColumns(t *testing.T) {
 	lines := []string{
 		"",
@@ -284,6 +284,15 @@ func TestSplitColumns(t *testing.T) {
 	}
 	for i := range 40 { // a tab at every position of a long line
 		lines = append(lines, strings.Repeat("x", i)+"\t"+strings.Repeat("é", 20)+"\t")
+	}
+	for n := 9; n <= 12; n++ { // the ninth tab at every place of a word, tabs after it
+		for width := range 8 {
+			parts := make([]string, n)
+			for i := range parts {
+				parts[i] = strings.Repeat(string(rune('a'+i)), (width+i)%8)
+			}
+			lines = append(lines, strings.Join(parts, "\t"))
+		}
 	}
 	for _, line := range lines {
 		t.Run(strings.ReplaceAll(line, "\t", "→"), func(t *testing.T) {

@@ -2,6 +2,7 @@ package conll
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"testing"
@@ -194,14 +195,20 @@ func FuzzReadCoNLLU(f *testing.F) {
 }
 
 // FuzzReadJSONLines feeds arbitrary bytes to the jsonlines reader: documents
-// or an error, never a panic, and documents that score perfectly against
-// themselves.
+// or an error, never a panic, documents that score perfectly against
+// themselves, and the same documents or error as encoding/json alone (the
+// fast path off).
 func FuzzReadJSONLines(f *testing.F) {
 	f.Add([]byte(`{"doc_key": "a", "clusters": [[[0, 1], [4, 4]], [[2, 2]]], "sentences": [["x", "y", "z"], ["u", "v"]]}` + "\n"))
 	f.Add([]byte(`{"doc_key": "b", "clusters": [[[0, 0], [0, 0]]]}` + "\n\n" + `{"doc_key": "c", "clusters": []}`))
 	f.Add([]byte(`{"doc_key": "d", "clusters": [[[3, 2]]]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := parseJSONLines(data, "fuzz.jsonl")
+		jsonFast = false
+		slow, slowErr := parseJSONLines(data, "fuzz.jsonl")
+		jsonFast = true
+		require.Equal(t, fmt.Sprint(slowErr), fmt.Sprint(err))
+		require.Equal(t, slow, docs)
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package conll
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 )
@@ -80,8 +81,14 @@ func scanJSONDoc(line []byte) (jd jsonDoc, nTokens int, ok bool) {
 				}
 				nTokens, end = n, next
 			default:
-				next, ok := skipValue(line, j, 0)
-				if !ok || (field >= 2 && line[j] == 'n') { // null: leave it to encoding/json
+				var fc fastClusters
+				var next int
+				if field >= 2 {
+					fc.ments, fc.nClusters, next, fc.ok = parseMentions(line, j)
+				}
+				if fc.ok {
+					jd.fast[field-2] = fc
+				} else if next, ok = skipValue(line, j, 0); !ok || (field >= 2 && line[j] == 'n') { // null: leave it to encoding/json
 					return jd, 0, false
 				}
 				end = next
@@ -167,10 +174,24 @@ func countSentences(b []byte, i int) (n, next int, ok bool) {
 			i++
 		} else {
 			for {
-				if i, ok = skipValue(b, i, 1); !ok {
+				// A token is usually a string without escapes, then ", ":
+				// read here with one table lookup a byte, no call.
+				j := i + 1
+				if i < len(b) && b[i] == '"' {
+					for j < len(b) && !stringStop[b[j]] {
+						j++
+					}
+				}
+				if j < len(b) && b[j] == '"' && b[i] == '"' {
+					i = j + 1
+				} else if i, ok = skipValue(b, i, 1); !ok {
 					return 0, 0, false
 				}
 				n++
+				if i+1 < len(b) && b[i] == ',' && b[i+1] == ' ' && b[min(i+2, len(b)-1)] != ' ' {
+					i += 2
+					continue
+				}
 				i = skipWS(b, i)
 				if i < len(b) && b[i] == ',' {
 					i = skipWS(b, i+1)
@@ -194,6 +215,13 @@ func countSentences(b []byte, i int) (n, next int, ok bool) {
 		return 0, 0, false
 	}
 }
+
+// stringStop marks the bytes that end the plain run of a JSON string: its
+// closing quote, an escape, a control character (invalid there).
+var stringStop = [256]bool{'"': true, '\\': true, 0x00: true, 0x01: true, 0x02: true, 0x03: true, 0x04: true,
+	0x05: true, 0x06: true, 0x07: true, 0x08: true, 0x09: true, 0x0a: true, 0x0b: true, 0x0c: true, 0x0d: true,
+	0x0e: true, 0x0f: true, 0x10: true, 0x11: true, 0x12: true, 0x13: true, 0x14: true, 0x15: true, 0x16: true,
+	0x17: true, 0x18: true, 0x19: true, 0x1a: true, 0x1b: true, 0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true}
 
 // maxJSONDepth bounds the nesting skipValue follows (encoding/json's own
 // bound is 10,000; deeper values go to it).
@@ -436,4 +464,133 @@ func walkClusters(raw []byte, visit func(level int, v int64)) bool {
 	}
 	i, ok := list(skipWS(raw, 0), 0)
 	return ok && skipWS(raw, i) == len(raw)
+}
+
+// fastClusters are the mentions of a clusters field that parseMentions
+// read (ok), their Line not yet set.
+type fastClusters struct {
+	ments     []Mention
+	nClusters int
+	ok        bool
+}
+
+// parseMentions reads a clusters field of the usual shape at b[i], [[[start,
+// end], ...], ...] with every number a plain non-negative decimal (no sign,
+// fraction, exponent or leading zero) and every span valid as far as the
+// field alone says (start <= end <= 2147483647), straight into mentions, in
+// one pass and one allocation, and returns the index after it; nClusters
+// counts the empty clusters too. ok is false for anything else, which
+// skipValue and mentionsOf then read (and refuse with their messages). The
+// mentions are fewer than the "[" of the field, which bytes.Count finds at
+// memory speed, so the array is sized once; nil when there are none.
+func parseMentions(b []byte, i int) (ments []Mention, nClusters, next int, ok bool) {
+	start := i
+	if i >= len(b) || b[i] != '[' {
+		return nil, 0, 0, false
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return nil, 0, i + 1, true
+	}
+	for c := int64(0); ; c++ { // a cluster
+		if i >= len(b) || b[i] != '[' {
+			return nil, 0, 0, false
+		}
+		i = skipWS(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			i++
+		} else {
+			for { // a span
+				if i >= len(b) || b[i] != '[' {
+					return nil, 0, 0, false
+				}
+				if ments == nil {
+					// The usual field ends at its first "]]]": the spans are
+					// fewer than its "[". (Written otherwise, the array grows.)
+					if end := bytes.Index(b[i:], []byte("]]]")); end >= 0 {
+						ments = make([]Mention, 0, max(1, bytes.Count(b[start:i+end], []byte{'['})-2))
+					}
+				}
+				var s, e int64
+				if s, i, ok = spanNumber(b, skipWS(b, i+1)); !ok {
+					return nil, 0, 0, false
+				}
+				if i = skipWS(b, i); i >= len(b) || b[i] != ',' {
+					return nil, 0, 0, false
+				}
+				if e, i, ok = spanNumber(b, skipWS(b, i+1)); !ok || e < s || e > math.MaxInt32 {
+					return nil, 0, 0, false
+				}
+				if i = skipWS(b, i); i >= len(b) || b[i] != ']' {
+					return nil, 0, 0, false
+				}
+				ments = append(ments, Mention{Start: int32(s), End: int32(e), Cluster: c})
+				i = skipWS(b, i+1)
+				if i < len(b) && b[i] == ',' {
+					i = skipWS(b, i+1)
+					continue
+				}
+				if i < len(b) && b[i] == ']' {
+					i++
+					break
+				}
+				return nil, 0, 0, false
+			}
+		}
+		i = skipWS(b, i)
+		if i < len(b) && b[i] == ',' {
+			i = skipWS(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == ']' {
+			return ments, int(c) + 1, i + 1, true
+		}
+		return nil, 0, 0, false
+	}
+}
+
+// fastMentions reads raw clusters with parseMentions: the mentions of a
+// document on line num of nTokens tokens (-1: unknown); ok is false when
+// parseMentions cannot read them or a span ends past the document.
+func fastMentions(raw []byte, num int32, nTokens int) (ments []Mention, nClusters int, ok bool) {
+	ments, nClusters, next, ok := parseMentions(raw, skipWS(raw, 0))
+	if !ok || skipWS(raw, next) != len(raw) {
+		return nil, 0, false
+	}
+	return ments, nClusters, placeMentions(ments, num, nTokens)
+}
+
+// placeMentions sets the line of mentions read by parseMentions and
+// reports whether they all end inside a document of nTokens tokens (-1:
+// unknown).
+func placeMentions(ments []Mention, num int32, nTokens int) bool {
+	limit := int32(math.MaxInt32)
+	if nTokens >= 0 {
+		limit = int32(min(nTokens-1, math.MaxInt32))
+	}
+	for k := range ments {
+		if ments[k].End > limit {
+			return false
+		}
+		ments[k].Line = num
+	}
+	return true
+}
+
+// spanNumber reads a plain non-negative decimal of at most 10 digits at
+// b[i] ("0" or digits without a leading zero) followed by something other
+// than a digit, ".", "e" or "E", and returns it and the index after it.
+func spanNumber(b []byte, i int) (v int64, next int, ok bool) {
+	j := i
+	for j < len(b) && j-i <= 10 && isDigit(b[j]) {
+		v = v*10 + int64(b[j]-'0')
+		j++
+	}
+	if j == i || j-i > 10 || (b[i] == '0' && j-i > 1) {
+		return 0, 0, false
+	}
+	if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+		return 0, 0, false
+	}
+	return v, j, true
 }

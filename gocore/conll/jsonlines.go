@@ -18,6 +18,9 @@ type jsonDoc struct {
 	Clusters  json.RawMessage     `json:"clusters"`
 	Predicted json.RawMessage     `json:"predicted_clusters"`
 	Sentences [][]json.RawMessage `json:"sentences"`
+	// fast holds the mentions of "clusters" and "predicted_clusters" when
+	// the fast path read them (scanJSONDoc).
+	fast [2]fastClusters
 }
 
 // ReadJSONLines reads a jsonlines file as neural coreference systems write
@@ -99,34 +102,32 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 			return nil, parseErr(path, l.num, name, "document name repeated (first at line %d)", first)
 		}
 		seen[name] = l.num
-		clusters, err := clustersOf(&jd, line, o)
+		raw, field, err := clustersField(&jd, line, o)
 		if err != nil {
 			return nil, parseErr(path, l.num, name, "%v", err)
 		}
 		doc := Doc{Name: name, NumTokens: nTokens, Path: path, Line: l.num}
-		n := 0
-		for _, cluster := range clusters {
-			n += len(cluster)
-		}
-		if n > 0 {
-			doc.Mentions = make([]Mention, 0, n) // sized once: no copies as it grows
-		}
-		doc.Entities = clusterLabels(len(clusters))
-		for c, cluster := range clusters {
-			for k, sp := range cluster {
-				if len(sp) != 2 {
-					return nil, parseErr(path, l.num, name, "cluster %d mention %d has %d numbers, want [start, end]", c, k, len(sp))
+		fastOK := false
+		if jsonFast {
+			var nClusters int
+			switch field {
+			case "clusters", "predicted_clusters":
+				fc := jd.fast[0]
+				if field == "predicted_clusters" {
+					fc = jd.fast[1]
 				}
-				s, e := sp[0], sp[1]
-				switch {
-				case s < 0 || e < s:
-					return nil, parseErr(path, l.num, name, "cluster %d mention %d: [%d, %d] is not a span [start, end] with 0 <= start <= end", c, k, s, e)
-				case e > math.MaxInt32:
-					return nil, parseErr(path, l.num, name, "cluster %d mention %d: span [%d, %d] ends past token 2147483647", c, k, s, e)
-				case doc.NumTokens >= 0 && e >= int64(doc.NumTokens):
-					return nil, parseErr(path, l.num, name, "cluster %d mention %d: span [%d, %d] is not inside the document's %d tokens (its \"sentences\")", c, k, s, e, doc.NumTokens)
-				}
-				doc.Mentions = append(doc.Mentions, Mention{Start: int32(s), End: int32(e), Cluster: int64(c), Line: int32(l.num)})
+				doc.Mentions, nClusters = fc.ments, fc.nClusters
+				fastOK = fc.ok && placeMentions(fc.ments, int32(l.num), nTokens)
+			default:
+				doc.Mentions, nClusters, fastOK = fastMentions(raw, int32(l.num), nTokens)
+			}
+			if fastOK {
+				doc.Entities = clusterLabels(nClusters)
+			}
+		}
+		if !fastOK {
+			if doc.Mentions, doc.Entities, err = mentionsOf(raw, field, int32(l.num), nTokens); err != nil {
+				return nil, parseErr(path, l.num, name, "%v", err)
 			}
 		}
 		docs = append(docs, doc)
@@ -137,12 +138,13 @@ func parseJSONLinesWith(data []byte, path string, o readOpts) ([]Doc, error) {
 	return docs, nil
 }
 
-// clustersOf returns the clusters of one jsonlines document: the field
-// o.clustersField when set; otherwise "clusters", or for a response
-// "predicted_clusters" when it has no "clusters" (one with both is
-// ambiguous and refused). A document without the field is refused.
-func clustersOf(jd *jsonDoc, line []byte, o readOpts) ([][][]int64, error) {
-	raw, field := jd.Clusters, "clusters"
+// clustersField returns the raw clusters of one jsonlines document and the
+// name of their field: the field o.clustersField when set; otherwise
+// "clusters", or for a response "predicted_clusters" when it has no
+// "clusters" (one with both is ambiguous and refused). A document without
+// the field is refused.
+func clustersField(jd *jsonDoc, line []byte, o readOpts) (raw json.RawMessage, field string, err error) {
+	raw, field = jd.Clusters, "clusters"
 	switch {
 	case o.clustersField != "" && o.clustersField != "clusters":
 		field = o.clustersField
@@ -152,22 +154,65 @@ func clustersOf(jd *jsonDoc, line []byte, o readOpts) ([][][]int64, error) {
 		} else {
 			var all map[string]json.RawMessage
 			if err := json.Unmarshal(line, &all); err != nil {
-				return nil, fmt.Errorf("invalid JSON document: %v", err)
+				return nil, "", fmt.Errorf("invalid JSON document: %v", err)
 			}
 			raw = all[field]
 		}
 		if raw == nil {
-			return nil, fmt.Errorf("no %q field (the clusters field asked for)", field)
+			return nil, "", fmt.Errorf("no %q field (the clusters field asked for)", field)
 		}
 	case o.response && o.clustersField == "" && jd.Clusters != nil && jd.Predicted != nil:
-		return nil, errors.New(`both "clusters" and "predicted_clusters": ambiguous; name the field to read with clusters_field= (Python) or --clusters-field (command line)`)
+		return nil, "", errors.New(`both "clusters" and "predicted_clusters": ambiguous; name the field to read with clusters_field= (Python) or --clusters-field (command line)`)
 	case o.response && o.clustersField == "" && jd.Clusters == nil && jd.Predicted != nil:
 		raw, field = jd.Predicted, "predicted_clusters"
 	case raw == nil && o.response:
-		return nil, errors.New(`no "clusters" or "predicted_clusters" field`)
+		return nil, "", errors.New(`no "clusters" or "predicted_clusters" field`)
 	case raw == nil:
-		return nil, errors.New(`no "clusters" field`)
+		return nil, "", errors.New(`no "clusters" field`)
 	}
+	return raw, field, nil
+}
+
+// mentionsOf returns the mentions of raw clusters (the field named field)
+// on line num of a document of nTokens tokens (-1: unknown) and their
+// clusters' labels, or an error that says what is wrong: the general road,
+// which fastMentions leaves every unusual or invalid value to.
+func mentionsOf(raw []byte, field string, num int32, nTokens int) ([]Mention, []string, error) {
+	clusters, err := decodeClusters(raw, field)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := 0
+	for _, cluster := range clusters {
+		n += len(cluster)
+	}
+	var ments []Mention
+	if n > 0 {
+		ments = make([]Mention, 0, n) // sized once: no copies as it grows
+	}
+	for c, cluster := range clusters {
+		for k, sp := range cluster {
+			if len(sp) != 2 {
+				return nil, nil, fmt.Errorf("cluster %d mention %d has %d numbers, want [start, end]", c, k, len(sp))
+			}
+			s, e := sp[0], sp[1]
+			switch {
+			case s < 0 || e < s:
+				return nil, nil, fmt.Errorf("cluster %d mention %d: [%d, %d] is not a span [start, end] with 0 <= start <= end", c, k, s, e)
+			case e > math.MaxInt32:
+				return nil, nil, fmt.Errorf("cluster %d mention %d: span [%d, %d] ends past token 2147483647", c, k, s, e)
+			case nTokens >= 0 && e >= int64(nTokens):
+				return nil, nil, fmt.Errorf("cluster %d mention %d: span [%d, %d] is not inside the document's %d tokens (its \"sentences\")", c, k, s, e, nTokens)
+			}
+			ments = append(ments, Mention{Start: int32(s), End: int32(e), Cluster: int64(c), Line: num})
+		}
+	}
+	return ments, clusterLabels(len(clusters)), nil
+}
+
+// decodeClusters decodes raw clusters (the field named field) into lists of
+// numbers.
+func decodeClusters(raw []byte, field string) ([][][]int64, error) {
 	if jsonFast {
 		if clusters, ok := parseClusters(raw); ok {
 			return clusters, nil

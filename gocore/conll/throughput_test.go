@@ -54,12 +54,18 @@ func largeDocument(b *testing.B) string {
 
 // litBankFile writes LitBank's 100 files concatenated into a temporary file.
 func litBankFile(b *testing.B) string {
-	_, data, size := loadFiles(b, "litbank", "*.conll")
+	return concatenatedFile(b, "litbank", "*.conll", "litbank.conll")
+}
+
+// concatenatedFile writes the shared data files sub/pattern, concatenated,
+// into a temporary file named name.
+func concatenatedFile(b *testing.B, sub, pattern, name string) string {
+	_, data, size := loadFiles(b, sub, pattern)
 	all := make([]byte, 0, size)
 	for _, d := range data {
 		all = append(all, d...)
 	}
-	path := filepath.Join(b.TempDir(), "litbank.conll")
+	path := filepath.Join(b.TempDir(), name)
 	require.NoError(b, os.WriteFile(path, all, 0o600))
 	return path
 }
@@ -138,5 +144,84 @@ func BenchmarkReadFileJSONLines(b *testing.B) {
 		docs, err := readWith(largeDocument(b), readOpts{})
 		require.NoError(b, err)
 		benchReadFile(b, jsonLinesOf(b, docs), false)
+	})
+}
+
+// conlluOf writes docs as a CorefUD CoNLL-U file (sentences of 20 words
+// named w0, w1, ..., tagged NOUN/NN, each word's head the sentence's first
+// word, the mentions in MISC's Entity=: at each word the closings, then the
+// openings, then the one-word mentions) into a temporary file.
+func conlluOf(b *testing.B, docs []Doc) string {
+	out := []byte("# global.Entity = eid-etype-head-other\n")
+	for _, d := range docs {
+		out = fmt.Appendf(out, "# newdoc id = %s\n", d.Name)
+		opens := make([][]int64, d.NumTokens)
+		closes := make([][]int64, d.NumTokens)
+		singles := make([][]int64, d.NumTokens)
+		for _, m := range d.Mentions {
+			if m.Start == m.End {
+				singles[m.Start] = append(singles[m.Start], m.Cluster)
+				continue
+			}
+			opens[m.Start] = append(opens[m.Start], m.Cluster)
+			closes[m.End] = append(closes[m.End], m.Cluster)
+		}
+		for t := 0; t < d.NumTokens; t++ {
+			id := t%20 + 1
+			if id == 1 {
+				if t > 0 {
+					out = append(out, '\n')
+				}
+				out = fmt.Appendf(out, "# sent_id = %d\n", t/20+1)
+			}
+			head := 1
+			if id == 1 {
+				head = 0
+			}
+			out = fmt.Appendf(out, "%d\tw%d\tw\tNOUN\tNN\t_\t%d\tdep\t_\t", id, t, head)
+			if len(opens[t])+len(closes[t])+len(singles[t]) == 0 {
+				out = append(out, "_\n"...)
+				continue
+			}
+			out = append(out, "Entity="...)
+			for _, e := range closes[t] {
+				out = fmt.Appendf(out, "e%d)", e)
+			}
+			for _, e := range opens[t] {
+				out = fmt.Appendf(out, "(e%d-x-1", e)
+			}
+			for _, e := range singles[t] {
+				out = fmt.Appendf(out, "(e%d-x-1)", e)
+			}
+			out = append(out, '\n')
+		}
+		out = append(out, '\n')
+	}
+	path := filepath.Join(b.TempDir(), "docs.conllu")
+	require.NoError(b, os.WriteFile(path, out, 0o600))
+	return path
+}
+
+// BenchmarkReadFileCoNLLU reads CoNLL-U: GUM's files concatenated, LitBank
+// and (with COREFSCORE_BENCH_1M) the 1M-mention document written as
+// CoNLL-U, and issue 20's nested case of 16,000 mentions.
+func BenchmarkReadFileCoNLLU(b *testing.B) {
+	b.Run("gum", func(b *testing.B) {
+		benchReadFile(b, concatenatedFile(b, "gum-conllu", "*.conllu", "gum.conllu"), true)
+	})
+	b.Run("litbank", func(b *testing.B) {
+		docs, err := readWith(litBankFile(b), readOpts{})
+		require.NoError(b, err)
+		benchReadFile(b, conlluOf(b, docs), true)
+	})
+	b.Run("nested", func(b *testing.B) {
+		path := filepath.Join(b.TempDir(), "nested.conllu")
+		require.NoError(b, os.WriteFile(path, []byte(nestedCoNLLU(16_000)), 0o600))
+		benchReadFile(b, path, true)
+	})
+	b.Run("1m", func(b *testing.B) {
+		docs, err := readWith(largeDocument(b), readOpts{})
+		require.NoError(b, err)
+		benchReadFile(b, conlluOf(b, docs), true)
 	})
 }
