@@ -5,6 +5,7 @@ package main
 // reading, scoring and analysis from them, on Go values.
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/corefscore/corefscore/gocore"
@@ -31,7 +32,10 @@ type callOptions struct {
 	engine   gocore.Options
 	outputs  output
 	analysis gocore.MetricSet // the analyses of outAnalysis (kk, ms); 0: both
-	marshal  bool             // input=marshal: cs_score_batch reads one document from marshal bytes
+	// wordBytes > 0: the key's documents keep only their first words, at
+	// most wordBytes bytes of them in file order ("words_limit"); 0: all.
+	wordBytes int
+	marshal   bool // input=marshal: cs_score_batch reads one document from marshal bytes
 }
 
 // parseCallOptions validates options: "outputs" and "analysis" here, every
@@ -49,6 +53,8 @@ func parseCallOptions(keys, values []string) (callOptions, error) {
 			co.analysis, err = parseAnalyses(values[i])
 		case "input":
 			co.marshal, err = parseInput(values[i])
+		case "words_limit":
+			co.wordBytes, err = parseWordsLimit(values[i])
 		default:
 			engineKeys, engineValues, index = append(engineKeys, k), append(engineValues, values[i]), append(index, i)
 			continue
@@ -78,6 +84,17 @@ func parseInput(value string) (bool, *gocore.Error) {
 		return true, nil
 	}
 	return false, gocore.NewError(gocore.KindOption, "must be arrays or marshal; got %q", value)
+}
+
+// maxWordsLimit is the largest words_limit taken: a limit beyond any file.
+const maxWordsLimit = 1 << 40
+
+func parseWordsLimit(value string) (int, *gocore.Error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+	if err != nil || n < 1 || n > maxWordsLimit {
+		return 0, gocore.NewError(gocore.KindOption, "must be a number of bytes from 1 to %d; got %q", int64(maxWordsLimit), value)
+	}
+	return int(n), nil
 }
 
 func parseOutputs(value string) (output, *gocore.Error) {
@@ -145,7 +162,7 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 		if want != docsOut || path == "" {
 			return out, argErr("both paths are needed unless the outputs are the one file's documents")
 		}
-		docs, texts, err := conll.Documents(path, side, opt)
+		docs, texts, err := conll.Documents(path, side, opt, co.wordBytes)
 		if err != nil {
 			return out, gocore.AsError(err)
 		}
@@ -175,7 +192,7 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 		out.analysis, out.analysisSizes = keepAnalysis(names, recs, warnings)
 		return out, checkStop(stop)
 	}
-	rep, err := files.Report(keyPath, respPath, opt, co.analysisOptions())
+	rep, err := files.Report(keyPath, respPath, opt, co.analysisOptions(), co.wordBytes)
 	if err != nil {
 		return out, gocore.AsError(err)
 	}

@@ -376,6 +376,9 @@ type readOpts struct {
 	// Documents), read from the same bytes as the documents: the file is
 	// then read whole first, and its words are scanned while it is parsed.
 	text *[]Text
+	// wordBytes > 0 keeps only the first words of text, at most wordBytes
+	// bytes of them in file order (see textsOf); 0 keeps them all.
+	wordBytes int
 }
 
 // stopReader reads a file, polling stop before each read; on a pipe or a
@@ -410,6 +413,20 @@ func (r *stopReader) Read(b []byte) (int, error) {
 		}
 		return n, err
 	}
+}
+
+// pollingReader is a reader that polls stop (nil: never) before each read
+// and then fails with gocore.ErrCancelled.
+type pollingReader struct {
+	r    io.Reader
+	stop func() bool
+}
+
+func (p pollingReader) Read(b []byte) (int, error) {
+	if p.stop != nil && p.stop() {
+		return 0, gocore.ErrCancelled
+	}
+	return p.r.Read(b)
 }
 
 // openFile opens path for reading. A regular file (or any file when stop is
@@ -526,7 +543,11 @@ func readWithText(path string, o readOpts) ([]Doc, error) {
 	if err != nil {
 		return nil, openErr(err, path)
 	}
-	data, err := io.ReadAll(newStopReader(file, o.stop))
+	// Sized to the file at once: growing by doubling would hold up to twice
+	// the file's size while it is read.
+	var buf bytes.Buffer
+	buf.Grow(regularSize(file) + bytes.MinRead)
+	_, err = buf.ReadFrom(newStopReader(file, o.stop))
 	_ = file.Close()
 	if err != nil {
 		if errors.Is(err, gocore.ErrCancelled) {
@@ -534,7 +555,9 @@ func readWithText(path string, o readOpts) ([]Doc, error) {
 		}
 		return nil, errors.Wrapf(err, "conll: reading %s", path)
 	}
+	data := buf.Bytes()
 	var texts []Text
+	var textErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -543,11 +566,13 @@ func readWithText(path string, o readOpts) ([]Doc, error) {
 				texts = nil // words are for display only: a document without them shows none
 			}
 		}()
-		texts = textsOf(data, path, o.format)
+		texts, textErr = textsOf(data, path, o.format, o.wordBytes, o.stop)
 	}()
 	var docs []Doc
 	if f, ferr := resolveFormat(nil, path, o.format); ferr == nil && f == FormatCoNLL2012 {
-		docs, err = readCoNLL2012Stream(bytes.NewReader(data), path, o.types, len(data))
+		// Through the stop-polling reader, so that a cancelled parse of the
+		// bytes in memory ends within a chunk, as a read of the file does.
+		docs, err = readCoNLL2012Stream(pollingReader{bytes.NewReader(data), o.stop}, path, o.types, len(data))
 	} else {
 		if i := bytes.IndexByte(data, 0); i >= 0 {
 			err = nulError(path, 1+bytes.Count(data[:i], []byte{'\n'}))
@@ -556,6 +581,9 @@ func readWithText(path string, o readOpts) ([]Doc, error) {
 		}
 	}
 	<-done
+	if err == nil {
+		err = textErr
+	}
 	if err != nil {
 		return nil, err
 	}

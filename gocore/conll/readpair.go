@@ -47,12 +47,12 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 				respFailed.Store(true)
 			}
 		}()
-		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText)
+		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText, x.WordBytes)
 		if isEmptyFile(respErr) {
 			resp, respErr, respEmpty = nil, nil, true
 		}
 	}()
-	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText)
+	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText, x.WordBytes)
 	if err != nil {
 		keyFailed.Store(true)
 	}
@@ -111,15 +111,18 @@ func collectAfterReading(docs []gocore.Document) {
 // PairExtras are what a read of a pair of files may do beyond what scoring
 // needs: read mention types whatever the metrics (Types), and keep the words
 // of the key's or the response's documents (KeyText, RespText, when not nil;
-// see Documents).
+// see Documents). WordBytes > 0 keeps only each file's first words, at
+// most WordBytes bytes of them (a report's page can show no more); 0 keeps
+// them all.
 type PairExtras struct {
 	Types             bool
 	KeyText, RespText *[]Text
+	WordBytes         int
 }
 
 // readSide reads one side's file.
-func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text) ([]Doc, error) {
-	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text}
+func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text, wordBytes int) ([]Doc, error) {
+	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text, wordBytes: wordBytes}
 	if response {
 		o.clustersField = opt.ClustersField
 	}

@@ -52,7 +52,9 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
     systems = list(names) if names is not None else _system_names(response_paths)
 
     def run(path: Any, system: str) -> tuple:
-        return _api._report_files(key_path, path, format=format, name=system, **options)
+        # Only the words the page can hold cross from the engine: none beyond the page's size is ever shown.
+        return _api._report_files(key_path, path, format=format, name=system, words_limit=report_html.PAGE_LIMIT,
+                                  **options)
 
     done = _concurrently([lambda p=p, s=s: run(p, s) for s, p in zip(systems, response_paths)])
     data: dict[str, Any] = {
@@ -211,7 +213,9 @@ def _documents(raw: dict) -> list[dict[str, Any]]:
     for d, (name, mentions) in enumerate(zip(raw["names"], _mention_tables(raw))):
         first, last = wd[d], wd[d + 1]
         base = int(wo[first]) if last > first else 0
-        docs.append({"name": name,
+        # The engine may keep only a document's first words (words_limit); its sentences still count them all.
+        n_words = int(ends[sd[d + 1] - 1]) if sd[d + 1] > sd[d] else last - first
+        docs.append({"name": name, "n_words": max(n_words, last - first),
                      "words_utf8": memoryview(text)[base:int(wo[last])] if last > first else b"",
                      # (a view when the document starts the buffer: no copy of one huge document's offsets)
                      "word_offsets": (wo[first:last + 1] - base if base else wo[first:last + 1]) if last > first

@@ -97,6 +97,8 @@ mention; :func:`nested_document` turns it into the form above)::
      "words_utf8": b"It was ...",             # the words' UTF-8 bytes back to back
      "word_offsets": [0, 2, 5, ...],          # word w is bytes o[w] .. o[w + 1] - 1 (n + 1 numbers)
      "sentence_ends": [12, 30, ...],          # each sentence's end (exclusive word index)
+     "n_words": 48213,                        # optional: the document's words when only the first
+                                              # ones are given (default: all are)
      "key_mentions": [[0, 1, 0], [7, 7, 0], ...],         # rows start, end, entity (arrays welcome)
      "response_mentions": {"coref-A": [[0, 1, 0], ...]},
      "scores": ..., "errors": ...}                        # as above
@@ -509,7 +511,7 @@ def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) ->
     if budget < _MIN_BODY:
         return None
     offsets = np.asarray(cols["word_offsets"], np.int64)
-    n = len(offsets) - 1
+    n = len(offsets) - 1  # the words given; the document may have more (n_words), which are never shown
     sides = [np.asarray(cols["key_mentions"], np.int64).reshape(-1, 3)] + [
         np.asarray((cols.get("response_mentions") or {}).get(s, ()), np.int64).reshape(-1, 3) for s in systems]
     # An estimate of the JSON bytes of the first t words: their bytes, a separator each, about 14 bytes a
@@ -527,7 +529,7 @@ def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) ->
     best = None
     for _ in range(4):  # the estimate corrected by the size it gave: escapes make it low, few mentions high
         shown = max(0, min(shown, n))
-        body = _body_json(cols, offsets, sides, errors, systems, n, shown)
+        body = _body_json(cols, offsets, sides, errors, systems, max(n, int(cols.get("n_words", n))), shown)
         size = len(body.encode("utf-8"))
         if size <= budget:
             best = body
