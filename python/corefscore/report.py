@@ -177,12 +177,14 @@ def _errors(analysis: _analysis.Analysis) -> tuple[dict[str, dict | list], dict[
     out: dict[str, dict | list] = {}
     for d, name in enumerate(raw["names"]):
         a, b = bounds[d], bounds[d + 1]
+        # NumPy arrays, not lists: a list holds a Python int per value (36 bytes, not 8), which for the errors
+        # of a million-mention document is hundreds of MB, and the page converts them back to arrays anyway.
         out[name] = {"category": names[a:b],
-                     "mentions": spans[mo[a]:mo[b]].ravel().tolist(),
-                     "mention_offsets": ((mo[a:b + 1] - mo[a]) * 2).tolist(),
-                     "key_entities": ks[ko[a]:ko[b]].tolist(), "key_offsets": (ko[a:b + 1] - ko[a]).tolist(),
-                     "response_entities": rs[ro[a]:ro[b]].tolist(),
-                     "response_offsets": (ro[a:b + 1] - ro[a]).tolist()}
+                     "mentions": spans[mo[a]:mo[b]].ravel(),
+                     "mention_offsets": (mo[a:b + 1] - mo[a]) * 2,
+                     "key_entities": ks[ko[a]:ko[b]], "key_offsets": ko[a:b + 1] - ko[a],
+                     "response_entities": rs[ro[a]:ro[b]],
+                     "response_offsets": ro[a:b + 1] - ro[a]}
     return out, links
 
 

@@ -104,7 +104,7 @@ mention; :func:`nested_document` turns it into the form above)::
      "scores": ..., "errors": ...}                        # as above
 
 A system's errors in a document may also be given as columns, the form
-:func:`corefscore.report.report_data` gives (one list per field instead of a
+:func:`corefscore.report.report_data` gives (one list or array per field instead of a
 dict per error; much cheaper to build and to embed for thousands of
 errors)::
 
