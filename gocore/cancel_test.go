@@ -29,3 +29,20 @@ func TestAnalyzeCancelled(t *testing.T) {
 		assert.Equal(t, KindCancelled, AsError(err).Kind, "stop after %d of %d polls", at, total)
 	}
 }
+
+// TestDATableKeepsTheStopFunction: DA aligns the chains of a table of its
+// own when the document's mentions are not in its canonical order; that
+// table's alignment polls the caller's stop function too (it did not, and
+// Ctrl-C waited for the whole alignment of a 400,000-mention document).
+func TestDATableKeepsTheStopFunction(t *testing.T) {
+	d := benchDoc(2_000)
+	tb, err := NewTable(&d, 0, &Options{}, nil)
+	require.NoError(t, err)
+	require.False(t, daCanonical(tb), "the fixture needs DA's own table")
+	var calls atomic.Int64
+	tb.stop = func() bool { calls.Add(1); return true }
+	dt := daTable(tb)
+	require.NotNil(t, dt.stop)
+	dt.stop()
+	assert.Equal(t, int64(1), calls.Load(), "the caller's function")
+}
