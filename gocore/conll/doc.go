@@ -399,7 +399,16 @@ func newStopReader(f *os.File, stop func() bool) *stopReader {
 	return r
 }
 
+// stopReadChunk is the most one read asks for: a read of a whole large
+// file into a buffer of its size (readWithText, readAllSized) is then many
+// reads, with a poll of the stop function between two (a single read of
+// 400 MB takes about half a second).
+const stopReadChunk = 4 << 20
+
 func (r *stopReader) Read(b []byte) (int, error) {
+	if len(b) > stopReadChunk {
+		b = b[:stopReadChunk]
+	}
 	for {
 		if r.stop != nil && r.stop() {
 			return 0, gocore.ErrCancelled
