@@ -230,6 +230,7 @@ def _documents(raw: dict) -> list[dict[str, Any]]:
 def write_report(output: Any, key_path: Any, response_paths: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
     """Write the report of :func:`report_data` to ``output`` (one HTML file); returns the data."""
     data = report_data(key_path, response_paths, **kwargs)
+    page = report_html.render_report(data)  # before the file is opened: an interrupted report leaves none
     with open(output, "w", encoding="utf-8") as f:
-        f.write(report_html.render_report(data))
+        f.write(page)
     return data
