@@ -386,8 +386,15 @@ _SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+#: Characters of a long string, and integers of a long list, written by one call: a signal's handler (Ctrl-C)
+#: runs between two such calls, so building the page of a huge document stays interruptible at once.
+_CHUNK = 1 << 18
+
+
 def _json_for_script(obj: Any) -> str:
     """JSON safe inside <script type="application/json">: no input string can end the element or change the page."""
+    if isinstance(obj, str) and len(obj) > _CHUNK:  # escapes are per character: the pieces' JSON joins up
+        return '"' + "".join([_json_for_script(obj[i:i + _CHUNK])[1:-1] for i in range(0, len(obj), _CHUNK)]) + '"'
     s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
     return _SCRIPT_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
 
@@ -579,7 +586,8 @@ def _int_list(values: Any) -> str:
     """Integers as a JSON list."""
     import numpy as np
 
-    return "[" + ",".join(map(str, np.asarray(values, np.int64).ravel().tolist())) + "]"
+    v = np.asarray(values, np.int64).ravel()
+    return "[" + ",".join([",".join(map(str, v[i:i + _CHUNK].tolist())) for i in range(0, len(v), _CHUNK)]) + "]"
 
 
 def _errors_within(e: dict, shown: int) -> dict:
