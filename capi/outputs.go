@@ -228,15 +228,17 @@ const largeReportMentions = 1 << 20
 // into memory of its own next, which cannot reuse what the Go heap keeps:
 // on the 1M-mention document the heap's peak (the key file's bytes, the
 // readers' and the engine's work arrays) is several hundred MB above what
-// the results hold, and the caller's peak stacked on top of it. Costs one
-// collection of the results (a fraction of the call).
+// the results hold, and the caller's peak stacked on top of it. It costs
+// one collection, which runs on its own goroutine while the call returns:
+// the caller's Ctrl-C need not wait for it, and the caller's copies are made
+// meanwhile (the memory they need is a fraction of what is released).
 func releaseAfterLargeReport(rep *files.FileReport) {
 	n := 0
 	for i := range rep.Key {
 		n += len(rep.Key[i].Mentions) + len(rep.Response[i].Mentions)
 	}
 	if n >= largeReportMentions {
-		debug.FreeOSMemory()
+		go debug.FreeOSMemory()
 	}
 }
 
