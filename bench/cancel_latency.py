@@ -64,10 +64,16 @@ def env() -> dict[str, str]:
     return e
 
 
+def default_sigint() -> None:
+    """In the child: SIGINT's default action, whatever this process got (a background job ignores SIGINT)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run(cmd: list[str], delay: float | None) -> tuple[float, int | None, float | None]:
     """(seconds from start to exit, return code, seconds from SIGINT to exit or None when it ended first)."""
     start = time.monotonic()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(), cwd=REPO)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(), cwd=REPO,
+                             preexec_fn=default_sigint)
     sent = None
     if delay is not None:
         try:

@@ -76,7 +76,9 @@ def _threads(pid: int) -> int:
 
 def _interrupt(cmd: list[str], delay: float) -> subprocess.CompletedProcess:
     """Run cmd, send SIGINT ``delay`` seconds after its Go runtime started (inside the engine), wait for its end."""
-    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+    # SIGINT's default action in the child, even when this process ignores it (run as a background job).
+    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         start = time.monotonic()
         # Python alone runs one thread (two with the report's helper); the Go runtime starts several at once.
