@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -82,7 +83,7 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 			return nil, nil, nil, nil, nil, err
 		}
 	}
-	collectAfterReading(docs)
+	collectAfterReading(docs, opt.Stop)
 	return key, resp, docs, respOf, warnings, nil
 }
 
@@ -97,13 +98,41 @@ const collectThreshold = 1 << 20
 // engine's tables then grew the heap to twice that. Collected here, after
 // the readers' arrays became garbage, the goal follows what scoring keeps
 // (the 1M-mention document: about 0.1 s of CPU, tens of MB less peak).
-func collectAfterReading(docs []gocore.Document) {
+//
+// The caller waits for the collection only while stop (nil: never true),
+// polled every stopPoll, says to go on: a full collection of a large heap
+// takes up to a second on a loaded machine, and a cancelled call returns at
+// once while the collection ends on its own.
+func collectAfterReading(docs []gocore.Document, stop func() bool) {
 	n := 0
 	for i := range docs {
 		n += len(docs[i].Key.Mentions) + len(docs[i].Response.Mentions)
 		if n >= collectThreshold {
-			runtime.GC()
+			break
+		}
+	}
+	if n < collectThreshold {
+		return
+	}
+	if stop == nil {
+		runtime.GC()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		runtime.GC()
+		close(done)
+	}()
+	tick := time.NewTicker(stopPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
 			return
+		case <-tick.C:
+			if stop() {
+				return
+			}
 		}
 	}
 }
