@@ -133,6 +133,13 @@ func TestOptionsHandles(t *testing.T) {
 	assert.Equal(t, int32(1), recordOf(err).option, "an engine option's index among call options")
 	_, err = newOptions([]string{"analysis"}, []string{"muc"})
 	assert.Equal(t, int32(gocore.KindOption), recordOf(err).kind, "analysis names kk or ms only")
+	for _, bad := range []string{"0", "-5", "many", "1e9"} {
+		_, err = newOptions([]string{"outputs", "words_limit"}, []string{"key_documents", bad})
+		assert.Equal(t, int32(1), recordOf(err).option, "words_limit %q is refused", bad)
+	}
+	co, err := parseCallOptions([]string{"words_limit"}, []string{"24000000"})
+	require.NoError(t, err)
+	assert.Equal(t, 24000000, co.wordBytes)
 }
 
 // TestFreeHandle: one free for every kind of handle; handles of different

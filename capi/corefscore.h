@@ -284,6 +284,12 @@ int32_t cs_columns(char *names, int64_t names_len, int32_t *metrics, int64_t met
  *   scoring call produces; default scores. key_documents and
  *   response_documents: cs_score_files only, the key's with its words)
  *   analysis=kk,ms (the analyses outputs=analysis runs; default both)
+ *   words_limit=N (key_documents: only the key file's first words are
+ *   kept, at most N bytes of them in file order, so that a caller showing
+ *   a part of a huge file does not hold all of it; a document cut by the
+ *   limit has its first words in word_docs, possibly none, while its
+ *   sentence_ends still cover it whole, the last being its number of
+ *   words; default all)
  *   input=arrays|marshal (how cs_score_batch takes its documents; default
  *   arrays, the cs_side arrays. marshal: one document (n_docs = 1) given as
  *   the bytes cs_spans_from_marshal reads, key->mentions pointing at them

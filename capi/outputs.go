@@ -5,6 +5,8 @@ package main
 // reading, scoring and analysis from them, on Go values.
 
 import (
+	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/corefscore/corefscore/gocore"
@@ -31,7 +33,10 @@ type callOptions struct {
 	engine   gocore.Options
 	outputs  output
 	analysis gocore.MetricSet // the analyses of outAnalysis (kk, ms); 0: both
-	marshal  bool             // input=marshal: cs_score_batch reads one document from marshal bytes
+	// wordBytes > 0: the key's documents keep only their first words, at
+	// most wordBytes bytes of them in file order ("words_limit"); 0: all.
+	wordBytes int
+	marshal   bool // input=marshal: cs_score_batch reads one document from marshal bytes
 }
 
 // parseCallOptions validates options: "outputs" and "analysis" here, every
@@ -49,6 +54,8 @@ func parseCallOptions(keys, values []string) (callOptions, error) {
 			co.analysis, err = parseAnalyses(values[i])
 		case "input":
 			co.marshal, err = parseInput(values[i])
+		case "words_limit":
+			co.wordBytes, err = parseWordsLimit(values[i])
 		default:
 			engineKeys, engineValues, index = append(engineKeys, k), append(engineValues, values[i]), append(index, i)
 			continue
@@ -78,6 +85,17 @@ func parseInput(value string) (bool, *gocore.Error) {
 		return true, nil
 	}
 	return false, gocore.NewError(gocore.KindOption, "must be arrays or marshal; got %q", value)
+}
+
+// maxWordsLimit is the largest words_limit taken: a limit beyond any file.
+const maxWordsLimit = 1 << 40
+
+func parseWordsLimit(value string) (int, *gocore.Error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+	if err != nil || n < 1 || n > maxWordsLimit {
+		return 0, gocore.NewError(gocore.KindOption, "must be a number of bytes from 1 to %d; got %q", int64(maxWordsLimit), value)
+	}
+	return int(n), nil
 }
 
 func parseOutputs(value string) (output, *gocore.Error) {
@@ -145,7 +163,7 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 		if want != docsOut || path == "" {
 			return out, argErr("both paths are needed unless the outputs are the one file's documents")
 		}
-		docs, texts, err := conll.Documents(path, side, opt)
+		docs, texts, err := conll.Documents(path, side, opt, co.wordBytes)
 		if err != nil {
 			return out, gocore.AsError(err)
 		}
@@ -175,7 +193,7 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 		out.analysis, out.analysisSizes = keepAnalysis(names, recs, warnings)
 		return out, checkStop(stop)
 	}
-	rep, err := files.Report(keyPath, respPath, opt, co.analysisOptions())
+	rep, err := files.Report(keyPath, respPath, opt, co.analysisOptions(), co.wordBytes)
 	if err != nil {
 		return out, gocore.AsError(err)
 	}
@@ -196,7 +214,32 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 		res := &documentsResult{docs: rep.Response, texts: make([]conll.Text, len(rep.Response))}
 		out.respDocs, out.respSize = documentsHandles.put(res), res.sizes()
 	}
+	releaseAfterLargeReport(rep)
 	return out, nil
+}
+
+// largeReportMentions is the number of mentions (both files) from which a
+// report's file call returns the memory it no longer uses to the system
+// before it returns (releaseAfterLargeReport).
+const largeReportMentions = 1 << 20
+
+// releaseAfterLargeReport returns the collector's free memory to the system
+// after a report's file call on large files. The caller copies the results
+// into memory of its own next, which cannot reuse what the Go heap keeps:
+// on the 1M-mention document the heap's peak (the key file's bytes, the
+// readers' and the engine's work arrays) is several hundred MB above what
+// the results hold, and the caller's peak stacked on top of it. It costs
+// one collection, which runs on its own goroutine while the call returns:
+// the caller's Ctrl-C need not wait for it, and the caller's copies are made
+// meanwhile (the memory they need is a fraction of what is released).
+func releaseAfterLargeReport(rep *files.FileReport) {
+	n := 0
+	for i := range rep.Key {
+		n += len(rep.Key[i].Mentions) + len(rep.Response[i].Mentions)
+	}
+	if n >= largeReportMentions {
+		go debug.FreeOSMemory()
+	}
 }
 
 // checkStop is the cancelled error when the caller's flag is set.

@@ -149,17 +149,29 @@ func Analyze(d *Document, opt *Options) ([]ErrorRecord, error) {
 		return nil, err
 	}
 	var recs []ErrorRecord
+	t.stop = opt.Stop // the analyses' loops poll it (analysisPoller)
 	a := newAnalysis(t)
 	kk, ms := metricIndex("kk"), metricIndex("ms")
 	both := opt.Metrics&(1<<uint(kk)|1<<uint(ms)) == 0 // neither named: both analyses
 	if both || opt.Metrics.Has(kk) {
 		a.kk(opt, make([]float64, len(kkColumns)), &recs)
 	}
+	if opt.stopped() {
+		return nil, errCancelled()
+	}
 	if both || opt.Metrics.Has(ms) {
 		a.ms(make([]float64, len(msColumns)), &recs)
 	}
+	if opt.stopped() {
+		return nil, errCancelled()
+	}
 	return recs, nil
 }
+
+// poller returns a poller of the table's stop function for one of the
+// analysis's loops over mentions or entities: a loop that halts leaves its
+// records unfinished, and Analyze then returns the cancellation.
+func (a *analysis) poller() *poller { return &poller{stop: a.t.stop} }
 
 // AnalyzeBatch is Analyze over a batch, records in document order with Doc
 // set to the document's index. Documents are analysed on up to opt.Workers
@@ -171,11 +183,21 @@ func AnalyzeBatch(docs []Document, opt Options) ([]ErrorRecord, error) {
 	per := make([][]ErrorRecord, len(docs))
 	errs := make([]error, len(docs))
 	parallelFor(len(docs), workers, func(i int) bool {
+		if opt.stopped() {
+			errs[i] = errCancelled()
+			return true
+		}
 		per[i], errs[i] = analyzeRecovering(&docs[i], &opt)
-		return false
+		return errs[i] != nil
 	})
+	if opt.stopped() { // documents not analysed leave no error of their own
+		return nil, errCancelled()
+	}
 	total := 0
 	for i, err := range errs {
+		if errors.Is(err, ErrCancelled) {
+			return nil, errCancelled()
+		}
 		if err != nil {
 			return nil, &DocError{Doc: i, Name: docs[i].Name, Err: err}
 		}
@@ -301,7 +323,11 @@ func (a *analysis) repairSpans(out []float64, recs *[]ErrorRecord) {
 	}
 	var ivs []iv
 	base := a.respOf // the response as the analysis sees it (singletons dropped)
+	pl := a.poller()
 	for _, m := range a.order {
+		if pl.halt() {
+			return
+		}
 		isKey, isResp := t.KeyOf[m] >= 0, base[m] >= 0
 		if isKey == isResp {
 			continue // on both sides: not a span error
@@ -665,7 +691,11 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	// Response entities: extra mentions and splits.
 	sp := newSplitter(a, len(t.KeySize))
 	start, list := a.members(a.respOf, len(t.RespSize))
+	pl := a.poller()
 	for r := 0; r+1 < len(start); r++ {
+		if pl.halt() {
+			return
+		}
 		ms := list[start[r]:start[r+1]]
 		nParts, nExtra, _, _ := sp.split(ms, a.keyOf)
 		if nParts+nExtra <= 1 {
@@ -731,6 +761,9 @@ func (a *analysis) kk(opt *Options, out []float64, recs *[]ErrorRecord) {
 	sp = newSplitter(a, len(t.RespSize))
 	start, list = a.members(a.keyOf, len(t.KeySize))
 	for k := 0; k+1 < len(start); k++ {
+		if pl.halt() {
+			return
+		}
 		ms := list[start[k]:start[k+1]]
 		nParts, nMissing, _, _ := sp.split(ms, a.respOf)
 		if nParts+nMissing <= 1 {
@@ -899,7 +932,11 @@ func (a *analysis) ms(out []float64, recs *[]ErrorRecord) {
 			otherClusters = len(t.KeySize)
 		}
 		seen := make([]int32, otherClusters)
+		pl := a.poller()
 		for c := 0; c < nClusters; c++ {
+			if pl.halt() {
+				return
+			}
 			ms := list[start[c]:start[c+1]]
 			lastAny, lastName, lastNominal := int32(-1), int32(-1), int32(-1)
 			for _, m := range ms {
@@ -982,10 +1019,17 @@ type FlatRecords struct {
 // Flatten lays records out as FlatRecords. Cost: linear in their size.
 func Flatten(recs []ErrorRecord) FlatRecords {
 	n := len(recs)
+	// The flat lists sized once: grown by appending, they were copied again
+	// and again (half the time of flattening a 1M-mention document's errors).
+	var nm, nk, nr int
+	for i := range recs {
+		nm, nk, nr = nm+len(recs[i].Mentions), nk+len(recs[i].KeyEntities), nr+len(recs[i].ResponseEntities)
+	}
 	f := FlatRecords{
 		Doc: make([]int64, n), Category: make([]int8, n), Anchor: make([]int64, n),
 		HasAnchor: make([]int8, n), Types: make([]int8, 2*n),
 		MentionOffsets: make([]int64, 1, n+1), KeyOffsets: make([]int64, 1, n+1), RespOffsets: make([]int64, 1, n+1),
+		Mentions: make([]int64, 0, nm), KeyEntities: make([]int64, 0, nk), RespEntities: make([]int64, 0, nr),
 	}
 	for i, r := range recs {
 		f.Doc[i] = int64(r.Doc)

@@ -178,7 +178,7 @@ func daTable(t *Table) *Table {
 	}
 	n := t.NumMentions()
 	order := sortedOrder(t.IDs)
-	d := &Table{NumKey: n, NumResp: n, NumBoth: n, HasTypes: t.HasTypes}
+	d := &Table{NumKey: n, NumResp: n, NumBoth: n, HasTypes: t.HasTypes, stop: t.stop} // stop: its alignment polls
 	d.IDs = make([]int64, n)
 	if t.Types != nil {
 		d.Types = make([]MentionType, n)

@@ -298,6 +298,12 @@ def _big_pair(tmp_path, n_mentions=200_000, seed=0):
     return paths
 
 
+def _default_sigint():
+    """In a child about to be interrupted: SIGINT's default action, even when the test runner ignores SIGINT
+    (a suite started as a background job does, and the child would ignore it too)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -327,6 +333,7 @@ def test_ctrl_c_interrupts_a_long_score_files_at_once(tmp_path):
         text=True,
         env=_env(),
         cwd=REPO,
+        preexec_fn=_default_sigint,
     )
     try:
         assert child.stdout.readline().strip() == "ready"
@@ -390,7 +397,8 @@ def test_cli_bad_option_values_speak_flags(tmp_path):
 def test_cli_ctrl_c_exits_130_without_a_traceback(tmp_path):
     key, resp = _big_pair(tmp_path, n_mentions=200_000, seed=1)
     child = subprocess.Popen([sys.executable, "-m", "corefscore", "all", str(key), str(resp), "none"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO,
+                             preexec_fn=_default_sigint)
     time.sleep(1.5)
     child.send_signal(signal.SIGINT)
     try:
@@ -412,7 +420,8 @@ def test_ctrl_c_ends_a_read_of_a_fifo_nobody_writes(tmp_path, argv):
                "sys.argv[2])\nexcept KeyboardInterrupt:\n    sys.exit(130)", str(key), str(fifo)]
     else:
         cmd = [sys.executable, "-m", "corefscore", *argv, str(key), str(fifo), *(["none"] if argv == ["all"] else [])]
-    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO,
+                             preexec_fn=_default_sigint)
     time.sleep(1.5)  # the child is waiting in the FIFO's open by now
     child.send_signal(signal.SIGINT)
     try:

@@ -71,3 +71,19 @@ def test_json_for_script_round_trips_and_hides_markup(text):
 def test_html_text_never_holds_a_lone_surrogate():
     assert _esc("a\ud800<b") == "a\ufffd&lt;b"
     _esc("x\udfff").encode("utf-8")
+
+
+def test_long_strings_and_lists_written_in_pieces_are_the_same(monkeypatch):
+    """A huge document's text and integer lists are written a piece at a time (so that Ctrl-C is handled between
+    two pieces); the pieces join up to exactly what one call writes, escapes cut nowhere."""
+    import numpy as np
+    from corefscore import report_html
+
+    text = "".join(HOSTILE) * 40 + "\ud800\udfffé\"\\"
+    values = np.arange(-50, 1000, 7)
+    whole, ints = _json_for_script(text), report_html._int_list(values)
+    monkeypatch.setattr(report_html, "_CHUNK", 7)
+    assert report_html._json_for_script(text) == whole
+    assert report_html._int_list(values) == ints == json.dumps(values.tolist(), separators=(",", ":"))
+    assert json.loads(whole.replace("\\ud800", "").replace("\\udfff", "")) == text.replace("\ud800", "").replace(
+        "\udfff", "")

@@ -626,6 +626,28 @@ def test_huge_document_page_stays_small(huge_report):
     assert len(body["k"]) > 3 * 100_000, "the mentions inside the embedded words are there"
 
 
+def test_the_engine_keeps_only_the_words_asked_for():
+    """words_limit: the key's first words only, at most that many bytes; every document still counts all its words."""
+    from corefscore import _api, report
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    key, resp = examples / "key.conll", examples / "response.conll"
+    full = _api._report_files(key, resp)[2]
+    assert len(full["words"]) > 60
+    for limit in (1, 40, len(full["words"]) - 1):
+        cut = _api._report_files(key, resp, words_limit=limit)[2]
+        n = len(cut["word_offsets"]) - 1
+        assert cut["word_offsets"][n] <= limit and n < len(full["word_offsets"]) - 1
+        assert list(cut["word_offsets"]) == list(full["word_offsets"][:n + 1])
+        assert cut["words"][:cut["word_offsets"][n]] == full["words"][:cut["word_offsets"][n]]
+        assert list(cut["sentence_ends"]) == list(full["sentence_ends"])
+        whole = [len(d["word_offsets"]) - 1 for d in report._documents(full)]
+        assert [d["n_words"] for d in report._documents(cut)] == whole
+        assert [d["n_words"] for d in report._documents(full)] == whole
+    with pytest.raises(ValueError, match="words_limit"):
+        _api._report_files(key, resp, words_limit=0)
+
+
 def _open(browser, path, viewport=(1360, 1000)):
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     problems: list[str] = []

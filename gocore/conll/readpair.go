@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -47,7 +48,7 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 				respFailed.Store(true)
 			}
 		}()
-		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText, nil)
+		resp, respErr = readSide(respPath, opt, types, true, stopIf(&keyFailed), x.RespText, nil, x.WordBytes)
 		if isEmptyFile(respErr) {
 			resp, respErr, respEmpty = nil, nil, true
 		}
@@ -56,7 +57,7 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 	if x.Syntax || opt.Metrics.ReadsSyntax() {
 		syntax = new([]*gocore.Syntax)
 	}
-	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText, syntax)
+	key, err = readSide(keyPath, opt, types, false, stopIf(&respFailed), x.KeyText, syntax, x.WordBytes)
 	if err != nil {
 		keyFailed.Store(true)
 	}
@@ -91,7 +92,7 @@ func ReadPair(keyPath, respPath string, opt gocore.Options, x PairExtras) (key, 
 			return nil, nil, nil, nil, nil, err
 		}
 	}
-	collectAfterReading(docs)
+	collectAfterReading(docs, opt.Stop)
 	return key, resp, docs, respOf, warnings, nil
 }
 
@@ -106,13 +107,41 @@ const collectThreshold = 1 << 20
 // engine's tables then grew the heap to twice that. Collected here, after
 // the readers' arrays became garbage, the goal follows what scoring keeps
 // (the 1M-mention document: about 0.1 s of CPU, tens of MB less peak).
-func collectAfterReading(docs []gocore.Document) {
+//
+// The caller waits for the collection only while stop (nil: never true),
+// polled every stopPoll, says to go on: a full collection of a large heap
+// takes up to a second on a loaded machine, and a cancelled call returns at
+// once while the collection ends on its own.
+func collectAfterReading(docs []gocore.Document, stop func() bool) {
 	n := 0
 	for i := range docs {
 		n += len(docs[i].Key.Mentions) + len(docs[i].Response.Mentions)
 		if n >= collectThreshold {
-			runtime.GC()
+			break
+		}
+	}
+	if n < collectThreshold {
+		return
+	}
+	if stop == nil {
+		runtime.GC()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		runtime.GC()
+		close(done)
+	}()
+	tick := time.NewTicker(stopPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
 			return
+		case <-tick.C:
+			if stop() {
+				return
+			}
 		}
 	}
 }
@@ -120,7 +149,9 @@ func collectAfterReading(docs []gocore.Document) {
 // PairExtras are what a read of a pair of files may do beyond what scoring
 // needs: read mention types whatever the metrics (Types), and keep the words
 // of the key's or the response's documents (KeyText, RespText, when not nil;
-// see Documents).
+// see Documents). WordBytes > 0 keeps only each file's first words, at
+// most WordBytes bytes of them (a report's page can show no more); 0 keeps
+// them all.
 type PairExtras struct {
 	Types             bool
 	KeyText, RespText *[]Text
@@ -128,11 +159,13 @@ type PairExtras struct {
 	// document's Syntax (CoNLL-2012 keys that have them), for the
 	// Kummerfeld-Klein analysis; scoring with metric "kk" asks for it too.
 	Syntax bool
+	// WordBytes > 0 keeps only the first words of the texts (see textsOf).
+	WordBytes int
 }
 
 // readSide reads one side's file.
-func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text, syntax *[]*gocore.Syntax) ([]Doc, error) {
-	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text, syntax: syntax}
+func readSide(path string, opt gocore.Options, types, response bool, stop func() bool, text *[]Text, syntax *[]*gocore.Syntax, wordBytes int) ([]Doc, error) {
+	o := readOpts{format: opt.Format, types: types, response: response, stop: stop, text: text, syntax: syntax, wordBytes: wordBytes}
 	if response {
 		o.clustersField = opt.ClustersField
 	}

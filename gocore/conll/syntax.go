@@ -13,8 +13,9 @@ import (
 // document gets nil when one of its token lines has fewer than seven
 // columns (so no parse column before the coreference one) or a parse cell
 // without "*" (a file without parses has "-" there): the Kummerfeld-Klein
-// analysis then reads it without a parse.
-func conll2012Syntax(data []byte) []*gocore.Syntax {
+// analysis then reads it without a parse. It polls stop as the word scan
+// does and returns nil once stop says so.
+func conll2012Syntax(data []byte, stop func() bool) []*gocore.Syntax {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	var out []*gocore.Syntax
 	var cur *gocore.Syntax
@@ -25,7 +26,8 @@ func conll2012Syntax(data []byte) []*gocore.Syntax {
 			cur.SentenceEnds = append(cur.SentenceEnds, n)
 		}
 	}
-	eachLine(data, func(line []byte, at int) {
+	scan := &wordScan{data: data, stop: stop}
+	scan.eachLine(func(line []byte, at int) {
 		switch {
 		case isBeginLine(line):
 			cur = &gocore.Syntax{}
@@ -56,6 +58,9 @@ func conll2012Syntax(data []byte) []*gocore.Syntax {
 			cur.Parse = append(cur.Parse, cells[2])
 		}
 	})
+	if scan.stopped {
+		return nil
+	}
 	return out
 }
 

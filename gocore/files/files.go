@@ -295,11 +295,12 @@ type FileReport struct {
 // scores them as Score does (opt) and analyses them as AnalyzeFiles does
 // (analysisOpt: its metrics choose the analyses, its other choices apply to
 // the analysis; how the files are read and paired is opt's). The scoring
-// and the analysis run concurrently. Errors are those of Score.
-func Report(keyPath, respPath string, opt, analysisOpt gocore.Options) (*FileReport, error) {
+// and the analysis run concurrently. wordBytes > 0 keeps only the key's
+// first words (conll.PairExtras.WordBytes). Errors are those of Score.
+func Report(keyPath, respPath string, opt, analysisOpt gocore.Options, wordBytes int) (*FileReport, error) {
 	rep := &FileReport{}
 	key, resp, docs, respOf, pairWarnings, err := conll.ReadPair(keyPath, respPath, opt,
-		conll.PairExtras{Types: true, KeyText: &rep.KeyText, Syntax: true})
+		conll.PairExtras{Types: true, KeyText: &rep.KeyText, Syntax: true, WordBytes: wordBytes})
 	if err != nil {
 		return nil, err
 	}

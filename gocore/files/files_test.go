@@ -63,7 +63,7 @@ func TestReport(t *testing.T) {
 				require.NoError(t, err)
 				opt.Metrics = set
 			}
-			rep, err := Report(key, resp, opt, gocore.Options{})
+			rep, err := Report(key, resp, opt, gocore.Options{}, 0)
 			require.NoError(t, err)
 			want, err := Score(key, resp, opt)
 			require.NoError(t, err)
@@ -74,16 +74,16 @@ func TestReport(t *testing.T) {
 			require.Equal(t, recs, rep.Records)
 			require.Equal(t, warnings, rep.AnalysisWarnings)
 			require.NotEmpty(t, recs)
-			docs, texts, err := conll.Documents(key, 0, gocore.Options{})
+			docs, texts, err := conll.Documents(key, 0, gocore.Options{}, 0)
 			require.NoError(t, err)
 			require.Equal(t, docs, rep.Key)
 			require.Equal(t, texts, rep.KeyText)
-			respDocs, _, err := conll.Documents(resp, 1, gocore.Options{})
+			respDocs, _, err := conll.Documents(resp, 1, gocore.Options{}, 0)
 			require.NoError(t, err)
 			require.Equal(t, respDocs, rep.Response)
 		})
 	}
-	_, err := Report(key, filepath.Join(t.TempDir(), "none.conll"), gocore.Options{}, gocore.Options{})
+	_, err := Report(key, filepath.Join(t.TempDir(), "none.conll"), gocore.Options{}, gocore.Options{}, 0)
 	require.Error(t, err)
 	require.Equal(t, 1, gocore.AsError(err).Side)
 }
@@ -101,7 +101,7 @@ func TestReportPairsResponseByScoring(t *testing.T) {
 		"#begin document (d1); part 000\nd1 0 0 B NNP - - - - - (0)\nd1 0 1 C PRP - - - - - (0)\n#end document\n"), 0o644))
 	require.NoError(t, os.WriteFile(resp, []byte(`{"doc_key": "zz", "clusters": [[[0, 0]]]}`+"\n"+
 		`{"doc_key": "d1", "clusters": [[[0, 0], [1, 1]]]}`+"\n"), 0o644))
-	rep, err := Report(key, resp, gocore.Options{}, gocore.Options{})
+	rep, err := Report(key, resp, gocore.Options{}, gocore.Options{}, 0)
 	require.NoError(t, err)
 	require.Len(t, rep.Response, 2)
 	require.Empty(t, rep.Response[0].Mentions, "(d0); part 000 has no response")

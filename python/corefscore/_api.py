@@ -593,17 +593,21 @@ def analyze_files(key_path: Any, response_path: Any, *, format: str | None = Non
 
 
 def _report_files(key_path: Any, response_path: Any, *, format: str | None = None,
-                  clusters_field: str | None = None, name: str | None = None, **options: Any) -> tuple:
+                  clusters_field: str | None = None, name: str | None = None, words_limit: int | None = None,
+                  **options: Any) -> tuple:
     """One read of each file for a report: ``(Result, Analysis, key documents, response documents)``.
 
     The Result is :func:`score_files`'s with ``options``; the Analysis is
     :func:`analyze_files`'s, the files read, paired and compared as for
     scoring; the documents are the raw arrays of
-    :func:`corefscore._engine.report_files` (the key's with words).
+    :func:`corefscore._engine.report_files` (the key's with words; with
+    ``words_limit``, only the first words of the file, at most that many
+    bytes of them, while each document's ``sentence_ends`` still cover it
+    whole).
     """
     import os
 
-    opts = _options(format=format, clusters_field=clusters_field, **options,
+    opts = _options(format=format, clusters_field=clusters_field, **options, words_limit=words_limit,
                     outputs=["scores", "analysis", "key_documents", "response_documents"], analysis=["kk", "ms"])
     scores, raw, key_docs, resp_docs = _engine.report_files(key_path, response_path, opts)
     result = _result(scores, opts, [], 2)

@@ -52,7 +52,9 @@ def report_data(key_path: Any, response_paths: Sequence[Any], *, names: Sequence
     systems = list(names) if names is not None else _system_names(response_paths)
 
     def run(path: Any, system: str) -> tuple:
-        return _api._report_files(key_path, path, format=format, name=system, **options)
+        # Only the words the page can hold cross from the engine: none beyond the page's size is ever shown.
+        return _api._report_files(key_path, path, format=format, name=system, words_limit=report_html.PAGE_LIMIT,
+                                  **options)
 
     done = _concurrently([lambda p=p, s=s: run(p, s) for s, p in zip(systems, response_paths)])
     data: dict[str, Any] = {
@@ -175,12 +177,14 @@ def _errors(analysis: _analysis.Analysis) -> tuple[dict[str, dict | list], dict[
     out: dict[str, dict | list] = {}
     for d, name in enumerate(raw["names"]):
         a, b = bounds[d], bounds[d + 1]
+        # NumPy arrays, not lists: a list holds a Python int per value (36 bytes, not 8), which for the errors
+        # of a million-mention document is hundreds of MB, and the page converts them back to arrays anyway.
         out[name] = {"category": names[a:b],
-                     "mentions": spans[mo[a]:mo[b]].ravel().tolist(),
-                     "mention_offsets": ((mo[a:b + 1] - mo[a]) * 2).tolist(),
-                     "key_entities": ks[ko[a]:ko[b]].tolist(), "key_offsets": (ko[a:b + 1] - ko[a]).tolist(),
-                     "response_entities": rs[ro[a]:ro[b]].tolist(),
-                     "response_offsets": (ro[a:b + 1] - ro[a]).tolist()}
+                     "mentions": spans[mo[a]:mo[b]].ravel(),
+                     "mention_offsets": (mo[a:b + 1] - mo[a]) * 2,
+                     "key_entities": ks[ko[a]:ko[b]], "key_offsets": ko[a:b + 1] - ko[a],
+                     "response_entities": rs[ro[a]:ro[b]],
+                     "response_offsets": ro[a:b + 1] - ro[a]}
     return out, links
 
 
@@ -211,7 +215,9 @@ def _documents(raw: dict) -> list[dict[str, Any]]:
     for d, (name, mentions) in enumerate(zip(raw["names"], _mention_tables(raw))):
         first, last = wd[d], wd[d + 1]
         base = int(wo[first]) if last > first else 0
-        docs.append({"name": name,
+        # The engine may keep only a document's first words (words_limit); its sentences still count them all.
+        n_words = int(ends[sd[d + 1] - 1]) if sd[d + 1] > sd[d] else last - first
+        docs.append({"name": name, "n_words": max(n_words, last - first),
                      "words_utf8": memoryview(text)[base:int(wo[last])] if last > first else b"",
                      # (a view when the document starts the buffer: no copy of one huge document's offsets)
                      "word_offsets": (wo[first:last + 1] - base if base else wo[first:last + 1]) if last > first
@@ -224,6 +230,7 @@ def _documents(raw: dict) -> list[dict[str, Any]]:
 def write_report(output: Any, key_path: Any, response_paths: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
     """Write the report of :func:`report_data` to ``output`` (one HTML file); returns the data."""
     data = report_data(key_path, response_paths, **kwargs)
+    page = report_html.render_report(data)  # before the file is opened: an interrupted report leaves none
     with open(output, "w", encoding="utf-8") as f:
-        f.write(report_html.render_report(data))
+        f.write(page)
     return data

@@ -97,12 +97,14 @@ mention; :func:`nested_document` turns it into the form above)::
      "words_utf8": b"It was ...",             # the words' UTF-8 bytes back to back
      "word_offsets": [0, 2, 5, ...],          # word w is bytes o[w] .. o[w + 1] - 1 (n + 1 numbers)
      "sentence_ends": [12, 30, ...],          # each sentence's end (exclusive word index)
+     "n_words": 48213,                        # optional: the document's words when only the first
+                                              # ones are given (default: all are)
      "key_mentions": [[0, 1, 0], [7, 7, 0], ...],         # rows start, end, entity (arrays welcome)
      "response_mentions": {"coref-A": [[0, 1, 0], ...]},
      "scores": ..., "errors": ...}                        # as above
 
 A system's errors in a document may also be given as columns, the form
-:func:`corefscore.report.report_data` gives (one list per field instead of a
+:func:`corefscore.report.report_data` gives (one list or array per field instead of a
 dict per error; much cheaper to build and to embed for thousands of
 errors)::
 
@@ -384,8 +386,15 @@ _SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+#: Characters of a long string, and integers of a long list, written by one call: a signal's handler (Ctrl-C)
+#: runs between two such calls, so building the page of a huge document stays interruptible at once.
+_CHUNK = 1 << 18
+
+
 def _json_for_script(obj: Any) -> str:
     """JSON safe inside <script type="application/json">: no input string can end the element or change the page."""
+    if isinstance(obj, str) and len(obj) > _CHUNK:  # escapes are per character: the pieces' JSON joins up
+        return '"' + "".join([_json_for_script(obj[i:i + _CHUNK])[1:-1] for i in range(0, len(obj), _CHUNK)]) + '"'
     s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
     return _SCRIPT_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
 
@@ -509,7 +518,7 @@ def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) ->
     if budget < _MIN_BODY:
         return None
     offsets = np.asarray(cols["word_offsets"], np.int64)
-    n = len(offsets) - 1
+    n = len(offsets) - 1  # the words given; the document may have more (n_words), which are never shown
     sides = [np.asarray(cols["key_mentions"], np.int64).reshape(-1, 3)] + [
         np.asarray((cols.get("response_mentions") or {}).get(s, ()), np.int64).reshape(-1, 3) for s in systems]
     # An estimate of the JSON bytes of the first t words: their bytes, a separator each, about 14 bytes a
@@ -527,7 +536,7 @@ def _document_body(cols: dict, errors: dict, systems: list[str], budget: int) ->
     best = None
     for _ in range(4):  # the estimate corrected by the size it gave: escapes make it low, few mentions high
         shown = max(0, min(shown, n))
-        body = _body_json(cols, offsets, sides, errors, systems, n, shown)
+        body = _body_json(cols, offsets, sides, errors, systems, max(n, int(cols.get("n_words", n))), shown)
         size = len(body.encode("utf-8"))
         if size <= budget:
             best = body
@@ -577,7 +586,8 @@ def _int_list(values: Any) -> str:
     """Integers as a JSON list."""
     import numpy as np
 
-    return "[" + ",".join(map(str, np.asarray(values, np.int64).ravel().tolist())) + "]"
+    v = np.asarray(values, np.int64).ravel()
+    return "[" + ",".join([",".join(map(str, v[i:i + _CHUNK].tolist())) for i in range(0, len(v), _CHUNK)]) + "]"
 
 
 def _errors_within(e: dict, shown: int) -> dict:
