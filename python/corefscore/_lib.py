@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from _thread import allocate_lock, start_new_thread
+from _thread import allocate_lock, get_ident, start_new_thread
 from marshal import dumps as _marshal
 
 TYPE_CHECKING = False  # typing costs ~20 ms of start-up that the command line need not pay
@@ -335,7 +335,6 @@ class _Scratch(_ThreadLocal):
         self.n_key = _i64(0)
         self.row: tuple | None = None  # the per-call counts row (NumPy view, ctypes buffer): see _one_args
         self.one_args: dict[int, tuple] = {}  # score_one's arguments per options handle
-        self.per_call: _PerCall | None = None  # score_marshal's state, made on first use
 
 
 _scratch = _Scratch()
@@ -481,21 +480,21 @@ def score_marshal(data: bytes, options: int) -> tuple | None:
     be handed over (see _bytes_data); the caller then takes the general
     road, which says it in the caller's terms. Nothing here reports.
     """
-    pc = _scratch.per_call or _per_call_state()
+    pc = _per_call.get(get_ident()) or _per_call_state()
     n = len(data)
     if n > MARSHAL_MAX or not _bytes_data:
         return None
     # The engine reads the bytes where they are (the bytes object outlives the call): no copy.
     side = pc.side
-    side.mentions, side.length = id(data) + _bytes_data, n
+    side[_SIDE_MENTIONS], side[_SIDE_LENGTH] = id(data) + _bytes_data, n
     # The library looked up on every call: in a child forked after it was loaded, lib() raises
     # ForkedProcessError where a kept function would call into a Go runtime that did not survive fork().
     if _lib is None:
         lib()
     report = pc.report
-    if pc.call(*(pc.args.get(options) or _marshal_args(pc, options))) or report.n_dups or report.n_warnings:
+    if pc.call(*(pc.args.get(options) or _marshal_args(pc, options))) or report[_N_DUPS] or report[_N_WARNINGS]:
         return None
-    return pc.row, report.applied
+    return pc.row, report[_APPLIED]
 
 
 def _bytes_offset() -> int:
@@ -517,29 +516,42 @@ _bytes_data = _bytes_offset()
 
 
 class _PerCall:
-    """score_marshal's per-thread state, one thread-local lookup a call.
+    """score_marshal's state for one thread, found by its id (a dict lookup costs a third of a thread-local's).
 
-    ``side`` is the key side of input=marshal (its mentions the marshal
-    bytes, its length their count); ``args`` holds the call's arguments per
-    options handle, every one a ctypes object (or None) so that ``call``,
-    ``cs_score_batch`` without argtypes, passes them as they are (argtypes
-    would call a converter per argument: ~1,400 instructions a call);
-    ``row`` is the counts row the engine writes, as bytes.
+    ``structs`` are the call's own key side, report and error (the side's
+    mentions are the marshal bytes, its length their count), which the call
+    reads and writes through ``side`` and ``report``, their int64 fields as
+    memoryviews (a ctypes field costs twice as much); ``args`` holds the
+    call's arguments per options handle, every one a ctypes object (or None)
+    so that ``call``, ``cs_score_batch`` without argtypes, passes them as
+    they are (argtypes would call a converter per argument: ~1,400
+    instructions a call); ``row`` is the counts row the engine writes, as bytes.
     """
 
-    __slots__ = ("args", "call", "report", "row", "row_buffer", "side")
+    __slots__ = ("args", "call", "report", "row", "row_buffer", "side", "structs")
+
+
+#: Fields of cs_side and cs_report as indices of their int64 views (_PerCall.side, _PerCall.report).
+_SIDE_MENTIONS, _SIDE_LENGTH = CsSide.mentions.offset // 8, CsSide.length.offset // 8
+_APPLIED, _N_DUPS, _N_WARNINGS = (f.offset // 8 for f in (CsReport.applied, CsReport.n_dups, CsReport.n_warnings))
+
+#: score_marshal's states by thread id. A thread id is reused only once its thread has ended, and a state is
+#: only scratch memory, so a new thread may take over a dead one's; the dict is as large as the most threads
+#: that ever scored at once.
+_per_call: dict[int, _PerCall] = {}
 
 
 def _per_call_state() -> _PerCall:
-    s = _scratch
     cdll = lib()
     pc = _PerCall()
-    pc.side, pc.args, pc.report = CsSide(), {}, s.report
+    pc.structs = CsSide(), CsReport(), CsError()
+    pc.side, pc.report = (memoryview(x).cast("B").cast(code) for x, code in zip(pc.structs, "qQ"))
+    pc.args = {}
     pc.row_buffer = (ctypes.c_double * len(_columns))()
     pc.row = memoryview(pc.row_buffer).cast("B")
     pc.call = cdll._FuncPtr(("cs_score_batch", cdll))  # the same function, without cdll's argtypes
     pc.call.restype = _i32
-    s.per_call = pc
+    _per_call[get_ident()] = pc
     return pc
 
 
@@ -549,12 +561,11 @@ def _marshal_args(pc: _PerCall, options: int) -> tuple:
     No room for repeated mentions or warnings (NULL, capacity 0): the report
     still counts them, and a call with any takes the general road.
     """
-    s = _scratch
     if len(pc.args) >= 256:
         pc.args.clear()
-    pc.args[options] = (s.caps[2], _p(ctypes.addressof(pc.side)), None, None, _i64(options), None,
-                        _p(ctypes.addressof(pc.row_buffer)), _i64(len(pc.row_buffer)), None, _i64(0), None, _i64(0),
-                        s.refs[4], s.refs[5])
+    side, report, err = (_p(ctypes.addressof(x)) for x in pc.structs)
+    pc.args[options] = (_i64(1), side, None, None, _i64(options), None, _p(ctypes.addressof(pc.row_buffer)),
+                        _i64(len(pc.row_buffer)), None, _i64(0), None, _i64(0), report, err)
     return pc.args[options]
 
 
