@@ -329,9 +329,9 @@ def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
     the engine has more to say than counts (an error, repeated mentions,
     warnings: the general road says it in the caller's terms).
     """
-    tk = type(key)
-    if (tk is not list and tk is not tuple) or opts.analysis:
-        return None
+    tk, tr = type(key), type(response)
+    if (tk is not list and tk is not tuple) or (tr is not list and tr is not tuple) or opts.analysis:
+        return None  # (before marshal copies a long key whose response is refused anyway)
     try:
         first = (key[0] if key else response[0])[0]
     except Exception:  # no first mention to look at: the general road
