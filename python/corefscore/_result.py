@@ -273,7 +273,7 @@ class Result:
         return type("_RowResult", (_RowResult,), {
             "columns": columns, "metrics": scored, "analyses": analyses, "blanc_rule": blanc_rule,
             "options": options, "key": None, "response": None, "n_duplicates": 0, "_scores": None,
-            "__module__": __name__, "__slots__": ()})
+            "_layout": _arith.layout(columns), "__module__": __name__, "__slots__": ()})
 
     # -- scores -------------------------------------------------------------
 
@@ -491,7 +491,9 @@ class _RowResult(Result):
     counts row as bytes, and its class (:meth:`Result._row_class`, one per
     options and applied metrics) the attributes those Results share.
     ``counts_matrix``, ``doc_names``, ``duplicates`` and ``warnings`` are
-    made on first read, the scores from the row without NumPy. A copy or a
+    made on first read, the scores from the row without NumPy (and with the
+    columns' layout its class holds: parsing 111 column names took most of a
+    first read's time). A copy or a
     pickle of one is a plain :class:`Result` with the same attributes.
     """
 
@@ -519,15 +521,38 @@ class _RowResult(Result):
     def n_documents(self) -> int:
         return 1
 
+    def _one(self, metric: str) -> MetricScore:
+        """One scored metric's MetricScore, made on its first read (a validation loop reads one or three)."""
+        own = self.__dict__
+        made = own.get("_made")
+        if made is None:
+            made = own["_made"] = {}
+        found = made.get(metric)
+        if found is None:
+            row = own.get("_counts_row") or own.setdefault("_counts_row", memoryview(self._row).cast("d").tolist())
+            found = made[metric] = _metric_scores(row, self._layout, (metric,), self.blanc_rule)[metric]
+        return found
+
     def _all(self) -> dict[str, MetricScore]:
         if self._scores is None:
-            self._scores = _metric_scores(memoryview(self._row).cast("d").tolist(), _arith.layout(self.columns),
-                                          self.metrics, self.blanc_rule)
+            self._scores = {m: self._one(m) for m in self.metrics}
         return self._scores
+
+    def __getitem__(self, metric: str) -> MetricScore:
+        if metric not in self.metrics:
+            return super().__getitem__(metric)  # (which says why not)
+        return self._one(metric)
+
+    @property
+    def conll_f1(self) -> float | None:
+        if not all(m in self.metrics for m in _arith.CONLL_METRICS):
+            return None
+        return conll_f1_of({m: self._one(m) for m in _arith.CONLL_METRICS})
 
     def __reduce__(self) -> tuple:
         state = {name: getattr(self, name) for name in _RESULT_ATTRIBUTES}
-        state.update(self.__dict__)  # attributes set on this Result since it was made
+        # Attributes set on this Result since it was made, without the per-call caches of _one.
+        state.update((k, v) for k, v in self.__dict__.items() if k not in ("_made", "_counts_row"))
         return _plain_result, (state,)
 
 
