@@ -414,3 +414,19 @@ def test_the_scorers_per_call_rows_keep_their_order_among_the_other_roads():
     scorer.update(one, two)
     assert scorer.n_documents == 13 and len(scorer.compute().doc_names) == 13
     assert np.array_equal(scorer.counts_matrix[-1], _general_scores(one, two).counts[0])
+
+
+def test_per_call_states_of_ended_threads_are_bounded(monkeypatch):
+    import threading
+
+    monkeypatch.setattr(_lib, "PER_CALL_STATES", 4)
+    one = [[(0, 1), (3, 4)]]
+    want = corefscore.score(one, one).counts_matrix
+    got = []
+    for _ in range(10):  # one thread after another, each with its own state
+        t = threading.Thread(target=lambda: got.append(corefscore.score(one, one).counts_matrix))
+        t.start()
+        t.join()
+    assert len(_lib._per_call) <= 4 and len(got) == 10
+    assert all(np.array_equal(g, want) for g in got)
+    assert np.array_equal(corefscore.score(one, one).counts_matrix, want)  # this thread's state, made again

@@ -536,9 +536,11 @@ _SIDE_MENTIONS, _SIDE_LENGTH = CsSide.mentions.offset // 8, CsSide.length.offset
 _APPLIED, _N_DUPS, _N_WARNINGS = (f.offset // 8 for f in (CsReport.applied, CsReport.n_dups, CsReport.n_warnings))
 
 #: score_marshal's states by thread id. A thread id is reused only once its thread has ended, and a state is
-#: only scratch memory, so a new thread may take over a dead one's; the dict is as large as the most threads
-#: that ever scored at once.
+#: only scratch memory, so a new thread may take over a dead one's. Ended threads' states are not removed: the
+#: dict is emptied when it reaches PER_CALL_STATES (a thread in a call keeps its own state; the next call of a
+#: live thread makes a new one).
 _per_call: dict[int, _PerCall] = {}
+PER_CALL_STATES = 1024
 
 
 def _per_call_state() -> _PerCall:
@@ -551,6 +553,8 @@ def _per_call_state() -> _PerCall:
     pc.row = memoryview(pc.row_buffer).cast("B")
     pc.call = cdll._FuncPtr(("cs_score_batch", cdll))  # the same function, without cdll's argtypes
     pc.call.restype = _i32
+    if len(_per_call) >= PER_CALL_STATES:
+        _per_call.clear()
     _per_call[get_ident()] = pc
     return pc
 
