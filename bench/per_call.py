@@ -39,12 +39,24 @@ least 5x slower than ``score`` on the one-cluster document.
 Run from the repository root with the library built into the package::
 
     PYTHONPATH=python python bench/per_call.py [--number 200] [--repeat 200]
+
+Side by side with another version (issue 24: "compare with main's build in the
+same run"): ``--against DIR`` names a directory holding that version's
+package (``DIR/corefscore`` with its library, e.g. ``git archive main python |
+tar -x -C /tmp/main`` and a ``go build`` into it, then ``--against
+/tmp/main/python``). The script then runs itself ``--rounds`` times for each
+version, one child process each, the two versions alternating (their order
+swapped every round), and prints per case the best of every round's best
+and the median of the rounds' medians for each version, with their ratio.
+Two Go runtimes cannot share a process, so the versions cannot interleave
+within one.
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import json
 import os
 import platform
 import statistics
@@ -148,7 +160,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--number", type=int, default=200, help="calls per timed batch")
     parser.add_argument("--repeat", type=int, default=200, help="timed batches per case (interleaved)")
+    parser.add_argument("--against", metavar="DIR", help="another version's package directory: side by side")
+    parser.add_argument("--rounds", type=int, default=3, help="child runs per version with --against")
+    parser.add_argument("--json", action="store_true", help="(a child of --against) print the figures as JSON")
     args = parser.parse_args()
+    if args.against:
+        side_by_side(args)
+        return
 
     print("command:", " ".join([os.path.basename(sys.executable), *sys.argv]))
     print(f"machine: {platform.machine()}, {cpu_model()!r}, nproc {os.cpu_count()}, "
@@ -161,6 +179,7 @@ def main() -> None:
     cases = {
         "bare cs_score_batch, one-cluster document": bare_call(ONE, ONE),
         "score(one-cluster document)": lambda: corefscore.score(ONE, ONE),
+        "score(one-cluster document).conll_f1": lambda: corefscore.score(ONE, ONE).conll_f1,
         "score(one-cluster document, metrics=muc,bcub,ceafe)":
             lambda: corefscore.score(ONE, ONE, metrics=["muc", "bcub", "ceafe"]),
         "bare cs_score_batch, 50-mention document": bare_call(FIFTY_KEY, FIFTY_RESPONSE),
@@ -198,6 +217,7 @@ def main() -> None:
     best_cpu = {name: min(v) * 1e6 for name, v in cpu.items()}
     bare = {"one": "bare cs_score_batch, one-cluster document", "fifty": "bare cs_score_batch, 50-mention document"}
     targets = {"score(one-cluster document)": (5.0, bare["one"]),
+               "score(one-cluster document).conll_f1": (None, bare["one"]),
                "score(one-cluster document, metrics=muc,bcub,ceafe)": (None, bare["one"]),
                "Scorer.update(50-mention document)": (15.0, bare["fifty"]),
                "Scorer.update(one-cluster document)": (None, bare["one"]),
@@ -227,6 +247,36 @@ def main() -> None:
             print(f"coval / {ours}: best {best[theirs] / best[ours]:.1f}x, "
                   f"median {median[theirs] / median[ours]:.1f}x, best thread CPU "
                   f"{best_cpu[theirs] / best_cpu[ours]:.1f}x (target at one cluster: >= 5x)")
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.json:
+        print("JSON", json.dumps({"best": best, "median": median, "best_cpu": best_cpu}))
+
+
+def side_by_side(args: argparse.Namespace) -> None:
+    """This version (``python``) and ``args.against``, each run ``args.rounds`` times in alternation."""
+    versions = {"this": os.path.abspath("python"), "other": os.path.abspath(args.against)}
+    print("command:", " ".join([os.path.basename(sys.executable), *sys.argv]))
+    print(f"this: {versions['this']} (commit {_git_commit()}); other: {versions['other']}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    runs: dict[str, list[dict]] = {"this": [], "other": []}
+    for r in range(args.rounds):
+        for label in (("this", "other") if r % 2 == 0 else ("other", "this")):
+            path = os.pathsep.join([versions[label], *filter(None, [os.environ.get("PYTHONPATH")])])
+            out = subprocess.run([sys.executable, __file__, "--number", str(args.number), "--repeat",
+                                  str(args.repeat), "--json"], env=dict(os.environ, PYTHONPATH=path),
+                                 capture_output=True, text=True, check=True).stdout
+            runs[label].append(json.loads(out.split("JSON ", 1)[1]))
+    cases = [c for c in runs["this"][0]["best"] if c in runs["other"][0]["best"]]
+    print(f"\n{args.rounds} rounds per version, each {args.repeat} interleaved batches of {args.number} calls "
+          "per case; best = best of the rounds' best samples, median = median of their medians (us per call)\n")
+    print("| case | this best | other best | this / other (best) | this median | other median "
+          "| this / other (median) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for case in cases:
+        best = {v: min(run["best"][case] for run in runs[v]) for v in runs}
+        med = {v: statistics.median(run["median"][case] for run in runs[v]) for v in runs}
+        print(f"| {case} | {best['this']:.1f} | {best['other']:.1f} | {best['this'] / best['other']:.2f} "
+              f"| {med['this']:.1f} | {med['other']:.1f} | {med['this'] / med['other']:.2f} |")
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -56,3 +56,46 @@ func BenchmarkScoreBatchFifty(b *testing.B) {
 		}
 	}
 }
+
+// perCallDocuments are bench/per_call.py's documents as the marshal bytes of
+// the per-call road (input=marshal): the one-cluster document on both sides,
+// and the 50-mention one (50 key mentions in 10 clusters, 50 response
+// mentions in 8).
+func perCallDocuments() map[string][]byte {
+	one := [][][2]int32{{{0, 1}, {3, 4}}}
+	side := func(per int) [][][2]int32 {
+		out := make([][][2]int32, (50+per-1)/per)
+		for i := range 50 {
+			out[i/per] = append(out[i/per], [2]int32{int32(i), int32(i)})
+		}
+		return out
+	}
+	return map[string][]byte{"one": marshalled(one, one), "fifty": marshalled(side(5), side(7))}
+}
+
+// BenchmarkScoreMarshal is the Go side of one cs_score_batch call of the
+// per-call road: the marshal bytes read, the document scored, all metrics,
+// no room for records (as Python's score_marshal calls it).
+func BenchmarkScoreMarshal(b *testing.B) {
+	h, err := newOptions([]string{"span_mentions", "input"}, []string{"true", "marshal"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer freeHandle(h)
+	co, err := callOptionsOf(h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	counts := make([]float64, gocore.NumColumns())
+	for _, name := range []string{"one", "fifty"} {
+		data := perCallDocuments()[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := scoreMarshal(data, nil, &co, nil, counts, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

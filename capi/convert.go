@@ -437,18 +437,31 @@ func scoreBatch(key, resp flatSide, names []string, optHandle int64, stop func()
 	if err != nil {
 		return out, err
 	}
+	return scoreBatchWith(key, resp, names, &co, stop, counts, dupsCap)
+}
+
+// scoreBatchWith is scoreBatch with the handle's options looked up.
+func scoreBatchWith(key, resp flatSide, names []string, co *callOptions, stop func() bool,
+	counts []float64, dupsCap int64) (out batchOut, err error) {
+	docs, err := buildDocs(key, resp, names)
+	if err != nil {
+		return out, err
+	}
+	if err := checkSpans(key, resp, &co.engine); err != nil {
+		return out, err
+	}
+	return scoreDocs(docs, key, resp, names, co, stop, counts, dupsCap)
+}
+
+// scoreDocs is scoreBatch on documents built from the flat sides key and
+// resp (which locate the mentions that errors and duplicates name).
+func scoreDocs(docs []gocore.Document, key, resp flatSide, names []string, co *callOptions, stop func() bool,
+	counts []float64, dupsCap int64) (out batchOut, err error) {
 	opt := co.engine
 	opt.Stop = stop
 	opt.MaxDuplicates = int(min(dupsCap, math.MaxInt32))
 	if dupsCap == 0 {
 		opt.MaxDuplicates = -1
-	}
-	docs, err := buildDocs(key, resp, names)
-	if err != nil {
-		return out, err
-	}
-	if err := checkSpans(key, resp, &opt); err != nil {
-		return out, err
 	}
 	if co.outputs&outAnalysis != 0 {
 		aopt := co.analysisOptions()

@@ -248,28 +248,20 @@ func goSide(nDocs int64, s *C.cs_side, kind gocore.SideKind) (flatSide, error) {
 	return fs, nil
 }
 
-// marshalSides reads the one document of the input=marshal form: key.mentions
+// marshalData is the one document of the input=marshal form: key.mentions
 // points at the bytes of marshal.dumps((key, response), 4) and key.length is
 // their count (see spansFromMarshal for what they may hold).
-func marshalSides(nDocs int64, key *C.cs_side) (k, r flatSide, err error) {
+func marshalData(nDocs int64, key *C.cs_side) ([]byte, error) {
 	if nDocs != 1 {
-		return k, r, argErr("n_docs is %d; input=marshal scores one document", nDocs)
+		return nil, argErr("n_docs is %d; input=marshal scores one document", nDocs)
 	}
 	size := int64(key.length)
 	if err := checkBuffer("key.length", key.mentions == nil, size, 1); err != nil {
-		return k, r, err
+		return nil, err
 	}
 	data := view[byte](key.mentions, size)
 	touch(data, 1)
-	ids, clusters, nKey, err := marshalDocument(data)
-	if err != nil {
-		return k, r, err
-	}
-	n := len(ids)
-	offsets := []int64{0, int64(nKey), 0, int64(n - nKey)} // one allocation for both sides
-	k = flatSide{offsets: offsets[:2], mentions: ids[:nKey], clusters: clusters[:nKey]}
-	r = flatSide{offsets: offsets[2:], mentions: ids[nKey:], clusters: clusters[nKey:]}
-	return k, r, nil
+	return data, nil
 }
 
 //export csgo_score_batch
@@ -304,8 +296,9 @@ func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_nam
 		return fail(errp, gocore.NewError(gocore.KindCancelled, "cancelled"))
 	}
 	var keySide, respSide flatSide
+	var data []byte
 	if co.marshal {
-		keySide, respSide, err = marshalSides(nd, key)
+		data, err = marshalData(nd, key)
 	} else {
 		keySide, err = goSide(nd, key, gocore.KeySide)
 		if err == nil {
@@ -336,7 +329,12 @@ func csgo_score_batch(nDocs C.int64_t, key, response *C.cs_side, names *C.cs_nam
 		}
 	}
 	out := view[float64](counts, int64(countsLen))
-	res, err := scoreBatch(keySide, respSide, nameList, int64(options), stop, out, int64(dupsCap))
+	var res batchOut
+	if co.marshal {
+		res, err = scoreMarshal(data, nameList, &co, stop, out, int64(dupsCap))
+	} else {
+		res, err = scoreBatchWith(keySide, respSide, nameList, &co, stop, out, int64(dupsCap))
+	}
 	if err != nil {
 		return fail(errp, err)
 	}

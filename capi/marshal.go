@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"sync"
 
 	"github.com/corefscore/corefscore/gocore"
 )
@@ -82,8 +83,14 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 // of its own, as many as the document holds. It is the reading of
 // cs_score_batch's input=marshal form, where one call reads and scores.
 func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
-	guess := len(data)/12 + 1      // a mention (start, end) takes at least 11 bytes unless referred to again
-	both := make([]int64, 2*guess) // one allocation for ids and clusters (until references replay more)
+	guess := len(data)/12 + 1 // a mention (start, end) takes at least 11 bytes unless referred to again
+	// one allocation for ids and clusters (until references replay more)
+	return readMarshal(data, make([]int64, 2*guess), guess)
+}
+
+// readMarshal is marshalDocument reading into both, ids in its first guess
+// values and clusters in the rest, as long as they have room.
+func readMarshal(data []byte, both []int64, guess int) (ids, clusters []int64, nKey int, err error) {
 	r := spanReader{data: data, ids: both[:guess:guess], cls: both[guess:], grow: true}
 	end := r.item(0, depthPair, false)
 	switch {
@@ -93,6 +100,68 @@ func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
 		return nil, nil, 0, r.refuse("%d bytes after the document", len(data)-end)
 	}
 	return r.ids[:r.n], r.cls[:r.n], r.nKey, nil
+}
+
+// marshalScratch is the memory of one per-call scoring (scoreMarshal):
+// the mentions read, key first, and their cluster positions, the two
+// sides' offsets and the document; kept in marshalPool between calls.
+type marshalScratch struct {
+	both    []int64 // ids then clusters, as marshalDocument lays them out
+	offsets [4]int64
+	docs    [1]gocore.Document
+}
+
+var marshalPool = sync.Pool{New: func() any { return new(marshalScratch) }}
+
+// marshalPooledMentions is the largest mention capacity a marshalScratch
+// keeps in marshalPool (a larger document's memory goes to the collector).
+const marshalPooledMentions = 1 << 14
+
+// scoreMarshal is scoreBatch on one document given as marshal bytes
+// (cs_score_batch's input=marshal): read by marshalDocument, then scored as
+// a one-document batch of those sides. Its memory comes from marshalPool,
+// so that a call allocates nothing for the document.
+func scoreMarshal(data []byte, names []string, co *callOptions, stop func() bool, counts []float64,
+	dupsCap int64) (batchOut, error) {
+	ms := marshalPool.Get().(*marshalScratch)
+	k, r, err := ms.read(data)
+	if err != nil {
+		marshalPool.Put(ms)
+		return batchOut{}, err
+	}
+	if names != nil && len(names) != 1 {
+		marshalPool.Put(ms)
+		return batchOut{}, argErr("%d document names for 1 document", len(names))
+	}
+	ms.docs[0] = gocore.Document{Key: sideSlice(k, 0), Response: sideSlice(r, 0)}
+	if names != nil {
+		ms.docs[0].Name = names[0]
+	}
+	out, err := scoreDocs(ms.docs[:], k, r, names, co, stop, counts, dupsCap)
+	ms.docs[0] = gocore.Document{}
+	// An analysis result may keep the document's mentions: then its memory is not reused.
+	if co.outputs&outAnalysis == 0 && cap(ms.both) <= 2*marshalPooledMentions {
+		marshalPool.Put(ms)
+	}
+	return out, err
+}
+
+// read reads data as marshalDocument does, into ms's memory while it has
+// room, and returns the two sides of that document.
+func (ms *marshalScratch) read(data []byte) (k, r flatSide, err error) {
+	guess := len(data)/12 + 1 // a mention (start, end) takes at least 11 bytes unless referred to again
+	if cap(ms.both) < 2*guess {
+		ms.both = make([]int64, 2*guess)
+	}
+	ids, clusters, nKey, err := readMarshal(data, ms.both[:2*guess], guess)
+	if err != nil {
+		return k, r, err
+	}
+	n := len(ids)
+	ms.offsets = [4]int64{0, int64(nKey), 0, int64(n - nKey)}
+	k = flatSide{offsets: ms.offsets[:2], mentions: ids[:nKey], clusters: clusters[:nKey]}
+	r = flatSide{offsets: ms.offsets[2:], mentions: ids[nKey:], clusters: clusters[nKey:]}
+	return k, r, nil
 }
 
 // refuse records the first reason the data is not a document of span pairs

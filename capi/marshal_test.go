@@ -240,3 +240,48 @@ func TestMarshalVersionTwoIsReadPlainly(t *testing.T) {
 	_, err = spansFromMarshal(bad, out[:1], out[1:])
 	require.ErrorContains(t, err, "span (4, 1)")
 }
+
+// TestScoreMarshalAgreesWithScoreBatch: the per-call road (scoreMarshal,
+// its memory reused from call to call) gives the counts, applied metrics,
+// repeated mentions and errors of scoreBatch on the document marshalDocument
+// reads, whatever the documents scored before it on the same memory: larger
+// ones, ones read past the first guess (references replayed), refused ones.
+func TestScoreMarshalAgreesWithScoreBatch(t *testing.T) {
+	h, err := newOptions([]string{"span_mentions", "input"}, []string{"true", "marshal"})
+	require.NoError(t, err)
+	defer freeHandle(h)
+	co, err := callOptionsOf(h)
+	require.NoError(t, err)
+	replayed, err := hex.DecodeString("29025b0a000000db0a0000002902e900000000e90100000029027202000000e90200000029027203000000e90300000029027204000000e90400000029027205000000e90500000029027206000000e90600000029027207000000e90700000029027208000000e90800000029027209000000e9090000002902720a000000e90a0000007200000000720000000072000000007200000000720000000072000000007200000000720000000072000000005b010000007200000000")
+	require.NoError(t, err)
+	docs := perCallDocuments()
+	repeated := marshalled([][][2]int32{{{0, 1}, {3, 4}}, {{0, 1}}}, [][][2]int32{{{0, 1}}})
+	refused := marshalled([][][2]int32{{{4, 1}}}, nil)
+	ncol := gocore.NumColumns()
+	for round := 0; round < 2; round++ {
+		for _, data := range [][]byte{docs["fifty"], docs["one"], replayed, repeated, refused, docs["one"]} {
+			got := make([]float64, ncol)
+			res, err := scoreMarshal(data, nil, &co, nil, got, 4)
+			ids, cls, nKey, readErr := marshalDocument(data)
+			if readErr != nil {
+				require.Error(t, err)
+				assert.Equal(t, readErr.Error(), err.Error())
+				continue
+			}
+			require.NoError(t, err)
+			n := int64(len(ids))
+			key := flatSide{offsets: []int64{0, int64(nKey)}, mentions: ids[:nKey], clusters: cls[:nKey]}
+			resp := flatSide{offsets: []int64{0, n - int64(nKey)}, mentions: ids[nKey:], clusters: cls[nKey:]}
+			want := make([]float64, ncol)
+			wantRes, err := scoreBatch(key, resp, nil, h, nil, want, 4)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			assert.Equal(t, wantRes.applied, res.applied)
+			assert.Equal(t, wantRes.nDups, res.nDups)
+			assert.Equal(t, wantRes.dups, res.dups)
+		}
+	}
+	got := make([]float64, ncol)
+	_, err = scoreMarshal(docs["one"], []string{"a", "b"}, &co, nil, got, 0)
+	require.ErrorContains(t, err, "2 document names for 1 document")
+}

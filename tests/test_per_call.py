@@ -351,3 +351,82 @@ def test_option_values_equal_as_keys_but_of_other_types_are_validated_each_on_it
         corefscore.score(GOOD, GOOD, **{option: refused})
     with pytest.raises(ValueError, match=option):
         corefscore.Scorer(**{option: refused})
+
+
+# The per-call road's Result (issue 24) holds the counts row alone: what it makes on first read must be what the
+# general road's Result holds, and a copy or a pickle of it is a plain Result.
+
+SINGLETONS = [[(0, 0)], [(2, 2)]]  # MUC, BLANC's coreference half: nothing to count
+
+
+def _general_result(key, response, **options):
+    opts = _api._options(**options)
+    return _api._result(_general_scores(key, response, **options), opts, [], 2)
+
+
+@pytest.mark.parametrize("options", [{}, {"metrics": ["muc", "bcub", "ceafe"]}, {"metrics": ["blanc", "kk"]},
+                                     {"blanc_rule": "either"}])
+@pytest.mark.parametrize("doc", [(GOOD, FIFTY_RESPONSE), (SINGLETONS, SINGLETONS), ([[(0, 1), (3, 4)]], [])])
+def test_the_per_call_result_answers_as_the_general_roads(doc, options):
+    import copy
+    import pickle
+
+    want = _general_result(*doc, **options)
+    # Read in different orders: one metric first, everything first, the CoNLL score first.
+    for first in ("one", "all", "conll"):
+        got = corefscore.score(*doc, **options)
+        assert type(got) is not corefscore.Result and isinstance(got, corefscore.Result)  # the per-call road's
+        if first == "one":
+            assert str(got[want.metrics[0]].f1) == str(want[want.metrics[0]].f1)
+        elif first == "conll":
+            assert got.conll_f1 == want.conll_f1
+        for name in ("columns", "doc_names", "metrics", "analyses", "blanc_rule", "duplicates", "warnings", "key",
+                     "response", "options", "n_duplicates", "n_documents", "conll_f1"):
+            assert getattr(got, name) == getattr(want, name), name
+        assert np.array_equal(got.counts_matrix, want.counts_matrix) and got.counts_matrix.flags.writeable
+        assert [(m, s.to_dict()) for m, s in got.items()] == [(m, s.to_dict()) for m, s in want.items()]
+        assert all(got[m] is s for m, s in got.items())  # one MetricScore per metric, however read
+        assert got.to_dict(per_doc=True) == want.to_dict(per_doc=True) and repr(got) == repr(want)
+        assert got.na_warnings() == want.na_warnings() and got.counts == want.counts
+        for other in (copy.copy(got), pickle.loads(pickle.dumps(got))):
+            assert type(other) is corefscore.Result and repr(other) == repr(want)
+            assert np.array_equal(other.counts_matrix, want.counts_matrix) and other.metrics == want.metrics
+    with pytest.raises(KeyError, match="the CoNLL score"):
+        corefscore.score(*doc, **options)["conll"]
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        corefscore.score(*doc, **options).nothing
+
+
+def test_the_scorers_per_call_rows_keep_their_order_among_the_other_roads():
+    one, two = [[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]
+    scorer, want = corefscore.Scorer(), []
+    for step in range(3):
+        scorer.update(one, two)  # the per-call road
+        scorer.update(two, one)
+        scorer.update([[("a", 1), ("b", 2)]], [[("a", 1)]])  # the general road
+        scorer.add_counts(corefscore.score(one, one).counts_matrix)
+        assert scorer.n_documents == 4 * (step + 1)
+        want += [(one, two), (two, one), ([[("a", 1), ("b", 2)]], [[("a", 1)]]), (one, one)]
+    expected = np.concatenate([_general_scores(k, r).counts for k, r in want])
+    got = scorer.compute()
+    assert np.array_equal(got.counts_matrix, expected)
+    assert got.doc_names == [str(i) for i in range(12)]
+    scorer.update(one, two)
+    assert scorer.n_documents == 13 and len(scorer.compute().doc_names) == 13
+    assert np.array_equal(scorer.counts_matrix[-1], _general_scores(one, two).counts[0])
+
+
+def test_per_call_states_of_ended_threads_are_bounded(monkeypatch):
+    import threading
+
+    monkeypatch.setattr(_lib, "PER_CALL_STATES", 4)
+    one = [[(0, 1), (3, 4)]]
+    want = corefscore.score(one, one).counts_matrix
+    got = []
+    for _ in range(10):  # one thread after another, each with its own state
+        t = threading.Thread(target=lambda: got.append(corefscore.score(one, one).counts_matrix))
+        t.start()
+        t.join()
+    assert len(_lib._per_call) <= 4 and len(got) == 10
+    assert all(np.array_equal(g, want) for g in got)
+    assert np.array_equal(corefscore.score(one, one).counts_matrix, want)  # this thread's state, made again

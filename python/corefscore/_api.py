@@ -16,6 +16,8 @@ from ._convert import ArraySide, convert
 from ._engine import Options, Scores
 from ._result import Result
 
+_new = object.__new__
+
 
 class DuplicateMentionWarning(UserWarning):
     """A mention occurs more than once on one side of a document."""
@@ -75,6 +77,13 @@ def _report(scores: Scores, opts: Options, stacklevel: int) -> list[str]:
 def _is_mapping(x: Any) -> bool:
     """isinstance(x, Mapping), answered without the ABC check for the lists and tuples of the per-call path."""
     return type(x) is not list and type(x) is not tuple and isinstance(x, Mapping)
+
+
+def _row_class(opts: Options, mask: int) -> type[Result]:
+    """The class of the per-call road's Results of these options and applied metrics (made once)."""
+    cls = opts.row_classes[mask] = Result._row_class(_lib._columns, _engine.applied(mask), opts.blanc_rule,
+                                                     opts.values)
+    return cls
 
 
 def _result(scores: Scores, opts: Options, warnings: list[str], stacklevel: int) -> Result:
@@ -147,12 +156,11 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
         opts = _default_options = _default_options or _options()
     if mention_types is None:
         found = _engine.score_marshal(key, response, opts)
-        if found is not None:
-            base = opts.row_bases.get(found[1])
-            if base is None:
-                base = opts.row_bases[found[1]] = Result._row_base(_lib._columns, _engine.applied(found[1]),
-                                                                   opts.blanc_rule, opts.values)
-            return Result._of_row(found[0], base)
+        if found is not None:  # (row, applied mask): the per-call road's Result holds the row alone
+            row, mask = found
+            result = _new(opts.row_classes.get(mask) or _row_class(opts, mask))
+            result._row = row.tobytes()
+            return result
     return _result(_engine.score_docs([convert(key, response, "0", mention_types)], ["0"], opts, False), opts, [], 2)
 
 
@@ -376,9 +384,11 @@ class Scorer:
 
     def __getstate__(self) -> dict[str, Any]:
         with self._lock:
+            self._flush()
             return {k: v for k, v in self.__dict__.items() if k not in ("_lock", "_opts")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self._pending, self._n_pending, self._mask = bytearray(), 0, None  # (absent from older pickles)
         self.__dict__.update(state)
         self._opts = _options(**self._kwargs)
         self._lock = threading.Lock()
@@ -388,6 +398,11 @@ class Scorer:
         with self._lock:
             self._rows: list[np.ndarray] = []
             self._names: list[str] = []
+            # The rows of the per-call road's documents since the last _flush, as the engine's bytes (a bytearray
+            # grows geometrically: no array or list entry per document), and their number.
+            self._pending = bytearray()
+            self._n_pending = 0
+            self._mask: int | None = None  # the last applied-metrics mask taken into _metrics by update()
             self._dups: list = []
             self._n_dups = 0
             self._warnings: list[str] = []
@@ -401,12 +416,21 @@ class Scorer:
 
     @property
     def n_documents(self) -> int:
-        return len(self._names)
+        return len(self._names) + self._n_pending
+
+    def _flush(self) -> None:
+        """Move the pending rows into ``_rows``, named by their positions (the lock held)."""
+        n = self._n_pending
+        if n:
+            self._rows.append(np.frombuffer(self._pending, dtype=np.float64).reshape(n, -1))
+            self._names.extend(map(str, range(len(self._names), len(self._names) + n)))
+            self._pending, self._n_pending = bytearray(), 0  # the array keeps the old bytes
 
     @property
     def counts_matrix(self) -> np.ndarray:
         """Per-document counts so far, shape (n_documents, n_columns)."""
         with self._lock:
+            self._flush()
             rows = list(self._rows)
         return np.concatenate(rows, axis=0) if rows else np.zeros((0, len(_lib.columns())))
 
@@ -418,6 +442,7 @@ class Scorer:
     def _state(self) -> tuple:
         """(rows, names, duplicates, n_duplicates, warnings, metrics): what merging Scorers adds up."""
         with self._lock:
+            self._flush()
             return (list(self._rows), list(self._names), list(self._dups), self._n_dups, list(self._warnings),
                     self._metrics)
 
@@ -429,6 +454,7 @@ class Scorer:
         lock, so that threads sharing a Scorer never give two documents one name.
         """
         with self._lock:
+            self._flush()
             self._reduced = None
             self._rows.extend(rows)
             if positional:
@@ -446,14 +472,16 @@ class Scorer:
         if name is None and mention_types is None and not batch:
             found = _engine.score_marshal(key, response, self._opts)  # None for mappings: not lists
             if found is not None:
-                counts, metrics = found[0], _engine.applied(found[1])
+                row, mask = found
                 with self._lock:
                     self._reduced = None
-                    self._rows.append(counts)
-                    self._names.append(str(len(self._names)))
-                    if self._metrics is not metrics:
-                        self._metrics = metrics if self._metrics is None else \
-                            tuple(m for m in self._metrics if m in metrics)
+                    self._pending += row
+                    self._n_pending += 1
+                    if mask != self._mask:  # (a mask seen last changes nothing: the intersection is kept)
+                        self._mask, metrics = mask, _engine.applied(mask)
+                        if self._metrics is not metrics:
+                            self._metrics = metrics if self._metrics is None else \
+                                tuple(m for m in self._metrics if m in metrics)
                 return
         if batch or _is_mapping(key) or _is_mapping(response):
             pairs, names, named, warns, types = _pair(key, response, None, mention_types, self.n_documents,
@@ -461,7 +489,7 @@ class Scorer:
             scores = _score_pairs(pairs, names, named, types, self._opts)
         else:
             named = name is not None
-            label = str(name) if named else str(len(self._names))  # in messages; the name is given in _absorb
+            label = str(name) if named else str(self.n_documents)  # in messages; the name is given in _absorb
             doc = convert(key, response, label, mention_types)
             scores, warns = _engine.score_docs([doc], [label], self._opts, named), []
         if scores.n_duplicates or scores.warnings:
@@ -491,6 +519,7 @@ class Scorer:
         if len(labels) != len(arr):
             raise ValueError(f"`names` must have one name per row ({len(arr)}); got {len(labels)} instead.")
         with self._lock:
+            self._flush()
             self._reduced = None
             self._rows.append(arr)
             self._names.extend(labels)
@@ -540,6 +569,7 @@ class Scorer:
         with self._lock:
             if self._reduced is not None:
                 return self._reduced
+            self._flush()
             names, dups, warns, n_dups = list(self._names), list(self._dups), list(self._warnings), self._n_dups
             metrics = self._metrics
         if metrics is None:  # nothing scored here (only add_counts): the engine's default set for these options

@@ -108,7 +108,7 @@ def _option_value(key: str, value: Any) -> str:
 class Options:
     """Keyword options, validated by the engine into one handle per pair of input facts (see :meth:`handle`)."""
 
-    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "marshal_handle", "pairs", "row_bases", "values")
+    __slots__ = ("_handles", "analysis", "blanc_rule", "duplicates", "marshal_handle", "pairs", "row_classes", "values")
 
     def __init__(self, **values: Any) -> None:
         self.values = {k: v for k, v in values.items() if v is not None}
@@ -118,7 +118,7 @@ class Options:
         self.analysis = values.get("outputs") == "analysis"  # a scoring call then returns the analysis
         self._handles: dict[tuple[bool, bool, bool], int] = {}
         self.marshal_handle = 0  # handle(False, True, True), kept apart for the per-call road (score_marshal)
-        self.row_bases: dict[int, Any] = {}  # applied metrics mask -> what the layer above builds its results from
+        self.row_classes: dict[int, Any] = {}  # applied metrics mask -> the class of the per-call road's results
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
     def handle(self, types_given: bool, spans: bool = False, marshal: bool = False) -> int:
@@ -134,6 +134,8 @@ class Options:
             except _lib.EngineError as exc:
                 raise _translate(exc, option_keys=[k for k, _ in pairs]) from None
             self._handles[(types_given, spans, marshal)] = h
+            if marshal and not types_given and spans:
+                self.marshal_handle = h
         return h
 
     def __del__(self) -> None:
@@ -316,6 +318,8 @@ _HANDLE_KEYS = (((False, False, False), (False, True, False)),
 def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
     """The per-call road of one untyped document of span lists: ``(counts row, applied mask)``, or None.
 
+    The row is the bytes of the thread's counts row, which the next per-call
+    scoring overwrites: copy it before anything else scores (:func:`_lib.score_marshal`).
     The mask's metric names are :func:`applied`'s.
 
     Read and scored in one engine call (``input=marshal``), chosen by an O(1)
@@ -325,9 +329,9 @@ def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
     the engine has more to say than counts (an error, repeated mentions,
     warnings: the general road says it in the caller's terms).
     """
-    tk = type(key)
-    if (tk is not list and tk is not tuple) or opts.analysis:
-        return None
+    tk, tr = type(key), type(response)
+    if (tk is not list and tk is not tuple) or (tr is not list and tr is not tuple) or opts.analysis:
+        return None  # (before marshal copies a long key whose response is refused anyway)
     try:
         first = (key[0] if key else response[0])[0]
     except Exception:  # no first mention to look at: the general road
@@ -338,11 +342,7 @@ def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
         data = _dumps((key, response), 2)  # version 2: no references, no table of objects
     except ValueError:  # not marshallable (a set, a tensor): the general road
         return None
-    if len(data) > _lib.MARSHAL_MAX:
-        return None
-    if not opts.marshal_handle:
-        opts.marshal_handle = opts.handle(False, True, True)
-    return _lib.score_marshal(data, opts.marshal_handle)
+    return _lib.score_marshal(data, opts.marshal_handle or opts.handle(False, True, True))
 
 
 def applied(mask: int) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from _thread import allocate_lock, start_new_thread
+from _thread import allocate_lock, get_ident, start_new_thread
 from marshal import dumps as _marshal
 
 TYPE_CHECKING = False  # typing costs ~20 ms of start-up that the command line need not pay
@@ -335,7 +335,6 @@ class _Scratch(_ThreadLocal):
         self.n_key = _i64(0)
         self.row: tuple | None = None  # the per-call counts row (NumPy view, ctypes buffer): see _one_args
         self.one_args: dict[int, tuple] = {}  # score_one's arguments per options handle
-        self.per_call: _PerCall | None = None  # score_marshal's state, made on first use
 
 
 _scratch = _Scratch()
@@ -471,66 +470,106 @@ def score_marshal(data: bytes, options: int) -> tuple | None:
     """One document given as ``marshal.dumps((key, response), 2)``, read and scored in one call (input=marshal).
 
     ``options`` is a handle made with ``input=marshal`` and
-    ``span_mentions=true``; ``len(data)`` at most MARSHAL_MAX. Returns
-    ``(counts row, applied)`` (a (1, n_columns) copy and the metrics bit
-    mask), or None when the call has more to say than counts: data the
-    engine does not read as span lists, an error, repeated mentions or
-    warnings. The caller then takes the general road, which says it in the
-    caller's terms; nothing here reports.
+    ``span_mentions=true``. Returns ``(row, applied)``: ``row`` a memoryview
+    of the counts row's bytes (n_columns float64s) that the thread's next
+    per-call scoring overwrites, so the caller copies it at once, and the
+    applied metrics bit mask. None when the call has more to say than counts
+    (data the engine does not read as span lists, an error, repeated mentions
+    or warnings: the engine is given no room for their records), when
+    ``data`` is longer than MARSHAL_MAX, or where the bytes' address cannot
+    be handed over (see _bytes_data); the caller then takes the general
+    road, which says it in the caller's terms. Nothing here reports.
     """
-    pc = _scratch.per_call or _per_call_state()
+    pc = _per_call.get(get_ident()) or _per_call_state()
     n = len(data)
-    if n > pc.cap:
-        _grow(pc, n)
-    pc.view[:n] = data
-    pc.side.length = n
+    if n > MARSHAL_MAX or not _bytes_data:
+        return None
+    # The engine reads the bytes where they are (the bytes object outlives the call): no copy.
+    side = pc.side
+    side[_SIDE_MENTIONS], side[_SIDE_LENGTH] = id(data) + _bytes_data, n
     # The library looked up on every call: in a child forked after it was loaded, lib() raises
     # ForkedProcessError where a kept function would call into a Go runtime that did not survive fork().
-    status = (_lib if _lib is not None else lib()).cs_score_batch(
-        *(pc.args.get(options) or _marshal_args(pc, options)))
+    if _lib is None:
+        lib()
     report = pc.report
-    if status or report.n_dups or report.n_warnings:
+    if pc.call(*(pc.args.get(options) or _marshal_args(pc, options))) or report[_N_DUPS] or report[_N_WARNINGS]:
         return None
-    return pc.row.copy(), report.applied
+    return pc.row, report[_APPLIED]
+
+
+def _bytes_offset() -> int:
+    """Where a bytes object's data starts, from its address (id), if CPython lays it out as it does (else 0).
+
+    ``PyBytesObject`` ends with its data and a NUL byte: ``bytes.__basicsize__
+    - 1`` from the object's start. Checked here once on a bytes object whose
+    contents are known; where it does not hold (another interpreter), the per-call
+    road is not taken (score_marshal returns None) and nothing reads a wrong address.
+    """
+    offset = getattr(bytes, "__basicsize__", 0) - 1
+    probe = b"corefscore: where do the bytes start?"
+    if offset <= 0 or ctypes.string_at(id(probe) + offset, len(probe) + 1) != probe + b"\0":
+        return 0
+    return offset
+
+
+_bytes_data = _bytes_offset()
 
 
 class _PerCall:
-    """score_marshal's per-thread state, one thread-local lookup a call.
+    """score_marshal's state for one thread, found by its id (a dict lookup costs a third of a thread-local's).
 
-    ``side`` is the key side of input=marshal: its mentions point at ``raw``,
-    a buffer the marshal bytes are copied into through ``view`` (``cap``
-    bytes; grown as needed), its length is their count. ``args`` holds the
-    call's arguments per options handle; ``row`` is the counts row the
-    engine writes (score_one's).
+    ``structs`` are the call's own key side, report and error (the side's
+    mentions are the marshal bytes, its length their count), which the call
+    reads and writes through ``side`` and ``report``, their int64 fields as
+    memoryviews (a ctypes field costs twice as much); ``args`` holds the
+    call's arguments per options handle, every one a ctypes object (or None)
+    so that ``call``, ``cs_score_batch`` without argtypes, passes them as
+    they are (argtypes would call a converter per argument: ~1,400
+    instructions a call); ``row`` is the counts row the engine writes, as bytes.
     """
 
-    __slots__ = ("args", "cap", "raw", "report", "row", "side", "view")
+    __slots__ = ("args", "call", "report", "row", "row_buffer", "side", "structs")
+
+
+#: Fields of cs_side and cs_report as indices of their int64 views (_PerCall.side, _PerCall.report).
+_SIDE_MENTIONS, _SIDE_LENGTH = CsSide.mentions.offset // 8, CsSide.length.offset // 8
+_APPLIED, _N_DUPS, _N_WARNINGS = (f.offset // 8 for f in (CsReport.applied, CsReport.n_dups, CsReport.n_warnings))
+
+#: score_marshal's states by thread id. A thread id is reused only once its thread has ended, and a state is
+#: only scratch memory, so a new thread may take over a dead one's. Ended threads' states are not removed: the
+#: dict is emptied when it reaches PER_CALL_STATES (a thread in a call keeps its own state; the next call of a
+#: live thread makes a new one).
+_per_call: dict[int, _PerCall] = {}
+PER_CALL_STATES = 1024
 
 
 def _per_call_state() -> _PerCall:
-    s = _scratch
+    cdll = lib()
     pc = _PerCall()
-    pc.side, pc.args, pc.report = CsSide(), {}, s.report
-    _grow(pc, 4096)
-    s.per_call = pc
+    pc.structs = CsSide(), CsReport(), CsError()
+    pc.side, pc.report = (memoryview(x).cast("B").cast(code) for x, code in zip(pc.structs, "qQ"))
+    pc.args = {}
+    pc.row_buffer = (ctypes.c_double * len(_columns))()
+    pc.row = memoryview(pc.row_buffer).cast("B")
+    pc.call = cdll._FuncPtr(("cs_score_batch", cdll))  # the same function, without cdll's argtypes
+    pc.call.restype = _i32
+    if len(_per_call) >= PER_CALL_STATES:
+        _per_call.clear()
+    _per_call[get_ident()] = pc
     return pc
 
 
-def _grow(pc: _PerCall, n: int) -> None:
-    """A buffer of at least n bytes for score_marshal, its side pointed at it."""
-    pc.raw = (ctypes.c_char * n)()
-    pc.view, pc.cap = memoryview(pc.raw).cast("B"), n
-    pc.side.mentions = ctypes.addressof(pc.raw)
-
-
 def _marshal_args(pc: _PerCall, options: int) -> tuple:
-    """score_marshal's arguments for an options handle: score_one's, the marshal side as the key."""
-    s = _scratch
-    args = s.one_args.get(options) or _one_args(s, options)
-    pc.row = s.row[0]
+    """score_marshal's arguments for an options handle: one document, the marshal side as the key.
+
+    No room for repeated mentions or warnings (NULL, capacity 0): the report
+    still counts them, and a call with any takes the general road.
+    """
     if len(pc.args) >= 256:
         pc.args.clear()
-    pc.args[options] = (args[0], _p(ctypes.addressof(pc.side)), None, *args[3:])
+    side, report, err = (_p(ctypes.addressof(x)) for x in pc.structs)
+    pc.args[options] = (_i64(1), side, None, None, _i64(options), None, _p(ctypes.addressof(pc.row_buffer)),
+                        _i64(len(pc.row_buffer)), None, _i64(0), None, _i64(0), report, err)
     return pc.args[options]
 
 

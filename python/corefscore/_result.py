@@ -262,24 +262,18 @@ class Result:
         return self
 
     @classmethod
-    def _row_base(cls, columns: tuple[str, ...], metrics: tuple[str, ...], blanc_rule: str,
-                  options: dict[str, Any]) -> dict[str, Any]:
-        """What the one-document Results of a set of options and applied metrics share (see :meth:`_of_row`)."""
-        scored, analyses = _arith.split_scored(columns, metrics)
-        return {"columns": columns, "metrics": scored, "analyses": analyses, "blanc_rule": blanc_rule,
-                "options": options, "key": None, "response": None, "n_duplicates": 0, "_scores": None}
+    def _row_class(cls, columns: tuple[str, ...], metrics: tuple[str, ...], blanc_rule: str,
+                   options: dict[str, Any]) -> type[Result]:
+        """The class of the per-call road's one-document Results of a set of options and applied metrics.
 
-    @classmethod
-    def _of_row(cls, counts_row: np.ndarray, base: dict[str, Any]) -> Result:
-        """The Result of one document named "0" without repeated mentions or warnings: the per-call road.
-
-        ``base`` is :meth:`_row_base`'s, made once per options and applied metrics.
+        What those Results share is held once, as attributes of the class, so
+        that a call makes only its row (see :class:`_RowResult`): ``cls(row)``.
         """
-        self = _new(cls)
-        own = self.__dict__
-        own.update(base)
-        own["counts_matrix"], own["doc_names"], own["duplicates"], own["warnings"] = counts_row, ["0"], [], []
-        return self
+        scored, analyses = _arith.split_scored(columns, metrics)
+        return type("_RowResult", (_RowResult,), {
+            "columns": columns, "metrics": scored, "analyses": analyses, "blanc_rule": blanc_rule,
+            "options": options, "key": None, "response": None, "n_duplicates": 0, "_scores": None,
+            "_layout": _arith.layout(columns), "__module__": __name__, "__slots__": ()})
 
     # -- scores -------------------------------------------------------------
 
@@ -482,3 +476,88 @@ class Result:
             "<thead><tr><th>metric</th><th>recall</th><th>precision</th><th>F1</th></tr></thead>"
             f"<tbody>{rows}</tbody>{foot}</table>"
         )
+
+
+#: A Result's attributes, all of which a _RowResult answers (some from its class, some made on first read).
+_RESULT_ATTRIBUTES = ("counts_matrix", "columns", "doc_names", "metrics", "analyses", "blanc_rule", "duplicates",
+                      "warnings", "key", "response", "options", "n_duplicates", "_scores")
+
+
+class _RowResult(Result):
+    """The Result of one document named "0" scored on the per-call road, without repeated mentions or warnings.
+
+    ``score()`` of span lists makes one in a validation loop's every step, so
+    it is made of its counts alone: an instance holds ``_row``, the engine's
+    counts row as bytes, and its class (:meth:`Result._row_class`, one per
+    options and applied metrics) the attributes those Results share.
+    ``counts_matrix``, ``doc_names``, ``duplicates`` and ``warnings`` are
+    made on first read, the scores from the row without NumPy (and with the
+    columns' layout its class holds: parsing 111 column names took most of a
+    first read's time). A copy or a
+    pickle of one is a plain :class:`Result` with the same attributes.
+    """
+
+    __slots__ = ("_row",)
+
+    def __init__(self, row: bytes) -> None:  # (not Result's: the class holds the rest)
+        self._row = row
+
+    def __getattr__(self, name: str) -> Any:
+        """The attributes made on first read (then kept in the instance, where later reads find them)."""
+        if name == "counts_matrix":
+            import numpy as np
+
+            value = np.frombuffer(self._row, dtype=np.float64).reshape(1, -1).copy()
+        elif name == "doc_names":
+            value = ["0"]
+        elif name == "duplicates" or name == "warnings":
+            value = []
+        else:
+            raise AttributeError(f"'Result' object has no attribute {name!r}")
+        self.__dict__[name] = value
+        return value
+
+    @property
+    def n_documents(self) -> int:
+        return 1
+
+    def _one(self, metric: str) -> MetricScore:
+        """One scored metric's MetricScore, made on its first read (a validation loop reads one or three)."""
+        own = self.__dict__
+        made = own.get("_made")
+        if made is None:
+            made = own["_made"] = {}
+        found = made.get(metric)
+        if found is None:
+            row = own.get("_counts_row") or own.setdefault("_counts_row", memoryview(self._row).cast("d").tolist())
+            found = made[metric] = _metric_scores(row, self._layout, (metric,), self.blanc_rule)[metric]
+        return found
+
+    def _all(self) -> dict[str, MetricScore]:
+        if self._scores is None:
+            self._scores = {m: self._one(m) for m in self.metrics}
+        return self._scores
+
+    def __getitem__(self, metric: str) -> MetricScore:
+        if metric not in self.metrics:
+            return super().__getitem__(metric)  # (which says why not)
+        return self._one(metric)
+
+    @property
+    def conll_f1(self) -> float | None:
+        if not all(m in self.metrics for m in _arith.CONLL_METRICS):
+            return None
+        return conll_f1_of({m: self._one(m) for m in _arith.CONLL_METRICS})
+
+    def __reduce__(self) -> tuple:
+        state = {name: getattr(self, name) for name in _RESULT_ATTRIBUTES}
+        # Attributes set on this Result since it was made, without the per-call caches of _one.
+        state.update((k, v) for k, v in self.__dict__.items() if k not in ("_made", "_counts_row"))
+        return _plain_result, (state,)
+
+
+def _plain_result(state: dict[str, Any]) -> Result:
+    """A plain Result with these attributes: what a copy or a pickle of a _RowResult gives."""
+    result = _new(Result)
+    result.__dict__.update(state)
+    return result
