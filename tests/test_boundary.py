@@ -402,7 +402,7 @@ def test_cli_ctrl_c_exits_130_without_a_traceback(tmp_path):
     time.sleep(1.5)
     child.send_signal(signal.SIGINT)
     try:
-        _, err = child.communicate(timeout=10)
+        _, err = child.communicate(timeout=60)  # a hang guard, not a timing
     finally:
         child.kill()
     assert child.returncode == 130 and "Traceback" not in err, err
@@ -425,7 +425,7 @@ def test_ctrl_c_ends_a_read_of_a_fifo_nobody_writes(tmp_path, argv):
     time.sleep(1.5)  # the child is waiting in the FIFO's open by now
     child.send_signal(signal.SIGINT)
     try:
-        _, err = child.communicate(timeout=10)  # a bound on the test (it would hang forever), not a timing
+        _, err = child.communicate(timeout=60)  # a bound on the test (it would hang forever), not a timing
     finally:
         child.kill()
     assert child.returncode == 130 and "Traceback" not in err, err
