@@ -420,6 +420,9 @@ def test_per_call_states_of_ended_threads_are_bounded(monkeypatch):
     import threading
 
     monkeypatch.setattr(_lib, "PER_CALL_STATES", 4)
+    # States made before the patch (threads of earlier tests, under the real bound) would count against 4;
+    # and a new thread may reuse an ended thread's ident, and with it that thread's state.
+    monkeypatch.setattr(_lib, "_per_call", {})
     one = [[(0, 1), (3, 4)]]
     want = corefscore.score(one, one).counts_matrix
     got = []
