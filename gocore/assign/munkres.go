@@ -56,7 +56,9 @@ func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, 
 	n := max(rows, cols)
 	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
 		for i := range rows {
-			copy(m.mat[i*n:i*n+cols], cost[i*cols:(i+1)*cols])
+			for j, x := range cost[i*cols : (i+1)*cols] {
+				m.mat[j*n+i] = x
+			}
 		}
 		m.reduceRows()
 	})
@@ -87,57 +89,64 @@ func ReferenceMunkresSparse(rows, cols int, background float64, costs []SparseCo
 	}
 	n := max(rows, cols)
 	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
-		e := 0
-		for i := range rows {
-			from := e
-			for e < len(costs) && int(costs[e].Row) == i {
-				e++
-			}
-			m.reduceSparseRow(i, cols, background, costs[from:e])
-		}
-		for i := rows; i < n; i++ { // appended rows of zeros
-			for j := range n {
-				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
-			}
-		}
+		m.reduceSparse(rows, cols, background, costs)
 	})
 }
 
-// reduceSparseRow is step 1 on row i, background but the listed elements
-// in its first cols columns, zero (appended) in the others: the row minus
-// its minimum, element by element as reduceRows subtracts it.
-func (m *refMunkres) reduceSparseRow(i, cols int, background float64, listed []SparseCost) {
-	row := m.mat[i*m.n : (i+1)*m.n]
-	least := math.Inf(1)
-	if len(listed) < cols {
-		least = background
+// reduceSparse is step 1 on the rows × cols matrix background but the
+// listed elements, zero in the appended rows and columns: each row minus
+// its minimum, element by element as reduceRows subtracts it. An element
+// not listed is its row's background or padding value less the row's
+// minimum, so a column is written as a copy of one of two columns of these
+// values (and of their zero bits), then its listed elements.
+func (m *refMunkres) reduceSparse(rows, cols int, background float64, costs []SparseCost) {
+	n, words := m.n, m.words
+	m.bgCol, m.padCol = grow(m.bgCol, n), grow(m.padCol, n) // appended rows: 0
+	m.bgZeros, m.padZeros = grow(m.bgZeros, words), grow(m.padZeros, words)
+	for i := rows; i < n; i++ {
+		m.bgZeros[i>>6] |= 1 << (i & 63)
+		m.padZeros[i>>6] |= 1 << (i & 63)
 	}
-	if cols < m.n {
-		least = min(least, 0)
-	}
-	for _, c := range listed {
-		least = min(least, c.Cost)
-	}
-	bg, pad := background-least, 0-least
-	for j := range cols {
-		row[j] = bg
-	}
-	for j := cols; j < m.n; j++ {
-		row[j] = pad
-	}
-	if bg == 0 {
-		for j := range cols {
-			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	m.rowLeast = grow(m.rowLeast, rows)
+	e := 0
+	for i := range rows {
+		from := e
+		for e < len(costs) && int(costs[e].Row) == i {
+			e++
+		}
+		least := math.Inf(1)
+		if e-from < cols {
+			least = background
+		}
+		if cols < n {
+			least = min(least, 0)
+		}
+		for _, c := range costs[from:e] {
+			least = min(least, c.Cost)
+		}
+		m.rowLeast[i] = least
+		bg, pad := background-least, 0-least
+		m.bgCol[i], m.padCol[i] = bg, pad
+		if bg == 0 {
+			m.bgZeros[i>>6] |= 1 << (i & 63)
+		}
+		if pad == 0 {
+			m.padZeros[i>>6] |= 1 << (i & 63)
 		}
 	}
-	if pad == 0 {
-		for j := cols; j < m.n; j++ {
-			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	for j := range n {
+		if j < cols {
+			copy(m.mat[j*n:(j+1)*n], m.bgCol)
+			copy(m.zeros[j*words:(j+1)*words], m.bgZeros)
+		} else {
+			copy(m.mat[j*n:(j+1)*n], m.padCol)
+			copy(m.zeros[j*words:(j+1)*words], m.padZeros)
 		}
 	}
-	for _, c := range listed {
-		row[c.Col] = c.Cost - least
-		m.markZero(i, int(c.Col))
+	for _, c := range costs {
+		i, j := int(c.Row), int(c.Col)
+		m.mat[j*n+i] = c.Cost - m.rowLeast[i]
+		m.markZero(i, j)
 	}
 }
 
@@ -173,7 +182,7 @@ func runRefMunkres(n, rows, cols int, stop func() bool, fill func(*refMunkres)) 
 // never holds two stars, nor a row two primes, in Munkres' method.
 type refMunkres struct {
 	n              int
-	mat            []float64 // n × n, row-major, reduced in place
+	mat            []float64 // n × n, column-major, reduced in place
 	starCol        []int     // column of the star in each row, or -1
 	starRow        []int     // row of the star in each column, or -1
 	prime          []int     // column of the prime in each row, or -1
@@ -188,6 +197,11 @@ type refMunkres struct {
 	words             int
 	path              [][2]int // flipPath's scratch
 	open              []int    // uncoveredColumns' scratch
+	covered           []int    // shiftByMinimum's scratch
+	// reduceSparse's scratch: each row's minimum, the reduced background
+	// and padding values of each row and their zero bits.
+	rowLeast, bgCol, padCol []float64
+	bgZeros, padZeros       []uint64
 }
 
 // refMunkresPool keeps the solver's arrays from call to call, for problems
@@ -215,8 +229,9 @@ func (m *refMunkres) reset(n int, stop func() bool) {
 func (m *refMunkres) solve() bool {
 	m.starZeros()
 	for !m.coverStarredColumns() {
+		shifted := false
 		for {
-			row, col, found := m.primeZeros()
+			row, col, found := m.primeZeros(shifted)
 			if m.stopped() {
 				return false
 			}
@@ -225,6 +240,7 @@ func (m *refMunkres) solve() bool {
 				break
 			}
 			m.shiftByMinimum()
+			shifted = true
 		}
 	}
 	return true
@@ -238,19 +254,17 @@ func (m *refMunkres) stopped() bool {
 
 // reduceRows is step 1.
 func (m *refMunkres) reduceRows() {
-	for i := range m.n {
-		row := m.mat[i*m.n : (i+1)*m.n]
-		least := row[0]
-		for _, x := range row {
-			if least > x {
+	n := m.n
+	for i := range n {
+		least := m.mat[i]
+		for j := range n {
+			if x := m.mat[j*n+i]; least > x {
 				least = x
 			}
 		}
-		for j := range row {
-			row[j] -= least
-			if row[j] == 0 {
-				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
-			}
+		for j := range n {
+			m.mat[j*n+i] -= least
+			m.markZero(i, j)
 		}
 	}
 }
@@ -259,9 +273,8 @@ func (m *refMunkres) reduceRows() {
 // stars at most its first zero in an uncovered column.
 func (m *refMunkres) starZeros() {
 	for i := range m.n {
-		row := m.mat[i*m.n : (i+1)*m.n]
-		for j, x := range row {
-			if x == 0 && !m.colCov[j] {
+		for j := range m.n {
+			if !m.colCov[j] && m.mat[j*m.n+i] == 0 {
 				m.starCol[i], m.starRow[j] = j, i
 				m.colCov[j] = true
 				break
@@ -295,12 +308,17 @@ func (m *refMunkres) coverStarredColumns() bool {
 // resumes from the row below, and a column uncovered gets its cursor from
 // the first row. Cost: a pass over each uncovered column plus one over
 // the cursors per prime, against a rescan of the uncovered part of the
-// matrix per prime.
-func (m *refMunkres) primeZeros() (row, col int, found bool) {
-	open := m.uncoveredColumns()
-	first := m.first
-	for _, j := range open {
-		first[j] = m.zeroBelow(0, j)
+// matrix per prime. Right after step 6 (shifted), the uncovered columns
+// are those the step left (m.open) and their cursors are step 6's: no
+// uncovered zero was left before it, so the first uncovered zero of a
+// column is the first one its subtraction made.
+func (m *refMunkres) primeZeros(shifted bool) (row, col int, found bool) {
+	open, first := m.open, m.first
+	if !shifted {
+		open = m.uncoveredColumns()
+		for _, j := range open {
+			first[j] = m.zeroBelow(0, j)
+		}
 	}
 	for {
 		row, col = m.n, -1
@@ -346,7 +364,7 @@ func (m *refMunkres) zeroBelow(from, j int) int {
 		}
 		for word != 0 {
 			i := w<<6 + bits.TrailingZeros64(word)
-			if m.mat[i*m.n+j] == 0 {
+			if m.mat[j*m.n+i] == 0 {
 				return i
 			}
 			col[w] &^= 1 << (i & 63)
@@ -359,7 +377,7 @@ func (m *refMunkres) zeroBelow(from, j int) int {
 // markZero sets the bit of element (i, j) in zeros when it is 0. A bit is
 // never cleared here: a stale one costs zeroBelow a check.
 func (m *refMunkres) markZero(i, j int) {
-	if m.mat[i*m.n+j] == 0 {
+	if m.mat[j*m.n+i] == 0 {
 		m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
 	}
 }
@@ -416,37 +434,52 @@ func (m *refMunkres) flipPath(row, col int) {
 // the reference (in float64, (x + least) - least is not always x); the
 // others one of them or none, so only the covered rows and the uncovered
 // columns are visited.
+//
+// It runs right after step 4, whose last uncovered columns are m.open (in
+// no particular order: nothing here depends on it), and leaves in m.first
+// each one's first uncovered row holding a zero, or n, for the next step 4.
 func (m *refMunkres) shiftByMinimum() {
-	open := m.uncoveredColumns()
+	n := m.n
+	open := m.open
+	rowCov := m.rowCov[:n]
 	least := math.Inf(1) // the value of the first smallest one met: the same
-	for i := range m.n {
-		if m.rowCov[i] {
-			continue
-		}
-		row := m.mat[i*m.n : (i+1)*m.n]
-		for _, j := range open {
-			if row[j] < least {
-				least = row[j]
+	for _, j := range open {
+		for i, x := range m.mat[j*n : (j+1)*n] {
+			if x < least && !rowCov[i] {
+				least = x
 			}
 		}
 	}
-	for i := range m.n {
-		row := m.mat[i*m.n : (i+1)*m.n]
-		if m.rowCov[i] {
-			// Covered columns here only grow (least > 0: no uncovered zero
-			// was left), so their zeros' bits go stale.
-			for j := range row {
-				row[j] += least
-			}
+	covered := m.covered[:0]
+	for i, c := range rowCov {
+		if c {
+			covered = append(covered, i)
 		}
-		word, bit := i>>6, uint64(1)<<(i&63)
-		for _, j := range open {
-			x := row[j] - least
-			row[j] = x
+	}
+	m.covered = covered
+	// Covered columns here only grow (least > 0: no uncovered zero was
+	// left), so their zeros' bits go stale.
+	for j := range n {
+		col := m.mat[j*n : (j+1)*n]
+		for _, i := range covered {
+			col[i] += least
+		}
+	}
+	for _, j := range open {
+		col := m.mat[j*n : (j+1)*n]
+		zeros := m.zeros[j*m.words : (j+1)*m.words]
+		first := n
+		for i, x := range col {
+			x -= least
+			col[i] = x
 			if x == 0 {
-				m.zeros[j*m.words+word] |= bit
+				zeros[i>>6] |= 1 << (i & 63)
+				if first == n && !rowCov[i] {
+					first = i
+				}
 			}
 		}
+		m.first[j] = first
 	}
 }
 
