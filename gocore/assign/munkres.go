@@ -197,7 +197,6 @@ type refMunkres struct {
 	words             int
 	path              [][2]int // flipPath's scratch
 	open              []int    // uncoveredColumns' scratch
-	covered           []int    // shiftByMinimum's scratch
 	// reduceSparse's scratch: each row's minimum, the reduced background
 	// and padding values of each row and their zero bits.
 	rowLeast, bgCol, padCol []float64
@@ -450,19 +449,14 @@ func (m *refMunkres) shiftByMinimum() {
 			}
 		}
 	}
-	covered := m.covered[:0]
-	for i, c := range rowCov {
-		if c {
-			covered = append(covered, i)
-		}
-	}
-	m.covered = covered
 	// Covered columns here only grow (least > 0: no uncovered zero was
 	// left), so their zeros' bits go stale.
-	for j := range n {
-		col := m.mat[j*n : (j+1)*n]
-		for _, i := range covered {
-			col[i] += least
+	mat := m.mat[:n*n]
+	for i, c := range rowCov {
+		if c {
+			for k := i; k < len(mat); k += n {
+				mat[k] += least
+			}
 		}
 	}
 	for _, j := range open {
