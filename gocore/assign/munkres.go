@@ -2,7 +2,7 @@ package assign
 
 import (
 	"math"
-	"math/bits"
+	mathbits "math/bits"
 	"sync"
 
 	"github.com/pkg/errors"
@@ -106,6 +106,7 @@ func (m *refMunkres) reduceSparse(rows, cols int, background float64, costs []Sp
 	for i := rows; i < n; i++ {
 		m.bgZeros[i>>6] |= 1 << (i & 63)
 		m.padZeros[i>>6] |= 1 << (i & 63)
+		m.setRowZeros(i, 0, n)
 	}
 	m.rowLeast = grow(m.rowLeast, rows)
 	e := 0
@@ -129,9 +130,11 @@ func (m *refMunkres) reduceSparse(rows, cols int, background float64, costs []Sp
 		m.bgCol[i], m.padCol[i] = bg, pad
 		if bg == 0 {
 			m.bgZeros[i>>6] |= 1 << (i & 63)
+			m.setRowZeros(i, 0, cols)
 		}
 		if pad == 0 {
 			m.padZeros[i>>6] |= 1 << (i & 63)
+			m.setRowZeros(i, cols, n)
 		}
 	}
 	for j := range n {
@@ -147,6 +150,15 @@ func (m *refMunkres) reduceSparse(rows, cols int, background float64, costs []Sp
 		i, j := int(c.Row), int(c.Col)
 		m.mat[j*n+i] = c.Cost - m.rowLeast[i]
 		m.markZero(i, j)
+	}
+}
+
+// setRowZeros sets the rowZeros bits of the elements of row i in columns
+// from to before to.
+func (m *refMunkres) setRowZeros(i, from, to int) {
+	row := m.rowZeros[i*m.words : (i+1)*m.words]
+	for j := from; j < to; j++ {
+		row[j>>6] |= 1 << (j & 63)
 	}
 }
 
@@ -189,14 +201,17 @@ type refMunkres struct {
 	rowCov, colCov []bool
 	stop           func() bool
 	polls          int
-	first          []int // primeZeros' cursor of each column
 	// zeros has a bit per element, set when it is 0, column by column
-	// (words per column); rowCovBits is rowCov as bits. primeZeros finds
-	// the uncovered zeros of a column in them a word at a time.
-	zeros, rowCovBits []uint64
-	words             int
-	path              [][2]int // flipPath's scratch
-	open              []int    // uncoveredColumns' scratch
+	// (words per column), and rowZeros the same bits row by row; rowCovBits
+	// is rowCov as bits, openBits the uncovered columns as bits. primeZeros
+	// finds the uncovered zeros of a row or of a column in them a word at a
+	// time. A bit may be stale (its element no longer 0): it is checked
+	// against the matrix where found.
+	zeros, rowZeros, rowCovBits, openBits []uint64
+	words                                 int
+	shiftedFrom                           int      // see shiftByMinimum
+	path                                  [][2]int // flipPath's scratch
+	open                                  []int    // uncoveredColumns' scratch
 	// reduceSparse's scratch: each row's minimum, the reduced background
 	// and padding values of each row and their zero bits.
 	rowLeast, bgCol, padCol []float64
@@ -215,9 +230,9 @@ func (m *refMunkres) reset(n int, stop func() bool) {
 	m.n, m.stop, m.polls = n, stop, 0
 	m.mat = grow(m.mat, n*n)
 	m.starCol, m.starRow, m.prime = grow(m.starCol, n), grow(m.starRow, n), grow(m.prime, n)
-	m.first = grow(m.first, n)
 	m.words = (n + 63) / 64
-	m.zeros, m.rowCovBits = grow(m.zeros, n*m.words), grow(m.rowCovBits, m.words)
+	m.zeros, m.rowZeros = grow(m.zeros, n*m.words), grow(m.rowZeros, n*m.words)
+	m.rowCovBits, m.openBits = grow(m.rowCovBits, m.words), grow(m.openBits, m.words)
 	for i := range n {
 		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
 	}
@@ -269,18 +284,34 @@ func (m *refMunkres) reduceRows() {
 }
 
 // starZeros is step 2. A row is covered by its first star, so each row
-// stars at most its first zero in an uncovered column.
+// stars at most its first zero in an uncovered column, found from the
+// row's zero bits.
 func (m *refMunkres) starZeros() {
 	for i := range m.n {
-		for j := range m.n {
-			if !m.colCov[j] && m.mat[j*m.n+i] == 0 {
-				m.starCol[i], m.starRow[j] = j, i
-				m.colCov[j] = true
-				break
-			}
+		if j := m.firstZeroInRow(i); j >= 0 {
+			m.starCol[i], m.starRow[j] = j, i
+			m.colCov[j] = true
 		}
 	}
 	m.clearCovers()
+}
+
+// firstZeroInRow returns the first column of row i holding a zero and
+// not covered, or -1. A stale bit met is cleared.
+func (m *refMunkres) firstZeroInRow(i int) int {
+	bits := m.rowZeros[i*m.words : (i+1)*m.words]
+	for w, word := range bits {
+		for word != 0 {
+			j := w<<6 + mathbits.TrailingZeros64(word)
+			word &= word - 1
+			if m.mat[j*m.n+i] != 0 {
+				bits[w] &^= 1 << (j & 63)
+			} else if !m.colCov[j] {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // coverStarredColumns is step 3: true when every row holds a star.
@@ -299,54 +330,69 @@ func (m *refMunkres) coverStarredColumns() bool {
 // or found false when no uncovered zero is left.
 //
 // Each search for an uncovered zero is the reference's full scan (rows
-// top-down, columns from the last), answered from a cursor per uncovered
-// column: the first uncovered row holding a zero there. The scan's zero is
-// the one of the lowest cursor, the last column among equal ones. During
+// top-down, columns from the last), resumed rather than restarted: during
 // the step the matrix does not change, rows are only covered and columns
-// only uncovered, so a cursor only moves down: when its row is covered it
-// resumes from the row below, and a column uncovered gets its cursor from
-// the first row. Cost: a pass over each uncovered column plus one over
-// the cursors per prime, against a rescan of the uncovered part of the
-// matrix per prime. Right after step 6 (shifted), the uncovered columns
-// are those the step left (m.open) and their cursors are step 6's: no
-// uncovered zero was left before it, so the first uncovered zero of a
-// column is the first one its subtraction made.
+// only uncovered, so the rows above the last zero found hold no zero in
+// the columns uncovered so far, and after a prime at row r whose star's
+// column s is uncovered, the next search starts at row r+1 or at the
+// first uncovered zero of column s, whichever is higher. Each row is
+// searched a word of bits at a time (rowZeros and openBits). Right after
+// step 6 (shifted) the covers are those the step left (m.open, openBits)
+// and the search starts at the first row where step 6 made an uncovered
+// zero (no uncovered zero was left before it).
 func (m *refMunkres) primeZeros(shifted bool) (row, col int, found bool) {
-	open, first := m.open, m.first
+	from := m.shiftedFrom
 	if !shifted {
-		open = m.uncoveredColumns()
-		for _, j := range open {
-			first[j] = m.zeroBelow(0, j)
+		m.open = m.uncoveredColumns()
+		clear(m.openBits)
+		for _, j := range m.open {
+			m.openBits[j>>6] |= 1 << (j & 63)
 		}
+		from = 0
 	}
 	for {
-		row, col = m.n, -1
-		for _, j := range open {
-			i := first[j]
-			if i < m.n && m.rowCov[i] { // its row covered since: resume below
-				i = m.zeroBelow(i+1, j)
-				first[j] = i
-			}
-			if i < row || (i == row && j > col) {
-				row, col = i, j
-			}
-		}
+		row, col = m.openZeroFrom(from)
 		if row == m.n {
-			m.open = open // keep the grown scratch
 			return 0, 0, false
 		}
 		m.prime[row] = col
 		star := m.starCol[row]
 		if star < 0 {
-			m.open = open
 			return row, col, true
 		}
 		m.rowCov[row] = true
 		m.rowCovBits[row>>6] |= 1 << (row & 63)
 		m.colCov[star] = false
-		first[star] = m.zeroBelow(0, star)
-		open = append(open, star)
+		m.openBits[star>>6] |= 1 << (star & 63)
+		m.open = append(m.open, star)
+		from = min(row+1, m.zeroBelow(0, star))
 	}
+}
+
+// openZeroFrom returns the first uncovered zero in an uncovered column of
+// the reference's scan (rows top-down, in a row the columns from the last)
+// from row from on, or row n when there is none. A stale bit met is
+// cleared.
+func (m *refMunkres) openZeroFrom(from int) (row, col int) {
+	n, words := m.n, m.words
+	for i := from; i < n; i++ {
+		if m.rowCov[i] {
+			continue
+		}
+		bits := m.rowZeros[i*words : (i+1)*words]
+		for w := words - 1; w >= 0; w-- {
+			word := bits[w] & m.openBits[w]
+			for word != 0 {
+				j := w<<6 + 63 - mathbits.LeadingZeros64(word)
+				if m.mat[j*n+i] == 0 {
+					return i, j
+				}
+				bits[w] &^= 1 << (j & 63)
+				word &^= 1 << (j & 63)
+			}
+		}
+	}
+	return n, -1
 }
 
 // zeroBelow returns the first uncovered row from row from on holding a
@@ -362,7 +408,7 @@ func (m *refMunkres) zeroBelow(from, j int) int {
 			word &= ^uint64(0) << (from & 63)
 		}
 		for word != 0 {
-			i := w<<6 + bits.TrailingZeros64(word)
+			i := w<<6 + mathbits.TrailingZeros64(word)
 			if m.mat[j*m.n+i] == 0 {
 				return i
 			}
@@ -373,12 +419,18 @@ func (m *refMunkres) zeroBelow(from, j int) int {
 	return m.n
 }
 
-// markZero sets the bit of element (i, j) in zeros when it is 0. A bit is
-// never cleared here: a stale one costs zeroBelow a check.
+// markZero sets the bits of element (i, j) in zeros and rowZeros when it
+// is 0. A bit is never cleared here: a stale one costs a check.
 func (m *refMunkres) markZero(i, j int) {
 	if m.mat[j*m.n+i] == 0 {
-		m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+		m.setZero(i, j)
 	}
+}
+
+// setZero sets the bits of element (i, j) in zeros and rowZeros.
+func (m *refMunkres) setZero(i, j int) {
+	m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	m.rowZeros[i*m.words+j>>6] |= 1 << (j & 63)
 }
 
 // uncoveredColumns lists the uncovered columns in increasing order, into
@@ -435,8 +487,9 @@ func (m *refMunkres) flipPath(row, col int) {
 // columns are visited.
 //
 // It runs right after step 4, whose last uncovered columns are m.open (in
-// no particular order: nothing here depends on it), and leaves in m.first
-// each one's first uncovered row holding a zero, or n, for the next step 4.
+// no particular order: nothing here depends on it), and leaves in
+// m.shiftedFrom the first uncovered row where it made a zero, or n, for the
+// next step 4.
 func (m *refMunkres) shiftByMinimum() {
 	n := m.n
 	open := m.open
@@ -459,21 +512,23 @@ func (m *refMunkres) shiftByMinimum() {
 			}
 		}
 	}
+	m.shiftedFrom = n
+	words := m.words
 	for _, j := range open {
 		col := m.mat[j*n : (j+1)*n]
-		zeros := m.zeros[j*m.words : (j+1)*m.words]
-		first := n
+		colZeros := m.zeros[j*words : (j+1)*words]
+		rowWord, rowBit := j>>6, uint64(1)<<(j&63) // (i, j)'s in rowZeros
 		for i, x := range col {
 			x -= least
 			col[i] = x
 			if x == 0 {
-				zeros[i>>6] |= 1 << (i & 63)
-				if first == n && !rowCov[i] {
-					first = i
+				colZeros[i>>6] |= 1 << (i & 63)
+				m.rowZeros[i*words+rowWord] |= rowBit
+				if i < m.shiftedFrom && !rowCov[i] {
+					m.shiftedFrom = i
 				}
 			}
 		}
-		m.first[j] = first
 	}
 }
 
