@@ -496,11 +496,7 @@ func (m *refMunkres) shiftByMinimum() {
 	rowCov := m.rowCov[:n]
 	least := math.Inf(1) // the value of the first smallest one met: the same
 	for _, j := range open {
-		for i, x := range m.mat[j*n : (j+1)*n] {
-			if x < least && !rowCov[i] {
-				least = x
-			}
-		}
+		least = uncoveredLeast(m.mat[j*n:(j+1)*n], rowCov, least)
 	}
 	// Covered columns here only grow (least > 0: no uncovered zero was
 	// left), so their zeros' bits go stale.
@@ -512,24 +508,70 @@ func (m *refMunkres) shiftByMinimum() {
 			}
 		}
 	}
-	m.shiftedFrom = n
-	words := m.words
+	shiftedFrom := n
 	for _, j := range open {
 		col := m.mat[j*n : (j+1)*n]
-		colZeros := m.zeros[j*words : (j+1)*words]
-		rowWord, rowBit := j>>6, uint64(1)<<(j&63) // (i, j)'s in rowZeros
-		for i, x := range col {
-			x -= least
-			col[i] = x
-			if x == 0 {
-				colZeros[i>>6] |= 1 << (i & 63)
-				m.rowZeros[i*words+rowWord] |= rowBit
-				if i < m.shiftedFrom && !rowCov[i] {
-					m.shiftedFrom = i
+		i := 0
+		for ; i+4 <= len(col); i += 4 { // unrolled: the zeros are rare
+			c := col[i : i+4 : i+4]
+			x0, x1, x2, x3 := c[0]-least, c[1]-least, c[2]-least, c[3]-least
+			c[0], c[1], c[2], c[3] = x0, x1, x2, x3
+			if x0 == 0 || x1 == 0 || x2 == 0 || x3 == 0 {
+				for k, x := range c {
+					if x == 0 {
+						shiftedFrom = m.shiftedZero(i+k, j, shiftedFrom)
+					}
 				}
 			}
 		}
+		for ; i < len(col); i++ {
+			x := col[i] - least
+			col[i] = x
+			if x == 0 {
+				shiftedFrom = m.shiftedZero(i, j, shiftedFrom)
+			}
+		}
 	}
+	m.shiftedFrom = shiftedFrom
+}
+
+// shiftedZero records the zero that step 6's subtraction made at (i, j):
+// its bits, and the first uncovered row holding one (from, so far).
+func (m *refMunkres) shiftedZero(i, j, from int) int {
+	m.setZero(i, j)
+	if i < from && !m.rowCov[i] {
+		return i
+	}
+	return from
+}
+
+// uncoveredLeast returns the least of least and the elements of col in
+// the rows that rowCov does not cover (its first len(col) rows), four
+// elements a turn: step 6's search for its minimum.
+func uncoveredLeast(col []float64, rowCov []bool, least float64) float64 {
+	rowCov = rowCov[:len(col)]
+	i := 0
+	for ; i+4 <= len(col); i += 4 {
+		c := col[i : i+4 : i+4]
+		if c[0] < least && !rowCov[i] {
+			least = c[0]
+		}
+		if c[1] < least && !rowCov[i+1] {
+			least = c[1]
+		}
+		if c[2] < least && !rowCov[i+2] {
+			least = c[2]
+		}
+		if c[3] < least && !rowCov[i+3] {
+			least = c[3]
+		}
+	}
+	for ; i < len(col); i++ {
+		if col[i] < least && !rowCov[i] {
+			least = col[i]
+		}
+	}
+	return least
 }
 
 // clearCovers uncovers every row and column.
