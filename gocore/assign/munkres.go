@@ -508,41 +508,24 @@ func (m *refMunkres) shiftByMinimum() {
 			}
 		}
 	}
-	shiftedFrom := n
+	shiftedFrom, words := n, m.words
 	for _, j := range open {
 		col := m.mat[j*n : (j+1)*n]
-		i := 0
-		for ; i+4 <= len(col); i += 4 { // unrolled: the zeros are rare
-			c := col[i : i+4 : i+4]
-			x0, x1, x2, x3 := c[0]-least, c[1]-least, c[2]-least, c[3]-least
-			c[0], c[1], c[2], c[3] = x0, x1, x2, x3
-			if x0 == 0 || x1 == 0 || x2 == 0 || x3 == 0 {
-				for k, x := range c {
-					if x == 0 {
-						shiftedFrom = m.shiftedZero(i+k, j, shiftedFrom)
-					}
-				}
-			}
-		}
-		for ; i < len(col); i++ {
-			x := col[i] - least
+		colZeros := m.zeros[j*words : (j+1)*words]
+		rowWord, rowBit := j>>6, uint64(1)<<(j&63) // (i, j)'s in rowZeros
+		for i, x := range col {
+			x -= least
 			col[i] = x
 			if x == 0 {
-				shiftedFrom = m.shiftedZero(i, j, shiftedFrom)
+				colZeros[i>>6] |= 1 << (i & 63)
+				m.rowZeros[i*words+rowWord] |= rowBit
+				if i < shiftedFrom && !rowCov[i] {
+					shiftedFrom = i
+				}
 			}
 		}
 	}
 	m.shiftedFrom = shiftedFrom
-}
-
-// shiftedZero records the zero that step 6's subtraction made at (i, j):
-// its bits, and the first uncovered row holding one (from, so far).
-func (m *refMunkres) shiftedZero(i, j, from int) int {
-	m.setZero(i, j)
-	if i < from && !m.rowCov[i] {
-		return i
-	}
-	return from
 }
 
 // uncoveredLeast returns the least of least and the elements of col in
