@@ -39,13 +39,15 @@ import (
 //
 // Every comparison with zero is exact, as in the reference, so a value left
 // at 1e-17 by rounding is not a zero there either. The steps are the
-// reference's, not its way of doing them: the searches of step 4 keep a
-// cursor per uncovered column over a bitset of the zeros, and step 6 visits
-// only the covered rows and uncovered columns, with the same float64
-// operations on each element in the same order. Cost: O(n²) memory for
-// n = max(rows, cols), O(n⁴) time in the worst case; meant for the
-// reference-sums path, not for large documents. stop, when not nil, is polled between steps; a true answer
-// returns ErrStopped.
+// reference's, not its way of doing them: the matrix is kept column by
+// column with a bitset of its zeros by column and one by row, the
+// searches of step 4 resume where the last one stopped and read a row's
+// zeros in uncovered columns a word at a time, and step 6 visits only the
+// covered rows and uncovered columns, with the same float64 operations on
+// each element in the same order. Cost: O(n²) memory for n = max(rows,
+// cols), O(n⁴) time in the worst case; meant for the reference-sums path,
+// not for large documents. stop, when not nil, is polled between steps; a
+// true answer returns ErrStopped.
 func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, error) {
 	if rows < 0 || cols < 0 || len(cost) != rows*cols {
 		return nil, errors.Wrapf(ErrInvalidGraph, "reference munkres needs rows*cols costs; got %d x %d with %d", rows, cols, len(cost))
