@@ -377,13 +377,15 @@ func (m *refMunkres) primeZeros(shifted bool) (row, col int, found bool) {
 // cleared.
 func (m *refMunkres) openZeroFrom(from int) (row, col int) {
 	n, words := m.n, m.words
+	rowCov, openBits := m.rowCov[:n], m.openBits[:words]
 	for i := from; i < n; i++ {
-		if m.rowCov[i] {
+		if rowCov[i] {
 			continue
 		}
 		bits := m.rowZeros[i*words : (i+1)*words]
-		for w := words - 1; w >= 0; w-- {
-			word := bits[w] & m.openBits[w]
+		bits = bits[:len(openBits)]
+		for w := len(bits) - 1; w >= 0; w-- {
+			word := bits[w] & openBits[w]
 			for word != 0 {
 				j := w<<6 + 63 - mathbits.LeadingZeros64(word)
 				if m.mat[j*n+i] == 0 {
