@@ -337,7 +337,7 @@ func (m *refMunkres) coverStarredColumns() bool {
 // only uncovered, so the rows above the last zero found hold no zero in
 // the columns uncovered so far, and after a prime at row r whose star's
 // column s is uncovered, the next search starts at row r+1 or at the
-// first uncovered zero of column s, whichever is higher. Each row is
+// first uncovered zero of column s, whichever comes first. Each row is
 // searched a word of bits at a time (rowZeros and openBits). Right after
 // step 6 (shifted) the covers are those the step left (m.open, openBits)
 // and the search starts at the first row where step 6 made an uncovered
