@@ -2,7 +2,7 @@ package assign
 
 import (
 	"math"
-	"math/bits"
+	mathbits "math/bits"
 	"sync"
 
 	"github.com/pkg/errors"
@@ -39,13 +39,15 @@ import (
 //
 // Every comparison with zero is exact, as in the reference, so a value left
 // at 1e-17 by rounding is not a zero there either. The steps are the
-// reference's, not its way of doing them: the searches of step 4 keep a
-// cursor per uncovered column over a bitset of the zeros, and step 6 visits
-// only the covered rows and uncovered columns, with the same float64
-// operations on each element in the same order. Cost: O(n²) memory for
-// n = max(rows, cols), O(n⁴) time in the worst case; meant for the
-// reference-sums path, not for large documents. stop, when not nil, is polled between steps; a true answer
-// returns ErrStopped.
+// reference's, not its way of doing them: the matrix is kept column by
+// column with a bitset of its zeros by column and one by row, the
+// searches of step 4 resume where the last one stopped and read a row's
+// zeros in uncovered columns a word at a time, and step 6 visits only the
+// covered rows and uncovered columns, with the same float64 operations on
+// each element in the same order. Cost: O(n²) memory for n = max(rows,
+// cols), O(n⁴) time in the worst case; meant for the reference-sums path,
+// not for large documents. stop, when not nil, is polled between steps; a
+// true answer returns ErrStopped.
 func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, error) {
 	if rows < 0 || cols < 0 || len(cost) != rows*cols {
 		return nil, errors.Wrapf(ErrInvalidGraph, "reference munkres needs rows*cols costs; got %d x %d with %d", rows, cols, len(cost))
@@ -56,7 +58,9 @@ func ReferenceMunkres(rows, cols int, cost []float64, stop func() bool) ([]int, 
 	n := max(rows, cols)
 	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
 		for i := range rows {
-			copy(m.mat[i*n:i*n+cols], cost[i*cols:(i+1)*cols])
+			for j, x := range cost[i*cols : (i+1)*cols] {
+				m.mat[j*n+i] = x
+			}
 		}
 		m.reduceRows()
 	})
@@ -87,57 +91,76 @@ func ReferenceMunkresSparse(rows, cols int, background float64, costs []SparseCo
 	}
 	n := max(rows, cols)
 	return runRefMunkres(n, rows, cols, stop, func(m *refMunkres) {
-		e := 0
-		for i := range rows {
-			from := e
-			for e < len(costs) && int(costs[e].Row) == i {
-				e++
-			}
-			m.reduceSparseRow(i, cols, background, costs[from:e])
-		}
-		for i := rows; i < n; i++ { // appended rows of zeros
-			for j := range n {
-				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
-			}
-		}
+		m.reduceSparse(rows, cols, background, costs)
 	})
 }
 
-// reduceSparseRow is step 1 on row i, background but the listed elements
-// in its first cols columns, zero (appended) in the others: the row minus
-// its minimum, element by element as reduceRows subtracts it.
-func (m *refMunkres) reduceSparseRow(i, cols int, background float64, listed []SparseCost) {
-	row := m.mat[i*m.n : (i+1)*m.n]
-	least := math.Inf(1)
-	if len(listed) < cols {
-		least = background
+// reduceSparse is step 1 on the rows × cols matrix background but the
+// listed elements, zero in the appended rows and columns: each row minus
+// its minimum, element by element as reduceRows subtracts it. An element
+// not listed is its row's background or padding value less the row's
+// minimum, so a column is written as a copy of one of two columns of these
+// values (and of their zero bits), then its listed elements.
+func (m *refMunkres) reduceSparse(rows, cols int, background float64, costs []SparseCost) {
+	n, words := m.n, m.words
+	m.bgCol, m.padCol = grow(m.bgCol, n), grow(m.padCol, n) // appended rows: 0
+	m.bgZeros, m.padZeros = grow(m.bgZeros, words), grow(m.padZeros, words)
+	for i := rows; i < n; i++ {
+		m.bgZeros[i>>6] |= 1 << (i & 63)
+		m.padZeros[i>>6] |= 1 << (i & 63)
+		m.setRowZeros(i, 0, n)
 	}
-	if cols < m.n {
-		least = min(least, 0)
-	}
-	for _, c := range listed {
-		least = min(least, c.Cost)
-	}
-	bg, pad := background-least, 0-least
-	for j := range cols {
-		row[j] = bg
-	}
-	for j := cols; j < m.n; j++ {
-		row[j] = pad
-	}
-	if bg == 0 {
-		for j := range cols {
-			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	m.rowLeast = grow(m.rowLeast, rows)
+	e := 0
+	for i := range rows {
+		from := e
+		for e < len(costs) && int(costs[e].Row) == i {
+			e++
+		}
+		least := math.Inf(1)
+		if e-from < cols {
+			least = background
+		}
+		if cols < n {
+			least = min(least, 0)
+		}
+		for _, c := range costs[from:e] {
+			least = min(least, c.Cost)
+		}
+		m.rowLeast[i] = least
+		bg, pad := background-least, 0-least
+		m.bgCol[i], m.padCol[i] = bg, pad
+		if bg == 0 {
+			m.bgZeros[i>>6] |= 1 << (i & 63)
+			m.setRowZeros(i, 0, cols)
+		}
+		if pad == 0 {
+			m.padZeros[i>>6] |= 1 << (i & 63)
+			m.setRowZeros(i, cols, n)
 		}
 	}
-	if pad == 0 {
-		for j := cols; j < m.n; j++ {
-			m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	for j := range n {
+		if j < cols {
+			copy(m.mat[j*n:(j+1)*n], m.bgCol)
+			copy(m.zeros[j*words:(j+1)*words], m.bgZeros)
+		} else {
+			copy(m.mat[j*n:(j+1)*n], m.padCol)
+			copy(m.zeros[j*words:(j+1)*words], m.padZeros)
 		}
 	}
-	for _, c := range listed {
-		row[c.Col] = c.Cost - least
-		m.markZero(i, int(c.Col))
+	for _, c := range costs {
+		i, j := int(c.Row), int(c.Col)
+		m.mat[j*n+i] = c.Cost - m.rowLeast[i]
+		m.markZero(i, j)
+	}
+}
+
+// setRowZeros sets the rowZeros bits of the elements of row i in columns
+// from to before to.
+func (m *refMunkres) setRowZeros(i, from, to int) {
+	row := m.rowZeros[i*m.words : (i+1)*m.words]
+	for j := from; j < to; j++ {
+		row[j>>6] |= 1 << (j & 63)
 	}
 }
 
@@ -173,21 +196,28 @@ func runRefMunkres(n, rows, cols int, stop func() bool, fill func(*refMunkres)) 
 // never holds two stars, nor a row two primes, in Munkres' method.
 type refMunkres struct {
 	n              int
-	mat            []float64 // n × n, row-major, reduced in place
+	mat            []float64 // n × n, column-major, reduced in place
 	starCol        []int     // column of the star in each row, or -1
 	starRow        []int     // row of the star in each column, or -1
 	prime          []int     // column of the prime in each row, or -1
 	rowCov, colCov []bool
 	stop           func() bool
 	polls          int
-	first          []int // primeZeros' cursor of each column
 	// zeros has a bit per element, set when it is 0, column by column
-	// (words per column); rowCovBits is rowCov as bits. primeZeros finds
-	// the uncovered zeros of a column in them a word at a time.
-	zeros, rowCovBits []uint64
-	words             int
-	path              [][2]int // flipPath's scratch
-	open              []int    // uncoveredColumns' scratch
+	// (words per column), and rowZeros the same bits row by row; rowCovBits
+	// is rowCov as bits, openBits the uncovered columns as bits. primeZeros
+	// finds the uncovered zeros of a row or of a column in them a word at a
+	// time. A bit may be stale (its element no longer 0): it is checked
+	// against the matrix where found.
+	zeros, rowZeros, rowCovBits, openBits []uint64
+	words                                 int
+	shiftedFrom                           int      // see shiftByMinimum
+	path                                  [][2]int // flipPath's scratch
+	open                                  []int    // uncoveredColumns' scratch
+	// reduceSparse's scratch: each row's minimum, the reduced background
+	// and padding values of each row and their zero bits.
+	rowLeast, bgCol, padCol []float64
+	bgZeros, padZeros       []uint64
 }
 
 // refMunkresPool keeps the solver's arrays from call to call, for problems
@@ -202,9 +232,9 @@ func (m *refMunkres) reset(n int, stop func() bool) {
 	m.n, m.stop, m.polls = n, stop, 0
 	m.mat = grow(m.mat, n*n)
 	m.starCol, m.starRow, m.prime = grow(m.starCol, n), grow(m.starRow, n), grow(m.prime, n)
-	m.first = grow(m.first, n)
 	m.words = (n + 63) / 64
-	m.zeros, m.rowCovBits = grow(m.zeros, n*m.words), grow(m.rowCovBits, m.words)
+	m.zeros, m.rowZeros = grow(m.zeros, n*m.words), grow(m.rowZeros, n*m.words)
+	m.rowCovBits, m.openBits = grow(m.rowCovBits, m.words), grow(m.openBits, m.words)
 	for i := range n {
 		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
 	}
@@ -215,8 +245,9 @@ func (m *refMunkres) reset(n int, stop func() bool) {
 func (m *refMunkres) solve() bool {
 	m.starZeros()
 	for !m.coverStarredColumns() {
+		shifted := false
 		for {
-			row, col, found := m.primeZeros()
+			row, col, found := m.primeZeros(shifted)
 			if m.stopped() {
 				return false
 			}
@@ -225,6 +256,7 @@ func (m *refMunkres) solve() bool {
 				break
 			}
 			m.shiftByMinimum()
+			shifted = true
 		}
 	}
 	return true
@@ -238,37 +270,50 @@ func (m *refMunkres) stopped() bool {
 
 // reduceRows is step 1.
 func (m *refMunkres) reduceRows() {
-	for i := range m.n {
-		row := m.mat[i*m.n : (i+1)*m.n]
-		least := row[0]
-		for _, x := range row {
-			if least > x {
+	n := m.n
+	for i := range n {
+		least := m.mat[i]
+		for j := range n {
+			if x := m.mat[j*n+i]; least > x {
 				least = x
 			}
 		}
-		for j := range row {
-			row[j] -= least
-			if row[j] == 0 {
-				m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
-			}
+		for j := range n {
+			m.mat[j*n+i] -= least
+			m.markZero(i, j)
 		}
 	}
 }
 
 // starZeros is step 2. A row is covered by its first star, so each row
-// stars at most its first zero in an uncovered column.
+// stars at most its first zero in an uncovered column, found from the
+// row's zero bits.
 func (m *refMunkres) starZeros() {
 	for i := range m.n {
-		row := m.mat[i*m.n : (i+1)*m.n]
-		for j, x := range row {
-			if x == 0 && !m.colCov[j] {
-				m.starCol[i], m.starRow[j] = j, i
-				m.colCov[j] = true
-				break
-			}
+		if j := m.firstZeroInRow(i); j >= 0 {
+			m.starCol[i], m.starRow[j] = j, i
+			m.colCov[j] = true
 		}
 	}
 	m.clearCovers()
+}
+
+// firstZeroInRow returns the first column of row i holding a zero and
+// not covered, or -1. A stale bit met is cleared.
+func (m *refMunkres) firstZeroInRow(i int) int {
+	bits := m.rowZeros[i*m.words : (i+1)*m.words]
+	for w, word := range bits {
+		for word != 0 {
+			j := w<<6 + mathbits.TrailingZeros64(word)
+			word &= word - 1
+			if m.mat[j*m.n+i] != 0 {
+				bits[w] &^= 1 << (j & 63)
+			} else if !m.colCov[j] {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // coverStarredColumns is step 3: true when every row holds a star.
@@ -287,49 +332,71 @@ func (m *refMunkres) coverStarredColumns() bool {
 // or found false when no uncovered zero is left.
 //
 // Each search for an uncovered zero is the reference's full scan (rows
-// top-down, columns from the last), answered from a cursor per uncovered
-// column: the first uncovered row holding a zero there. The scan's zero is
-// the one of the lowest cursor, the last column among equal ones. During
+// top-down, columns from the last), resumed rather than restarted: during
 // the step the matrix does not change, rows are only covered and columns
-// only uncovered, so a cursor only moves down: when its row is covered it
-// resumes from the row below, and a column uncovered gets its cursor from
-// the first row. Cost: a pass over each uncovered column plus one over
-// the cursors per prime, against a rescan of the uncovered part of the
-// matrix per prime.
-func (m *refMunkres) primeZeros() (row, col int, found bool) {
-	open := m.uncoveredColumns()
-	first := m.first
-	for _, j := range open {
-		first[j] = m.zeroBelow(0, j)
+// only uncovered, so the rows above the last zero found hold no zero in
+// the columns uncovered so far, and after a prime at row r whose star's
+// column s is uncovered, the next search starts at row r+1 or at the
+// first uncovered zero of column s, whichever comes first. Each row is
+// searched a word of bits at a time (rowZeros and openBits). Right after
+// step 6 (shifted) the covers are those the step left (m.open, openBits)
+// and the search starts at the first row where step 6 made an uncovered
+// zero (no uncovered zero was left before it).
+func (m *refMunkres) primeZeros(shifted bool) (row, col int, found bool) {
+	from := m.shiftedFrom
+	if !shifted {
+		m.open = m.uncoveredColumns()
+		clear(m.openBits)
+		for _, j := range m.open {
+			m.openBits[j>>6] |= 1 << (j & 63)
+		}
+		from = 0
 	}
 	for {
-		row, col = m.n, -1
-		for _, j := range open {
-			i := first[j]
-			if i < m.n && m.rowCov[i] { // its row covered since: resume below
-				i = m.zeroBelow(i+1, j)
-				first[j] = i
-			}
-			if i < row || (i == row && j > col) {
-				row, col = i, j
-			}
-		}
+		row, col = m.openZeroFrom(from)
 		if row == m.n {
-			m.open = open // keep the grown scratch
 			return 0, 0, false
 		}
 		m.prime[row] = col
 		star := m.starCol[row]
 		if star < 0 {
-			m.open = open
 			return row, col, true
 		}
 		m.rowCov[row] = true
 		m.rowCovBits[row>>6] |= 1 << (row & 63)
 		m.colCov[star] = false
-		first[star] = m.zeroBelow(0, star)
-		open = append(open, star)
+		m.openBits[star>>6] |= 1 << (star & 63)
+		m.open = append(m.open, star)
+		from = min(row+1, m.zeroBelow(0, star))
 	}
+}
+
+// openZeroFrom returns the first uncovered zero in an uncovered column of
+// the reference's scan (rows top-down, in a row the columns from the last)
+// from row from on, or row n when there is none. A stale bit met is
+// cleared.
+func (m *refMunkres) openZeroFrom(from int) (row, col int) {
+	n, words := m.n, m.words
+	rowCov, openBits := m.rowCov[:n], m.openBits[:words]
+	for i := from; i < n; i++ {
+		if rowCov[i] {
+			continue
+		}
+		bits := m.rowZeros[i*words : (i+1)*words]
+		bits = bits[:len(openBits)]
+		for w := len(bits) - 1; w >= 0; w-- {
+			word := bits[w] & openBits[w]
+			for word != 0 {
+				j := w<<6 + 63 - mathbits.LeadingZeros64(word)
+				if m.mat[j*n+i] == 0 {
+					return i, j
+				}
+				bits[w] &^= 1 << (j & 63)
+				word &^= 1 << (j & 63)
+			}
+		}
+	}
+	return n, -1
 }
 
 // zeroBelow returns the first uncovered row from row from on holding a
@@ -345,8 +412,8 @@ func (m *refMunkres) zeroBelow(from, j int) int {
 			word &= ^uint64(0) << (from & 63)
 		}
 		for word != 0 {
-			i := w<<6 + bits.TrailingZeros64(word)
-			if m.mat[i*m.n+j] == 0 {
+			i := w<<6 + mathbits.TrailingZeros64(word)
+			if m.mat[j*m.n+i] == 0 {
 				return i
 			}
 			col[w] &^= 1 << (i & 63)
@@ -356,12 +423,18 @@ func (m *refMunkres) zeroBelow(from, j int) int {
 	return m.n
 }
 
-// markZero sets the bit of element (i, j) in zeros when it is 0. A bit is
-// never cleared here: a stale one costs zeroBelow a check.
+// markZero sets the bits of element (i, j) in zeros and rowZeros when it
+// is 0. A bit is never cleared here: a stale one costs a check.
 func (m *refMunkres) markZero(i, j int) {
-	if m.mat[i*m.n+j] == 0 {
-		m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	if m.mat[j*m.n+i] == 0 {
+		m.setZero(i, j)
 	}
+}
+
+// setZero sets the bits of element (i, j) in zeros and rowZeros.
+func (m *refMunkres) setZero(i, j int) {
+	m.zeros[j*m.words+i>>6] |= 1 << (i & 63)
+	m.rowZeros[i*m.words+j>>6] |= 1 << (j & 63)
 }
 
 // uncoveredColumns lists the uncovered columns in increasing order, into
@@ -416,38 +489,76 @@ func (m *refMunkres) flipPath(row, col int) {
 // the reference (in float64, (x + least) - least is not always x); the
 // others one of them or none, so only the covered rows and the uncovered
 // columns are visited.
+//
+// It runs right after step 4, whose last uncovered columns are m.open (in
+// no particular order: nothing here depends on it), and leaves in
+// m.shiftedFrom the first uncovered row where it made a zero, or n, for the
+// next step 4.
 func (m *refMunkres) shiftByMinimum() {
-	open := m.uncoveredColumns()
+	n := m.n
+	open := m.open
+	rowCov := m.rowCov[:n]
 	least := math.Inf(1) // the value of the first smallest one met: the same
-	for i := range m.n {
-		if m.rowCov[i] {
-			continue
-		}
-		row := m.mat[i*m.n : (i+1)*m.n]
-		for _, j := range open {
-			if row[j] < least {
-				least = row[j]
+	for _, j := range open {
+		least = uncoveredLeast(m.mat[j*n:(j+1)*n], rowCov, least)
+	}
+	// Covered columns here only grow (least > 0: no uncovered zero was
+	// left), so their zeros' bits go stale.
+	mat := m.mat[:n*n]
+	for i, c := range rowCov {
+		if c {
+			for k := i; k < len(mat); k += n {
+				mat[k] += least
 			}
 		}
 	}
-	for i := range m.n {
-		row := m.mat[i*m.n : (i+1)*m.n]
-		if m.rowCov[i] {
-			// Covered columns here only grow (least > 0: no uncovered zero
-			// was left), so their zeros' bits go stale.
-			for j := range row {
-				row[j] += least
-			}
-		}
-		word, bit := i>>6, uint64(1)<<(i&63)
-		for _, j := range open {
-			x := row[j] - least
-			row[j] = x
+	shiftedFrom, words := n, m.words
+	for _, j := range open {
+		col := m.mat[j*n : (j+1)*n]
+		colZeros := m.zeros[j*words : (j+1)*words]
+		rowWord, rowBit := j>>6, uint64(1)<<(j&63) // (i, j)'s in rowZeros
+		for i, x := range col {
+			x -= least
+			col[i] = x
 			if x == 0 {
-				m.zeros[j*m.words+word] |= bit
+				colZeros[i>>6] |= 1 << (i & 63)
+				m.rowZeros[i*words+rowWord] |= rowBit
+				if i < shiftedFrom && !rowCov[i] {
+					shiftedFrom = i
+				}
 			}
 		}
 	}
+	m.shiftedFrom = shiftedFrom
+}
+
+// uncoveredLeast returns the least of least and the elements of col in
+// the rows that rowCov does not cover (its first len(col) rows), four
+// elements a turn: step 6's search for its minimum.
+func uncoveredLeast(col []float64, rowCov []bool, least float64) float64 {
+	rowCov = rowCov[:len(col)]
+	i := 0
+	for ; i+4 <= len(col); i += 4 {
+		c := col[i : i+4 : i+4]
+		if c[0] < least && !rowCov[i] {
+			least = c[0]
+		}
+		if c[1] < least && !rowCov[i+1] {
+			least = c[1]
+		}
+		if c[2] < least && !rowCov[i+2] {
+			least = c[2]
+		}
+		if c[3] < least && !rowCov[i+3] {
+			least = c[3]
+		}
+	}
+	for ; i < len(col); i++ {
+		if col[i] < least && !rowCov[i] {
+			least = col[i]
+		}
+	}
+	return least
 }
 
 // clearCovers uncovers every row and column.

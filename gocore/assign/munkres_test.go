@@ -305,3 +305,46 @@ func TestReferenceMunkresStops(t *testing.T) {
 	_, err := ReferenceMunkres(200, 200, cost, func() bool { return true })
 	require.ErrorIs(t, err, ErrStopped)
 }
+
+// TestReferenceMunkresAgainstPlainOnEmptyRowsAndPadding: documents as the
+// CEAF_e replay sees them with many key chains that overlap nothing (rows
+// of cost 1) and padding columns (cost 1, when there are fewer response
+// than key chains), up to 150 chains (three words of zero bits), solved in
+// the sparse and the dense form against the plain transcription.
+func TestReferenceMunkresAgainstPlainOnEmptyRowsAndPadding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 2)) //nolint:gosec // test data
+	for trial := range 200 {
+		n := 20 + rng.IntN(131)
+		responses := n/3 + rng.IntN(n-n/3+1) // the other columns pad
+		emptyShare := 0.2 + 0.5*rng.Float64()
+		cost := make([]float64, n*n)
+		for k := range cost {
+			cost[k] = 1
+		}
+		var sparse []SparseCost
+		for i := range n {
+			if rng.Float64() < emptyShare {
+				continue
+			}
+			listed := map[int]bool{}
+			for k := 1 + rng.IntN(3); k > 0; k-- {
+				listed[rng.IntN(responses)] = true
+			}
+			for j := range responses {
+				if listed[j] {
+					b := 2 + rng.IntN(8)
+					c := 1 - 2*float64(1+rng.IntN(b/2))/float64(b)
+					cost[i*n+j] = c
+					sparse = append(sparse, SparseCost{Row: int32(i), Col: int32(j), Cost: c})
+				}
+			}
+		}
+		want := plainMunkres(n, n, cost)
+		got, err := ReferenceMunkresSparse(n, n, 1, sparse, nil)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "trial %d: sparse, %d chains, %d responses", trial, n, responses)
+		got, err = ReferenceMunkres(n, n, cost, nil)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "trial %d: dense, %d chains, %d responses", trial, n, responses)
+	}
+}

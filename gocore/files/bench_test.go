@@ -96,3 +96,31 @@ func BenchmarkScoreFilesGUMCoNLLU(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRefCeafeLitBankPair is the CEAF_e of the drop-in form on the
+// regression guard's LitBank pair (bench/guard.py's fixtures: the 100 files
+// and a seeded perturbation), with the reference scorer's sums and with
+// exact ones: the difference is mostly the replay of the reference's
+// Munkres on the documents whose optimal alignments tie
+// (assign.ReferenceMunkresSparse). The fixtures' folder comes from
+// COREFSCORE_GUARD_FIXTURES (guard.py --fixtures).
+func BenchmarkRefCeafeLitBankPair(b *testing.B) {
+	dir := os.Getenv("COREFSCORE_GUARD_FIXTURES")
+	if dir == "" {
+		b.Skip("COREFSCORE_GUARD_FIXTURES is not set: no guard fixtures to score")
+	}
+	key, resp := filepath.Join(dir, "litbank_key.conll"), filepath.Join(dir, "litbank_response.conll")
+	set, err := gocore.ParseMetrics([]string{"ceafe"})
+	require.NoError(b, err)
+	for _, sums := range []string{"reference", "exact"} {
+		b.Run("sums="+sums, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _, _, _, err := ScoreFiles(key, resp, "", gocore.Options{Metrics: set, ReferenceSums: sums == "reference"})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
