@@ -152,6 +152,7 @@ func scoreFiles(keyPath, respPath string, optHandle int64, stop func() bool) (ou
 	if err != nil {
 		return out, err
 	}
+	defer beginGCBudget(fileSizes(keyPath, respPath))()
 	opt := co.engine
 	opt.Stop = stop
 	want := co.outputs
