@@ -290,15 +290,43 @@ func (d *conllDoc) stateOf(e int32) *entState {
 	return &d.ents[e]
 }
 
-func parseCoNLL2012(data []byte, path string) ([]Doc, error) {
+func parseCoNLL2012(data []byte, path string, stop func() bool) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
 	p := newConllParser(path, true, len(data))
-	if err := p.feed(data); err != nil {
+	if err := feedPolling(p, data, stop); err != nil {
 		return nil, err
 	}
 	return p.end()
+}
+
+// feedChunk is how many bytes of a file in memory feedPolling gives a
+// parser between two polls of the cancel flag (then up to the line's end).
+const feedChunk = 4 << 20
+
+// feedPolling feeds data to p in runs of whole lines of about feedChunk
+// bytes, polling stop (nil: never) before each, so that a cancelled parse
+// of a large file in memory ends within a run, as a streamed read does; a
+// parser fed runs parses as it does fed the whole (the streamed readers
+// feed it so).
+func feedPolling(p lineFeeder, data []byte, stop func() bool) error {
+	for len(data) > 0 {
+		if stop != nil && stop() {
+			return gocore.ErrCancelled
+		}
+		n := len(data)
+		if n > feedChunk {
+			if i := bytes.IndexByte(data[feedChunk:], '\n'); i >= 0 {
+				n = feedChunk + i + 1
+			}
+		}
+		if err := p.feed(data[:n]); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return nil
 }
 
 // readChunk is the initial size of the buffer through which

@@ -58,7 +58,7 @@ func ReadCoNLLU(r io.Reader, path string) ([]Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseCoNLLU(data, path)
+	return parseCoNLLU(data, path, nil)
 }
 
 // udOpen is an open mention (or part of a discontinuous one).
@@ -224,12 +224,12 @@ func (d *conlluDoc) popOpen(e int32) (o udOpen, ok bool) {
 	return o, true
 }
 
-func parseCoNLLU(data []byte, path string) ([]Doc, error) {
+func parseCoNLLU(data []byte, path string, stop func() bool) ([]Doc, error) {
 	if err := checkEmpty(data, path); err != nil {
 		return nil, err
 	}
 	p := newUDParser(path)
-	if err := p.feed(data); err != nil {
+	if err := feedPolling(p, data, stop); err != nil {
 		return nil, err
 	}
 	return p.end()

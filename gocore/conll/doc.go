@@ -677,9 +677,9 @@ func parseWith(data []byte, path string, o readOpts) ([]Doc, error) {
 	var docs []Doc
 	switch f {
 	case FormatCoNLL2012:
-		docs, err = parseCoNLL2012(data, path)
+		docs, err = parseCoNLL2012(data, path, o.stop)
 	case FormatCoNLLU:
-		docs, err = parseCoNLLU(data, path)
+		docs, err = parseCoNLLU(data, path, o.stop)
 	default:
 		docs, err = parseJSONLinesWith(data, path, o)
 	}

@@ -121,7 +121,7 @@ func FuzzReadCoNLL2012(f *testing.F) {
 	f.Add([]byte("#begin document x\nd 0 0 The DT * - - - - (P* (1\nd 0 1 cat NNP * - - - - *) 1)\n#end document"))
 	f.Add([]byte("#begin document (t)\r\nw\t(12+3)|((3)2)\r\n#end document\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, err := parseCoNLL2012(data, "fuzz.conll")
+		docs, err := parseCoNLL2012(data, "fuzz.conll", nil)
 		if crOnly(data) && bytes.IndexByte(data, 0) < 0 { // refused before parsing (a NUL byte is reported first)
 			docs, err = nil, crError("fuzz.conll")
 		}
@@ -170,7 +170,7 @@ func FuzzReadCoNLLU(f *testing.F) {
 	f.Add([]byte("# newdoc id = a\n1\tx\t_\tPROPN\tNNP\t_\t0\t_\t_\tEntity=(e1-p(e2[1/2]-q)\n2-3\tyz\t_\t_\t_\t_\t_\t_\t_\t_\n2\ty\t_\tX\t_\t_\t1\t_\t_\tEntity=e1)\n2.1\tz\t_\t_\t_\t_\t_\t_\t_\tEntity=(e9)\n3\tz\t_\tX\t_\t_\t1\t_\t_\tEntity=(e2[2/2]-q)\n"))
 	f.Add([]byte("1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(1-x(1-y)1)\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, err := parseCoNLLU(data, "fuzz.conllu")
+		docs, err := parseCoNLLU(data, "fuzz.conllu", nil)
 		// Reading through a small buffer gives what Parse gives (a NUL byte is
 		// refused as soon as it is read, where Parse may first find another
 		// error, such as CR line endings, on the whole file).
