@@ -94,6 +94,10 @@ type sideIndex struct {
 	labels   []int64 // original cluster id per dense index
 	byID     []int32 // positions in ids, ordered by mention id
 	orig     []int32 // input position of each kept mention; nil when the side has no Shapes
+	// sorted is ids in byID order (sorted[k] = ids[byID[k]]), so that the
+	// merges read ids in sequence rather than through byID; nil when byID
+	// changed after it was made (idsInOrder then gathers them).
+	sorted []int64
 }
 
 // buildSide validates a side, removes repeated mentions (keeping the first),
@@ -133,7 +137,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	if opt.stopped() {
 		return sideIndex{}, errCancelled()
 	}
-	order := sl.sortedOrderPoll(s.Mentions, pl)
+	order, sorted := sl.sortedOrderKeys(s.Mentions, pl)
 	if pl.halted() {
 		return sideIndex{}, errCancelled()
 	}
@@ -144,10 +148,10 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 		if pl.halt() {
 			return sideIndex{}, errCancelled()
 		}
-		p, head := order[k], order[k-1]
-		if s.Mentions[p] != s.Mentions[head] {
+		if sorted[k] != sorted[k-1] {
 			continue
 		}
+		p, head := order[k], order[k-1]
 		if first == nil {
 			first = make([]int32, n)
 			for i := range first {
@@ -162,7 +166,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	var out sideIndex
 	if first == nil {
 		out.ids = s.Mentions
-		out.byID = order
+		out.byID, out.sorted = order, sorted
 		out.types = s.Types
 		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(s.Clusters, pl)
 		if s.Shapes != nil {
@@ -192,9 +196,11 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 			}
 		}
 		out.byID = make([]int32, 0, len(out.ids))
-		for _, p := range order {
+		out.sorted = sorted[:0:0]
+		for k, p := range order {
 			if first[p] < 0 {
 				out.byID = append(out.byID, newPos[p])
+				out.sorted = append(out.sorted, sorted[k])
 			}
 		}
 		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(labels, pl)
@@ -385,12 +391,19 @@ func (s *sideIndex) dropSingletons() {
 		}
 	}
 	byID := make([]int32, 0, len(ids))
-	for _, p := range s.byID {
+	var sorted []int64
+	if s.sorted != nil {
+		sorted = make([]int64, 0, len(ids))
+	}
+	for k, p := range s.byID {
 		if newPos[p] >= 0 {
 			byID = append(byID, newPos[p])
+			if sorted != nil {
+				sorted = append(sorted, s.sorted[k])
+			}
 		}
 	}
-	s.ids, s.clusters, s.types, s.byID, s.orig = ids, clusters, types, byID, orig
+	s.ids, s.clusters, s.types, s.byID, s.orig, s.sorted = ids, clusters, types, byID, orig, sorted
 	s.sizes, s.labels = sizes, labels
 }
 
@@ -471,13 +484,14 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 	for i := range respPos {
 		respPos[i] = -1
 	}
+	keySorted, respSorted := key.idsInOrder(), resp.idsInOrder()
 	k := 0
-	for _, rp := range resp.byID {
-		id := resp.ids[rp]
-		for k < nk && key.ids[key.byID[k]] < id {
+	for j, rp := range resp.byID {
+		id := respSorted[j]
+		for k < nk && keySorted[k] < id {
 			k++
 		}
-		if k < nk && key.ids[key.byID[k]] == id {
+		if k < nk && keySorted[k] == id {
 			u := key.byID[k]
 			respPos[rp] = u
 			t.RespOf[u] = resp.clusters[rp]
@@ -597,17 +611,38 @@ func (sl *slab) sortedOrder(keys []int64) []int32 { return sl.sortedOrderPoll(ke
 // sortedOrderPoll is sortedOrder polling p while it sorts; once p has
 // stopped, the order is meaningless.
 func (sl *slab) sortedOrderPoll(keys []int64, p *poller) []int32 {
+	order, _ := sl.sortOrder(keys, p, false)
+	return order
+}
+
+// sortedOrderKeys is sortedOrderPoll that also returns the keys in that
+// order (sorted[k] = keys[order[k]]; keys itself when they come in order),
+// which the radix sort has at hand: reading them in sequence is cheaper
+// than through order once keys outgrow the caches.
+func (sl *slab) sortedOrderKeys(keys []int64, p *poller) (order []int32, sorted []int64) {
+	return sl.sortOrder(keys, p, true)
+}
+
+// sortOrder is sortedOrderKeys, whose sorted keys are nil unless
+// withKeys.
+func (sl *slab) sortOrder(keys []int64, p *poller, withKeys bool) (order []int32, sorted []int64) {
 	n := len(keys)
-	order := sl.int32s(n)
-	sorted := true
+	order = sl.int32s(n)
+	inOrder := true
 	for i := range order {
 		order[i] = int32(i)
 		if i > 0 && keys[i] < keys[i-1] {
-			sorted = false
+			inOrder = false
 		}
 	}
-	if sorted {
-		return order
+	if inOrder {
+		if withKeys {
+			sorted = keys
+		}
+		return order, sorted
+	}
+	if withKeys {
+		sorted = sl.int64s(n)
 	}
 	if n < 256 {
 		// (key, position) is a total order, so an unstable sort gives the
@@ -618,7 +653,10 @@ func (sl *slab) sortedOrderPoll(keys []int64, p *poller) []int32 {
 			}
 			return cmp.Compare(a, b)
 		})
-		return order
+		for i := range sorted {
+			sorted[i] = keys[order[i]]
+		}
+		return order, sorted
 	}
 	items := make([]keyPos, n)
 	for i, k := range keys {
@@ -628,7 +666,23 @@ func (sl *slab) sortedOrderPoll(keys []int64, p *poller) []int32 {
 	for i, x := range items {
 		order[i] = x.pos
 	}
-	return order
+	for i, x := range items[:len(sorted)] {
+		sorted[i] = int64(x.u ^ (1 << 63))
+	}
+	return order, sorted
+}
+
+// idsInOrder returns the side's ids in byID order: s.sorted, or gathered
+// through byID when it is nil.
+func (s *sideIndex) idsInOrder() []int64 {
+	if s.sorted != nil || len(s.byID) == 0 {
+		return s.sorted
+	}
+	out := make([]int64, len(s.byID))
+	for k, p := range s.byID {
+		out[k] = s.ids[p]
+	}
+	return out
 }
 
 // msdSort sorts s by (key, position), given that s is in position order
@@ -719,7 +773,7 @@ type slab struct {
 // enough for the arrays of buildSide, NewTable and buildCells when cluster
 // labels are small; an array that does not fit is allocated on its own.
 func newSlab(n int) *slab {
-	return &slab{i32: make([]int32, 8*n+64), i64: make([]int64, 2*n)}
+	return &slab{i32: make([]int32, 8*n+64), i64: make([]int64, 3*n)}
 }
 
 // int32s returns a zeroed []int32 of length and capacity n.
@@ -747,7 +801,7 @@ func (sl *slab) int64s(n int) []int64 {
 // per-metric outcomes of scoreDoc. It comes from docPool and goes back to
 // it once the document is scored, so that scoring a small document
 // allocates almost nothing; its arrays are sized by such a document (at
-// most about 60 KiB).
+// most about 70 KiB).
 type docScratch struct {
 	t        Table
 	opt      Options   // scoreDoc's copy of the caller's options
@@ -765,7 +819,7 @@ var docPool = sync.Pool{New: func() any { return new(docScratch) }}
 // (as newSlab's are), reusing sc's arrays when they are large enough.
 func (sc *docScratch) slab(n int) *slab {
 	sc.i32 = zeroed(sc.i32, 8*n+64)
-	sc.i64 = zeroed(sc.i64, 2*n)
+	sc.i64 = zeroed(sc.i64, 3*n)
 	sc.sl.i32, sc.sl.i64 = sc.i32, sc.i64
 	return &sc.sl
 }
