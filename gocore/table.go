@@ -641,9 +641,6 @@ func (sl *slab) sortOrder(keys []int64, p *poller, withKeys bool) (order []int32
 		}
 		return order, sorted
 	}
-	if withKeys {
-		sorted = sl.int64s(n)
-	}
 	if n < 256 {
 		// (key, position) is a total order, so an unstable sort gives the
 		// stable order, with fewer comparisons than a stable merge.
@@ -653,21 +650,25 @@ func (sl *slab) sortOrder(keys []int64, p *poller, withKeys bool) (order []int32
 			}
 			return cmp.Compare(a, b)
 		})
-		for i := range sorted {
-			sorted[i] = keys[order[i]]
+		if withKeys {
+			sorted = sl.int64s(n)
+			for i := range sorted {
+				sorted[i] = keys[order[i]]
+			}
 		}
 		return order, sorted
 	}
-	items := make([]keyPos, n)
-	for i, k := range keys {
-		items[i] = keyPos{uint64(k) ^ (1 << 63), int32(i)} // unsigned, in int64 order
+	// The keys are sorted in a copy, their positions moving along in order:
+	// the two arrays are the results.
+	if withKeys {
+		sorted = sl.int64s(n)
+	} else {
+		sorted = make([]int64, n)
 	}
-	msdSort(items, make([]keyPos, n), 16, p)
-	for i, x := range items {
-		order[i] = x.pos
-	}
-	for i, x := range items[:len(sorted)] {
-		sorted[i] = int64(x.u ^ (1 << 63))
+	copy(sorted, keys)
+	msdSort(sorted, order, make([]int64, n), make([]int32, n), 16, p)
+	if !withKeys {
+		sorted = nil
 	}
 	return order, sorted
 }
@@ -685,37 +686,32 @@ func (s *sideIndex) idsInOrder() []int64 {
 	return out
 }
 
-// msdSort sorts s by (key, position), given that s is in position order
-// among equal keys, with scratch as long as s. One radix pass distributes s
-// into about len(s)/4 buckets (at most 2^maxWidth) on the highest bits in
-// which its keys differ, keeping input order within a bucket; each bucket is
-// then sorted the same way (at most 2^8 buckets), by insertion sort when
-// small, or not at all when its keys are all equal.
-func msdSort(s, scratch []keyPos, maxWidth int, p *poller) {
+// msdSort sorts keys by (key, position), moving pos (the positions, in
+// increasing order among equal keys) along, with scratch arrays as long.
+// One radix pass distributes the pairs into about len(keys)/4 buckets (at
+// most 2^maxWidth) on the highest bits in which the keys differ, keeping
+// input order within a bucket; each bucket is then sorted the same way (at
+// most 2^8 buckets), by insertion sort when small, or not at all when its
+// keys are all equal. The keys and positions live in two arrays rather than
+// one of pairs: a third less memory to move, and both are results as they
+// stand.
+func msdSort(keys []int64, pos []int32, keyScratch []int64, posScratch []int32, maxWidth int, p *poller) {
 	if p.halt() {
 		return
 	}
-	if len(s) <= 32 {
-		for i := 1; i < len(s); i++ {
-			x := s[i]
-			j := i
-			for j > 0 && x.less(s[j-1]) {
-				s[j] = s[j-1]
-				j--
-			}
-			s[j] = x
-		}
+	if len(keys) <= 32 {
+		insertionSort(keys, pos)
 		return
 	}
 	var diff uint64
-	for _, x := range s {
-		diff |= x.u ^ s[0].u
+	for _, k := range keys {
+		diff |= uint64(k ^ keys[0])
 	}
 	if diff == 0 {
 		return // equal keys, already in position order
 	}
 	top := 64 - bits.LeadingZeros64(diff) // keys agree above bit top
-	width := min(maxWidth, bits.Len(uint(len(s)))-2)
+	width := min(maxWidth, bits.Len(uint(len(keys)))-2)
 	shift := max(top-width, 0)
 	nb := 1 << (top - shift)
 	mask := uint64(nb - 1)
@@ -725,33 +721,45 @@ func msdSort(s, scratch []keyPos, maxWidth int, p *poller) {
 		start = make([]int32, nb+1)
 	}
 	start = start[:nb+1]
-	for _, x := range s {
-		start[(x.u>>shift)&mask+1]++
+	for _, k := range keys {
+		start[(unsignedKey(k)>>shift)&mask+1]++
 	}
 	for v := 0; v < nb; v++ {
 		start[v+1] += start[v]
 	}
-	for _, x := range s { // stable scatter; start[v] ends at the end of bucket v
-		v := (x.u >> shift) & mask
-		scratch[start[v]] = x
+	for i, k := range keys { // stable scatter; start[v] ends at the end of bucket v
+		v := (unsignedKey(k) >> shift) & mask
+		d := start[v]
+		keyScratch[d], posScratch[d] = k, pos[i]
 		start[v]++
 	}
-	copy(s, scratch)
+	copy(keys, keyScratch)
+	copy(pos, posScratch)
 	lo := int32(0)
 	for v := 0; v < nb; v++ {
 		hi := start[v]
-		msdSort(s[lo:hi], scratch[lo:hi], 8, p)
+		msdSort(keys[lo:hi], pos[lo:hi], keyScratch[lo:hi], posScratch[lo:hi], 8, p)
 		lo = hi
 	}
 }
 
-// keyPos is a key (as unsigned, in int64 order) and its position.
-type keyPos struct {
-	u   uint64
-	pos int32
-}
+// unsignedKey maps an int64 to a uint64 in the same order, for the radix
+// passes.
+func unsignedKey(k int64) uint64 { return uint64(k) ^ (1 << 63) }
 
-func (a keyPos) less(b keyPos) bool { return a.u < b.u || (a.u == b.u && a.pos < b.pos) }
+// insertionSort sorts keys by (key, position), moving pos along; for short
+// arrays.
+func insertionSort(keys []int64, pos []int32) {
+	for i := 1; i < len(keys); i++ {
+		k, q := keys[i], pos[i]
+		j := i
+		for j > 0 && (k < keys[j-1] || (k == keys[j-1] && q < pos[j-1])) {
+			keys[j], pos[j] = keys[j-1], pos[j-1]
+			j--
+		}
+		keys[j], pos[j] = k, q
+	}
+}
 
 // slabMentions is the largest document (key plus response mentions, repeats
 // included) whose table arrays are carved from one slab.
