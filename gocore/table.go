@@ -470,14 +470,6 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 	}
 	*t = Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels,
 		syntax: d.Syntax}
-	t.IDs = sl.int64s(nk + nr)[:nk]
-	t.KeyOf = sl.int32s(nk + nr)[:nk]
-	t.RespOf = sl.int32s(nk + nr)[:nk]
-	copy(t.IDs, key.ids)
-	copy(t.KeyOf, key.clusters)
-	for i := range t.RespOf {
-		t.RespOf[i] = -1
-	}
 	// Twins: merge the two id orders. respPos is the union index of each
 	// response mention, -1 until known.
 	respPos := sl.int32s(nr)
@@ -492,23 +484,30 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 			k++
 		}
 		if k < nk && keySorted[k] == id {
-			u := key.byID[k]
-			respPos[rp] = u
-			t.RespOf[u] = resp.clusters[rp]
+			respPos[rp] = key.byID[k]
 			t.NumBoth++
 		}
 	}
 	if opt.stopped() {
 		return nil, errCancelled()
 	}
-	// Twinless response mentions are appended in input order.
+	// The union: the key mentions, then the twinless response mentions in
+	// input order, in arrays of its exact size.
+	union := nk + nr - t.NumBoth
+	t.IDs, t.KeyOf, t.RespOf = sl.int64s(union), sl.int32s(union), sl.int32s(union)
+	copy(t.IDs, key.ids)
+	copy(t.KeyOf, key.clusters)
+	for i := range t.RespOf[:nk] {
+		t.RespOf[i] = -1
+	}
+	next := int32(nk)
 	for rp, u := range respPos {
 		if u < 0 {
-			respPos[rp] = int32(len(t.KeyOf))
-			t.IDs = append(t.IDs, resp.ids[rp])
-			t.KeyOf = append(t.KeyOf, -1)
-			t.RespOf = append(t.RespOf, resp.clusters[rp])
+			u, respPos[rp] = next, next
+			t.IDs[u], t.KeyOf[u] = resp.ids[rp], -1
+			next++
 		}
+		t.RespOf[u] = resp.clusters[rp]
 	}
 	t.RespOrder = respPos
 	t.fillTypes(&key, &resp, respPos)
