@@ -24,15 +24,15 @@ import (
 // size: 719 MiB on the 1M-mention document, bench/memory.md).
 //
 // A bounded budget for large calls was measured and left out: on the two
-// 1M-mention documents (2 x 137 MB and 2 x 384 MB), `corefscore score` with
-// the collector off up to 300 MiB (GOGC=off GOMEMLIMIT=300MiB) took 2.21 and
-// 3.41 s of CPU against 2.08 and 2.90 s under the normal settings (medians of
-// 3 alternating whole-process runs, load 6-9) and peaked 26-32 MiB higher
-// (305 and 311 MiB against 279 and 280 MiB): no saving to be seen above
-// the machine's noise, for more memory. And no limit fits every large input:
-// a fixed one makes the collector run without end once a document's live
-// heap outgrows it, and one that grows with the input lets the 384 MB pair
-// grow far above its 280 MiB (bench/one_doc.md has the command's rows).
+// 1M-mention documents (2 x 384 MB and 2 x 137 MB), `corefscore score` with
+// the collector off up to 300 MiB (GOGC=off GOMEMLIMIT=300MiB) took 1% and
+// 4% less CPU than under the normal settings in one run (medians of 4
+// rotating rounds, load 5-6) and 18% and 6% more in another (3 rounds, load
+// 6-9): nothing above the machine's noise, for 9-11% more peak memory (302-309
+// against 276-280 MiB; bench/one_doc.md). And no limit fits every large
+// input: under a fixed one the collector runs back to back (up to half the
+// CPU, the runtime's cap) once a document's live heap outgrows it, and one
+// that grows with the input lets the 384 MB pair grow far above its 280 MiB.
 const (
 	gcSmallInput = 32 << 20 // inputs (key plus response bytes) up to this are small
 	gcBaseBudget = 64 << 20 // memory limit per small call: this plus its input size
