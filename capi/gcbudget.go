@@ -22,6 +22,17 @@ import (
 // normal settings, and while one runs no call changes them: with the
 // collector off its heap would grow to the limit (5a28b7f did that for every
 // size: 719 MiB on the 1M-mention document, bench/memory.md).
+//
+// A bounded budget for large calls was measured and left out: on the two
+// 1M-mention documents (2 x 384 MB and 2 x 137 MB), `corefscore score` with
+// the collector off up to 300 MiB (GOGC=off GOMEMLIMIT=300MiB) took 1% and
+// 4% less CPU than under the normal settings in one run (medians of 4
+// rotating rounds, load 5-6) and 18% and 6% more in another (3 rounds, load
+// 6-9): nothing above the machine's noise, for 9-11% more peak memory (302-309
+// against 276-280 MiB; bench/one_doc.md). And no limit fits every large
+// input: under a fixed one the collector runs back to back (up to half the
+// CPU, the runtime's cap) once a document's live heap outgrows it, and one
+// that grows with the input lets the 384 MB pair grow far above its 280 MiB.
 const (
 	gcSmallInput = 32 << 20 // inputs (key plus response bytes) up to this are small
 	gcBaseBudget = 64 << 20 // memory limit per small call: this plus its input size

@@ -209,6 +209,9 @@ func splitSmall[T int32 | float64](small []T, nk, nr int) ([]T, []T) {
 func leaSum(sizes []int32, resolved []float64) float64 {
 	var sum exactsum.Sum
 	for e, s := range sizes {
+		if resolved[e] == 0 {
+			continue // a term of 0 leaves the exact sum as it is
+		}
 		if s > 1 {
 			sum.Add(2 * resolved[e] / float64(s-1))
 		} else {

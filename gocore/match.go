@@ -429,7 +429,7 @@ func renameResponse(key, resp *sideIndex, partner []int32, sl *slab) {
 		}
 	}
 	resp.ids = ids
-	resp.byID = sl.sortedOrder(ids)
+	resp.byID, resp.sorted = sl.sortedOrderKeys(ids, nil)
 }
 
 // fscore is F1 between two sets given their sizes and common count; 0 when

@@ -94,6 +94,10 @@ type sideIndex struct {
 	labels   []int64 // original cluster id per dense index
 	byID     []int32 // positions in ids, ordered by mention id
 	orig     []int32 // input position of each kept mention; nil when the side has no Shapes
+	// sorted is ids in byID order (sorted[k] = ids[byID[k]]), so that the
+	// merges read ids in sequence rather than through byID; nil when byID
+	// changed after it was made (idsInOrder then gathers them).
+	sorted []int64
 }
 
 // buildSide validates a side, removes repeated mentions (keeping the first),
@@ -133,7 +137,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	if opt.stopped() {
 		return sideIndex{}, errCancelled()
 	}
-	order := sl.sortedOrderPoll(s.Mentions, pl)
+	order, sorted := sl.sortedOrderKeys(s.Mentions, pl)
 	if pl.halted() {
 		return sideIndex{}, errCancelled()
 	}
@@ -144,10 +148,10 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 		if pl.halt() {
 			return sideIndex{}, errCancelled()
 		}
-		p, head := order[k], order[k-1]
-		if s.Mentions[p] != s.Mentions[head] {
+		if sorted[k] != sorted[k-1] {
 			continue
 		}
+		p, head := order[k], order[k-1]
 		if first == nil {
 			first = make([]int32, n)
 			for i := range first {
@@ -162,7 +166,7 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 	var out sideIndex
 	if first == nil {
 		out.ids = s.Mentions
-		out.byID = order
+		out.byID, out.sorted = order, sorted
 		out.types = s.Types
 		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(s.Clusters, pl)
 		if s.Shapes != nil {
@@ -192,9 +196,11 @@ func buildSide(s Side, kind SideKind, doc int, opt *Options, dups *[]Duplicate, 
 			}
 		}
 		out.byID = make([]int32, 0, len(out.ids))
-		for _, p := range order {
+		out.sorted = sorted[:0:0]
+		for k, p := range order {
 			if first[p] < 0 {
 				out.byID = append(out.byID, newPos[p])
+				out.sorted = append(out.sorted, sorted[k])
 			}
 		}
 		out.clusters, out.labels, out.sizes = sl.denseClustersPoll(labels, pl)
@@ -385,12 +391,19 @@ func (s *sideIndex) dropSingletons() {
 		}
 	}
 	byID := make([]int32, 0, len(ids))
-	for _, p := range s.byID {
+	var sorted []int64
+	if s.sorted != nil {
+		sorted = make([]int64, 0, len(ids))
+	}
+	for k, p := range s.byID {
 		if newPos[p] >= 0 {
 			byID = append(byID, newPos[p])
+			if sorted != nil {
+				sorted = append(sorted, s.sorted[k])
+			}
 		}
 	}
-	s.ids, s.clusters, s.types, s.byID, s.orig = ids, clusters, types, byID, orig
+	s.ids, s.clusters, s.types, s.byID, s.orig, s.sorted = ids, clusters, types, byID, orig, sorted
 	s.sizes, s.labels = sizes, labels
 }
 
@@ -457,44 +470,44 @@ func newTable(d *Document, doc int, opt *Options, dups *[]Duplicate, nDups *int6
 	}
 	*t = Table{NumKey: nk, NumResp: nr, KeySize: key.sizes, RespSize: resp.sizes, KeyLabels: key.labels, RespLabels: resp.labels,
 		syntax: d.Syntax}
-	t.IDs = sl.int64s(nk + nr)[:nk]
-	t.KeyOf = sl.int32s(nk + nr)[:nk]
-	t.RespOf = sl.int32s(nk + nr)[:nk]
-	copy(t.IDs, key.ids)
-	copy(t.KeyOf, key.clusters)
-	for i := range t.RespOf {
-		t.RespOf[i] = -1
-	}
 	// Twins: merge the two id orders. respPos is the union index of each
 	// response mention, -1 until known.
 	respPos := sl.int32s(nr)
 	for i := range respPos {
 		respPos[i] = -1
 	}
+	keySorted, respSorted := key.idsInOrder(), resp.idsInOrder()
 	k := 0
-	for _, rp := range resp.byID {
-		id := resp.ids[rp]
-		for k < nk && key.ids[key.byID[k]] < id {
+	for j, rp := range resp.byID {
+		id := respSorted[j]
+		for k < nk && keySorted[k] < id {
 			k++
 		}
-		if k < nk && key.ids[key.byID[k]] == id {
-			u := key.byID[k]
-			respPos[rp] = u
-			t.RespOf[u] = resp.clusters[rp]
+		if k < nk && keySorted[k] == id {
+			respPos[rp] = key.byID[k]
 			t.NumBoth++
 		}
 	}
 	if opt.stopped() {
 		return nil, errCancelled()
 	}
-	// Twinless response mentions are appended in input order.
+	// The union: the key mentions, then the twinless response mentions in
+	// input order, in arrays of its exact size.
+	union := nk + nr - t.NumBoth
+	t.IDs, t.KeyOf, t.RespOf = sl.int64s(union), sl.int32s(union), sl.int32s(union)
+	copy(t.IDs, key.ids)
+	copy(t.KeyOf, key.clusters)
+	for i := range t.RespOf[:nk] {
+		t.RespOf[i] = -1
+	}
+	next := int32(nk)
 	for rp, u := range respPos {
 		if u < 0 {
-			respPos[rp] = int32(len(t.KeyOf))
-			t.IDs = append(t.IDs, resp.ids[rp])
-			t.KeyOf = append(t.KeyOf, -1)
-			t.RespOf = append(t.RespOf, resp.clusters[rp])
+			u, respPos[rp] = next, next
+			t.IDs[u], t.KeyOf[u] = resp.ids[rp], -1
+			next++
 		}
+		t.RespOf[u] = resp.clusters[rp]
 	}
 	t.RespOrder = respPos
 	t.fillTypes(&key, &resp, respPos)
@@ -597,17 +610,35 @@ func (sl *slab) sortedOrder(keys []int64) []int32 { return sl.sortedOrderPoll(ke
 // sortedOrderPoll is sortedOrder polling p while it sorts; once p has
 // stopped, the order is meaningless.
 func (sl *slab) sortedOrderPoll(keys []int64, p *poller) []int32 {
+	order, _ := sl.sortOrder(keys, p, false)
+	return order
+}
+
+// sortedOrderKeys is sortedOrderPoll that also returns the keys in that
+// order (sorted[k] = keys[order[k]]; keys itself when they come in order),
+// which the radix sort has at hand: reading them in sequence is cheaper
+// than through order once keys outgrow the caches.
+func (sl *slab) sortedOrderKeys(keys []int64, p *poller) (order []int32, sorted []int64) {
+	return sl.sortOrder(keys, p, true)
+}
+
+// sortOrder is sortedOrderKeys, whose sorted keys are nil unless
+// withKeys.
+func (sl *slab) sortOrder(keys []int64, p *poller, withKeys bool) (order []int32, sorted []int64) {
 	n := len(keys)
-	order := sl.int32s(n)
-	sorted := true
+	order = sl.int32s(n)
+	inOrder := true
 	for i := range order {
 		order[i] = int32(i)
 		if i > 0 && keys[i] < keys[i-1] {
-			sorted = false
+			inOrder = false
 		}
 	}
-	if sorted {
-		return order
+	if inOrder {
+		if withKeys {
+			sorted = keys
+		}
+		return order, sorted
 	}
 	if n < 256 {
 		// (key, position) is a total order, so an unstable sort gives the
@@ -618,50 +649,68 @@ func (sl *slab) sortedOrderPoll(keys []int64, p *poller) []int32 {
 			}
 			return cmp.Compare(a, b)
 		})
-		return order
+		if withKeys {
+			sorted = sl.int64s(n)
+			for i := range sorted {
+				sorted[i] = keys[order[i]]
+			}
+		}
+		return order, sorted
 	}
-	items := make([]keyPos, n)
-	for i, k := range keys {
-		items[i] = keyPos{uint64(k) ^ (1 << 63), int32(i)} // unsigned, in int64 order
+	// The keys are sorted in a copy, their positions moving along in order:
+	// the two arrays are the results.
+	if withKeys {
+		sorted = sl.int64s(n)
+	} else {
+		sorted = make([]int64, n)
 	}
-	msdSort(items, make([]keyPos, n), 16, p)
-	for i, x := range items {
-		order[i] = x.pos
+	copy(sorted, keys)
+	msdSort(sorted, order, make([]int64, n), make([]int32, n), 16, p)
+	if !withKeys {
+		sorted = nil
 	}
-	return order
+	return order, sorted
 }
 
-// msdSort sorts s by (key, position), given that s is in position order
-// among equal keys, with scratch as long as s. One radix pass distributes s
-// into about len(s)/4 buckets (at most 2^maxWidth) on the highest bits in
-// which its keys differ, keeping input order within a bucket; each bucket is
-// then sorted the same way (at most 2^8 buckets), by insertion sort when
-// small, or not at all when its keys are all equal.
-func msdSort(s, scratch []keyPos, maxWidth int, p *poller) {
+// idsInOrder returns the side's ids in byID order: s.sorted, or gathered
+// through byID when it is nil.
+func (s *sideIndex) idsInOrder() []int64 {
+	if s.sorted != nil || len(s.byID) == 0 {
+		return s.sorted
+	}
+	out := make([]int64, len(s.byID))
+	for k, p := range s.byID {
+		out[k] = s.ids[p]
+	}
+	return out
+}
+
+// msdSort sorts keys by (key, position), moving pos (the positions, in
+// increasing order among equal keys) along, with scratch arrays as long.
+// One radix pass distributes the pairs into about len(keys)/4 buckets (at
+// most 2^maxWidth) on the highest bits in which the keys differ, keeping
+// input order within a bucket; each bucket is then sorted the same way (at
+// most 2^8 buckets), by insertion sort when small, or not at all when its
+// keys are all equal. The keys and positions live in two arrays rather than
+// one of pairs: a third less memory to move, and both are results as they
+// stand.
+func msdSort(keys []int64, pos []int32, keyScratch []int64, posScratch []int32, maxWidth int, p *poller) {
 	if p.halt() {
 		return
 	}
-	if len(s) <= 32 {
-		for i := 1; i < len(s); i++ {
-			x := s[i]
-			j := i
-			for j > 0 && x.less(s[j-1]) {
-				s[j] = s[j-1]
-				j--
-			}
-			s[j] = x
-		}
+	if len(keys) <= 32 {
+		insertionSort(keys, pos)
 		return
 	}
 	var diff uint64
-	for _, x := range s {
-		diff |= x.u ^ s[0].u
+	for _, k := range keys {
+		diff |= uint64(k ^ keys[0])
 	}
 	if diff == 0 {
 		return // equal keys, already in position order
 	}
 	top := 64 - bits.LeadingZeros64(diff) // keys agree above bit top
-	width := min(maxWidth, bits.Len(uint(len(s)))-2)
+	width := min(maxWidth, bits.Len(uint(len(keys)))-2)
 	shift := max(top-width, 0)
 	nb := 1 << (top - shift)
 	mask := uint64(nb - 1)
@@ -671,33 +720,45 @@ func msdSort(s, scratch []keyPos, maxWidth int, p *poller) {
 		start = make([]int32, nb+1)
 	}
 	start = start[:nb+1]
-	for _, x := range s {
-		start[(x.u>>shift)&mask+1]++
+	for _, k := range keys {
+		start[(unsignedKey(k)>>shift)&mask+1]++
 	}
 	for v := 0; v < nb; v++ {
 		start[v+1] += start[v]
 	}
-	for _, x := range s { // stable scatter; start[v] ends at the end of bucket v
-		v := (x.u >> shift) & mask
-		scratch[start[v]] = x
+	for i, k := range keys { // stable scatter; start[v] ends at the end of bucket v
+		v := (unsignedKey(k) >> shift) & mask
+		d := start[v]
+		keyScratch[d], posScratch[d] = k, pos[i]
 		start[v]++
 	}
-	copy(s, scratch)
+	copy(keys, keyScratch)
+	copy(pos, posScratch)
 	lo := int32(0)
 	for v := 0; v < nb; v++ {
 		hi := start[v]
-		msdSort(s[lo:hi], scratch[lo:hi], 8, p)
+		msdSort(keys[lo:hi], pos[lo:hi], keyScratch[lo:hi], posScratch[lo:hi], 8, p)
 		lo = hi
 	}
 }
 
-// keyPos is a key (as unsigned, in int64 order) and its position.
-type keyPos struct {
-	u   uint64
-	pos int32
-}
+// unsignedKey maps an int64 to a uint64 in the same order, for the radix
+// passes.
+func unsignedKey(k int64) uint64 { return uint64(k) ^ (1 << 63) }
 
-func (a keyPos) less(b keyPos) bool { return a.u < b.u || (a.u == b.u && a.pos < b.pos) }
+// insertionSort sorts keys by (key, position), moving pos along; for short
+// arrays.
+func insertionSort(keys []int64, pos []int32) {
+	for i := 1; i < len(keys); i++ {
+		k, q := keys[i], pos[i]
+		j := i
+		for j > 0 && (k < keys[j-1] || (k == keys[j-1] && q < pos[j-1])) {
+			keys[j], pos[j] = keys[j-1], pos[j-1]
+			j--
+		}
+		keys[j], pos[j] = k, q
+	}
+}
 
 // slabMentions is the largest document (key plus response mentions, repeats
 // included) whose table arrays are carved from one slab.
@@ -719,7 +780,7 @@ type slab struct {
 // enough for the arrays of buildSide, NewTable and buildCells when cluster
 // labels are small; an array that does not fit is allocated on its own.
 func newSlab(n int) *slab {
-	return &slab{i32: make([]int32, 8*n+64), i64: make([]int64, 2*n)}
+	return &slab{i32: make([]int32, 8*n+64), i64: make([]int64, 3*n)}
 }
 
 // int32s returns a zeroed []int32 of length and capacity n.
@@ -747,7 +808,7 @@ func (sl *slab) int64s(n int) []int64 {
 // per-metric outcomes of scoreDoc. It comes from docPool and goes back to
 // it once the document is scored, so that scoring a small document
 // allocates almost nothing; its arrays are sized by such a document (at
-// most about 60 KiB).
+// most about 70 KiB).
 type docScratch struct {
 	t        Table
 	opt      Options   // scoreDoc's copy of the caller's options
@@ -765,7 +826,7 @@ var docPool = sync.Pool{New: func() any { return new(docScratch) }}
 // (as newSlab's are), reusing sc's arrays when they are large enough.
 func (sc *docScratch) slab(n int) *slab {
 	sc.i32 = zeroed(sc.i32, 8*n+64)
-	sc.i64 = zeroed(sc.i64, 2*n)
+	sc.i64 = zeroed(sc.i64, 3*n)
 	sc.sl.i32, sc.sl.i64 = sc.i32, sc.i64
 	return &sc.sl
 }

@@ -38,6 +38,11 @@ func TestSortedOrder(t *testing.T) {
 				}
 				slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
 				require.Equal(t, want, sortedOrder(keys))
+				order, sorted := (*slab)(nil).sortedOrderKeys(keys, nil)
+				require.Equal(t, want, order)
+				for k, p := range want {
+					require.Equal(t, keys[p], sorted[k])
+				}
 			})
 		}
 	}

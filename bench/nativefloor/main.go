@@ -5,9 +5,12 @@
 // printing anything. bench/startup_bench.py builds it and times it beside the
 // command and its floor (bench/startup.md).
 //
+// With "score" first, it does what `corefscore score KEY RESPONSE` has the
+// library do instead (every default metric; bench/one_doc.py).
+//
 // Usage:
 //
-//	nativefloor KEY RESPONSE
+//	nativefloor [score] KEY RESPONSE
 package main
 
 import (
@@ -28,13 +31,26 @@ var dropInOptions = [][2]string{
 	{"sums", "reference"},
 }
 
+// scoreOptions are the engine options of `corefscore score KEY RESPONSE`
+// (cli.py's _score_kwargs as _engine.Options passes them): every default
+// metric, the key's BLANC rule.
+var scoreOptions = [][2]string{
+	{"duplicates", "warn"},
+	{"blanc_rule", "key"},
+	{"da_greedy", "false"},
+}
+
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: nativefloor KEY RESPONSE")
+	args, options := os.Args[1:], dropInOptions
+	if len(args) == 3 && args[0] == "score" {
+		args, options = args[1:], scoreOptions
+	}
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: nativefloor [score] KEY RESPONSE")
 		os.Exit(2)
 	}
-	keys, values := make([]string, len(dropInOptions)), make([]string, len(dropInOptions))
-	for i, kv := range dropInOptions {
+	keys, values := make([]string, len(options)), make([]string, len(options))
+	for i, kv := range options {
 		keys[i], values[i] = kv[0], kv[1]
 	}
 	opt, err := gocore.ParseOptions(keys, values)
@@ -42,7 +58,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "nativefloor:", err)
 		os.Exit(2)
 	}
-	res, err := files.Score(os.Args[1], os.Args[2], opt)
+	res, err := files.Score(args[0], args[1], opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "nativefloor:", err)
 		os.Exit(2)

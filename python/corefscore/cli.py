@@ -497,6 +497,10 @@ def _stats_options(p: Any, n_default: int, *, average: bool = True) -> None:
 
 
 def _cmd_score(argv: list[str]) -> int:
+    if len(argv) == 2 and not any(a.startswith("-") for a in argv):
+        # `score KEY RESPONSE` without options, parsed without argparse (and the re, gettext and locale
+        # modules it imports): the table of the engine's defaults.
+        return _score_plain_table(_Args(key=argv[0], response=argv[1], average="micro", **ENGINE_DEFAULTS), None)
     parser = _parser("corefscore score", "Score a response file against a key file with every metric.")
     parser.add_argument("key", nargs="?")
     parser.add_argument("response", nargs="?")
@@ -517,10 +521,7 @@ def _cmd_score(argv: list[str]) -> int:
     if args.key is None or args.response is None:
         raise UsageError("give KEY RESPONSE, or --datasets KEY1 RESPONSE1 [KEY2 RESPONSE2 ...]")
     if not (args.ci or args.json or args.per_doc or args.average != "micro"):
-        result = _plain_score_files(args.key, args.response, _score_kwargs(args, metrics))
-        _warn([*result.warnings, *result.na_warnings()])
-        sys.stdout.write(_score_table(result, args, None, None))
-        return 0
+        return _score_plain_table(args, metrics)
     if args.json and not args.ci and args.average == "micro":
         out = _plain_scores_json(args.key, args.response, _score_kwargs(args, metrics), args.per_doc)
         _warn(out["warnings"])
@@ -563,6 +564,14 @@ def _cmd_score(argv: list[str]) -> int:
     if args.per_doc:
         text += _per_doc_table(result)
     sys.stdout.write(text)
+    return 0
+
+
+def _score_plain_table(args: Any, metrics: Any) -> int:
+    """Print the micro-averaged table of ``corefscore score``, computed without NumPy."""
+    result = _plain_score_files(args.key, args.response, _score_kwargs(args, metrics))
+    _warn([*result.warnings, *result.na_warnings()])
+    sys.stdout.write(_score_table(result, args, None, None))
     return 0
 
 
