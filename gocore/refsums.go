@@ -1,6 +1,7 @@
 package gocore
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -29,61 +30,52 @@ import (
 //
 // Adding 0 leaves a sum unchanged, so twinless mentions are skipped. Key
 // mentions missing from the response add nothing, as in the reference. The
-// exact value is Σ_ij n_ij² / |K_i| (and / |R_j|), as in bcubCounts. Cost:
-// O(mentions).
+// exact value is Σ_ij n_ij² / |K_i| (and / |R_j|), as in bcubCounts. Each
+// response chain's |R ∩ K| are counted from its own mentions, in a slot per
+// key chain cleared after the chain. Cost: O(mentions).
 func refBcubNums(t *Table) (r, p float64) {
-	nk := t.NumKey
-	// n[m] = |K(m) ∩ R(m)| for each key mention in the response: the key
-	// mentions grouped by key chain (counting sort), whose cells are
-	// contiguous in t.Cells, and a slot per response chain.
-	start := make([]int32, len(t.KeySize)+1)
-	for _, k := range t.KeyOf[:nk] {
-		start[k+1]++
-	}
-	for k := range t.KeySize {
-		start[k+1] += start[k]
-	}
-	fill := append([]int32(nil), start[:len(t.KeySize)]...)
-	byKey := make([]int32, nk)
-	for m, k := range t.KeyOf[:nk] {
-		byKey[fill[k]] = int32(m)
-		fill[k]++
-	}
-	n := make([]int32, nk)
-	slot := make([]int32, len(t.RespSize))
-	ci := 0
-	for k := range t.KeySize {
-		for ; ci < len(t.Cells) && int(t.Cells[ci].K) == k; ci++ {
-			slot[t.Cells[ci].R] = t.Cells[ci].N
-		}
-		for _, m := range byKey[start[k]:start[k+1]] {
-			if r := t.RespOf[m]; r >= 0 {
-				n[m] = slot[r]
-			}
-		}
-	}
+	nk, nr := t.NumKey, len(t.RespSize)
 	// Response mentions grouped by response chain, in input order within
 	// a chain (a stable counting sort of t.RespOrder).
-	rstart := make([]int32, len(t.RespSize)+1)
+	start := make([]int32, nr+1)
 	for _, m := range t.RespOrder {
-		rstart[t.RespOf[m]+1]++
+		start[t.RespOf[m]+1]++
 	}
-	for j := range t.RespSize {
-		rstart[j+1] += rstart[j]
+	for j := range nr {
+		start[j+1] += start[j]
 	}
 	byResp := make([]int32, len(t.RespOrder))
+	fill := start[:nr] // advanced to each chain's end, which is start[j+1]
 	for _, m := range t.RespOrder {
 		j := t.RespOf[m]
-		byResp[rstart[j]] = m
-		rstart[j]++
+		byResp[fill[j]] = m
+		fill[j]++
 	}
-	for _, m := range byResp {
-		if int(m) >= nk {
-			continue // twinless: adds 0 / |R| to precision
+	common := make([]int32, len(t.KeySize)) // |R ∩ K| of the chain R being summed
+	from := int32(0)
+	for j := range nr {
+		chain := byResp[from:fill[j]]
+		from = fill[j]
+		for _, m := range chain {
+			if int(m) < nk {
+				common[t.KeyOf[m]]++
+			}
 		}
-		c := float64(n[m])
-		p += c / float64(t.RespSize[t.RespOf[m]])
-		r += c / float64(t.KeySize[t.KeyOf[m]])
+		size := float64(t.RespSize[j])
+		for _, m := range chain {
+			if int(m) >= nk {
+				continue // twinless: adds 0 / |R| to precision
+			}
+			k := t.KeyOf[m]
+			c := float64(common[k])
+			p += c / size
+			r += c / float64(t.KeySize[k])
+		}
+		for _, m := range chain {
+			if int(m) < nk {
+				common[t.KeyOf[m]] = 0
+			}
+		}
 	}
 	return r, p
 }
@@ -284,7 +276,10 @@ const (
 // refTiedSum returns the numerator with aligned (each key chain's
 // similarity, the untied components' written in) completed by every
 // combination of the ties' profiles, and whether they all gave the same
-// bits. It overwrites the tied key chains of aligned.
+// bits. The combinations are taken in the order of an odometer whose
+// fastest wheel is the tie whose first key chain comes last, so a turn adds
+// again only from the first key chain it changed. It overwrites the tied
+// key chains of aligned and reorders ties.
 func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 	combinations := 1
 	for _, tie := range ties {
@@ -292,31 +287,42 @@ func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 			return 0, false
 		}
 	}
-	pick := make([]int, len(ties)) // the profile of each tie, an odometer
-	var first float64
-	for n := range combinations {
-		for c, tie := range ties {
-			copy2(aligned, tie.keys, tie.profiles[pick[c]*len(tie.keys):])
-		}
-		var sum float64
-		for _, x := range aligned {
-			if x != 0 {
+	slices.SortFunc(ties, func(a, b refTie) int { return cmp.Compare(b.keys[0], a.keys[0]) })
+	for _, tie := range ties {
+		copy2(aligned, tie.keys, tie.profiles)
+	}
+	before := make([]float64, len(aligned)+1) // the sum of the terms of the key chains before k
+	pick := make([]int, len(ties))            // the profile of each tie
+	from := 0
+	for n := 0; ; n++ {
+		sum := before[from]
+		for k := from; k < len(aligned); k++ {
+			before[k] = sum
+			if x := aligned[k]; x != 0 {
 				sum += 1 - (1 - x)
 			}
 		}
 		if n == 0 {
-			first = sum
-		} else if math.Float64bits(sum) != math.Float64bits(first) {
+			before[len(aligned)] = sum
+		} else if math.Float64bits(sum) != math.Float64bits(before[len(aligned)]) {
 			return 0, false
 		}
-		for c := range pick {
-			if pick[c]++; pick[c] < len(ties[c].profiles)/len(ties[c].keys) {
+		c := 0
+		for ; c < len(ties); c++ {
+			tie := ties[c]
+			if pick[c]++; pick[c] == len(tie.profiles)/len(tie.keys) {
+				pick[c] = 0
+			}
+			copy2(aligned, tie.keys, tie.profiles[pick[c]*len(tie.keys):])
+			if pick[c] != 0 {
 				break
 			}
-			pick[c] = 0
 		}
+		if c == len(ties) {
+			return before[len(aligned)], true
+		}
+		from = int(ties[c].keys[0]) // the ties before c start later
 	}
-	return first, true
 }
 
 // copy2 writes values[i] into aligned[keys[i]] for each key.
