@@ -263,6 +263,8 @@ type refTie struct {
 	profiles []float64
 }
 
+func (t refTie) count() int { return len(t.profiles) / len(t.keys) }
+
 // refMaxProfiles is the most profiles of one component, and
 // refMaxCombinations the most combinations of the tied components'
 // profiles, that refCeafeUnique adds up before leaving a document to the
@@ -270,20 +272,22 @@ type refTie struct {
 // up to the fourth power of their number).
 const (
 	refMaxProfiles     = 16
-	refMaxCombinations = 256
+	refMaxCombinations = 1024
 )
 
 // refTiedSum returns the numerator with aligned (each key chain's
 // similarity, the untied components' written in) completed by every
 // combination of the ties' profiles, and whether they all gave the same
-// bits. The combinations are taken in the order of an odometer whose
-// fastest wheel is the tie whose first key chain comes last, so a turn adds
-// again only from the first key chain it changed. It overwrites the tied
-// key chains of aligned and reorders ties.
+// bits. Each tie is first turned alone, the others at their first
+// profile: where sums differ, that usually shows at once. Then the
+// combinations are taken in the order of an odometer whose fastest wheel is
+// the tie whose first key chain comes last, so a turn adds again only from
+// the first key chain it changed. It overwrites the tied key chains of
+// aligned and reorders ties.
 func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 	combinations := 1
 	for _, tie := range ties {
-		if combinations *= len(tie.profiles) / len(tie.keys); combinations > refMaxCombinations {
+		if combinations *= tie.count(); combinations > refMaxCombinations {
 			return 0, false
 		}
 	}
@@ -292,25 +296,25 @@ func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 		copy2(aligned, tie.keys, tie.profiles)
 	}
 	before := make([]float64, len(aligned)+1) // the sum of the terms of the key chains before k
-	pick := make([]int, len(ties))            // the profile of each tie
-	from := 0
-	for n := 0; ; n++ {
-		sum := before[from]
-		for k := from; k < len(aligned); k++ {
-			before[k] = sum
-			if x := aligned[k]; x != 0 {
-				sum += 1 - (1 - x)
+	first := refSumFrom(aligned, before, 0, true)
+	for _, tie := range ties {
+		for p := 1; p < tie.count(); p++ {
+			copy2(aligned, tie.keys, tie.profiles[p*len(tie.keys):])
+			if math.Float64bits(refSumFrom(aligned, before, int(tie.keys[0]), false)) != math.Float64bits(first) {
+				return 0, false
 			}
 		}
-		if n == 0 {
-			before[len(aligned)] = sum
-		} else if math.Float64bits(sum) != math.Float64bits(before[len(aligned)]) {
-			return 0, false
-		}
+		copy2(aligned, tie.keys, tie.profiles)
+	}
+	if len(ties) <= 1 {
+		return first, true
+	}
+	pick := make([]int, len(ties)) // the profile of each tie
+	for {
 		c := 0
 		for ; c < len(ties); c++ {
 			tie := ties[c]
-			if pick[c]++; pick[c] == len(tie.profiles)/len(tie.keys) {
+			if pick[c]++; pick[c] == tie.count() {
 				pick[c] = 0
 			}
 			copy2(aligned, tie.keys, tie.profiles[pick[c]*len(tie.keys):])
@@ -319,10 +323,30 @@ func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 			}
 		}
 		if c == len(ties) {
-			return before[len(aligned)], true
+			return first, true
 		}
-		from = int(ties[c].keys[0]) // the ties before c start later
+		// The ties before c start later.
+		if math.Float64bits(refSumFrom(aligned, before, int(ties[c].keys[0]), true)) != math.Float64bits(first) {
+			return 0, false
+		}
 	}
+}
+
+// refSumFrom returns the numerator of aligned, 1 - (1 - x) added for each
+// key chain in order, from the sum of the terms before key chain from in
+// before[from]; with write, it records the sums before each later key
+// chain in before too.
+func refSumFrom(aligned, before []float64, from int, write bool) float64 {
+	sum := before[from]
+	for k := from; k < len(aligned); k++ {
+		if write {
+			before[k] = sum
+		}
+		if x := aligned[k]; x != 0 {
+			sum += 1 - (1 - x)
+		}
+	}
+	return sum
 }
 
 // copy2 writes values[i] into aligned[keys[i]] for each key.
@@ -584,27 +608,30 @@ func refComponents(t *Table) refComponentCells {
 			parent[a] = b
 		}
 	}
+	root := parent // from here on, each chain's root
+	for i := range root {
+		root[i] = find(int32(i))
+	}
 	id := make([]int32, nk+nr) // component number of each root, +1 (0: none yet)
 	n := int32(0)
 	for _, c := range t.Cells {
-		if root := find(c.K); id[root] == 0 {
+		if r := root[c.K]; id[r] == 0 {
 			n++
-			id[root] = n
+			id[r] = n
 		}
 	}
 	counts := make([]int32, 3*n+1)
 	out := refComponentCells{keys: counts[:n], resps: counts[n : 2*n], start: counts[2*n:]}
 	for _, c := range t.Cells {
-		out.start[id[find(c.K)]]++
+		out.start[id[root[c.K]]]++
 	}
-	for k := range nk {
-		if i := id[find(int32(k))]; i > 0 {
-			out.keys[i-1]++
-		}
-	}
-	for r := range nr {
-		if i := id[find(int32(nk+r))]; i > 0 {
-			out.resps[i-1]++
+	for k, r := range root {
+		if i := id[r]; i > 0 {
+			if k < nk {
+				out.keys[i-1]++
+			} else {
+				out.resps[i-1]++
+			}
 		}
 	}
 	for c := range out.keys {
@@ -613,7 +640,7 @@ func refComponents(t *Table) refComponentCells {
 	fill := append([]int32(nil), out.start[:len(out.keys)]...)
 	out.cells = make([]int32, len(t.Cells))
 	for ci, c := range t.Cells {
-		i := id[find(c.K)] - 1
+		i := id[root[c.K]] - 1
 		out.cells[fill[i]] = int32(ci)
 		fill[i]++
 	}
