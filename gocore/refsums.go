@@ -103,10 +103,7 @@ func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 	if sum, ok, err := refCeafeUnique(t, phi); ok || err != nil {
 		return sum, err
 	}
-	if len(t.KeySize) > refMunkresMaxChains || len(t.RespSize) > refMunkresMaxChains {
-		return refTieBreakNum(t, phi)
-	}
-	return refCeafeReplayNum(t, phi)
+	return refCeafeOwn(t, phi)
 }
 
 // refCeafeReplayNum is refCeafeNum on the reference's own alignment: its
@@ -145,6 +142,89 @@ func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 		sum += 1 - xi
 	}
 	return sum, nil
+}
+
+// refCeafeLow is refCeafeNum under Options.ReferenceTotals: the least of
+// the sums of the candidate alignments (refCeafeProfiles, refTiedSums),
+// the greatest recorded in t.refHigh (t.refTied) when they differ, for
+// refSettleTotals; the reference's own sum where the candidates are not
+// found (refCeafeNum's replay, or its rule for the largest documents).
+func refCeafeLow(t *Table, phi func(Cell) float64) (float64, error) {
+	aligned, ties, ok, err := refCeafeProfiles(t, phi)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		if low, high, ok := refTiedSums(aligned, ties, false); ok {
+			t.refTied, t.refHigh = low != high, high
+			return low, nil
+		}
+	}
+	return refCeafeOwn(t, phi)
+}
+
+// refCeafeOwn is refCeafeNum's sum for a document left to the reference's
+// Munkres: the replay, or refTieBreakNum above refMunkresMaxChains chains
+// on a side.
+func refCeafeOwn(t *Table, phi func(Cell) float64) (float64, error) {
+	if len(t.KeySize) > refMunkresMaxChains || len(t.RespSize) > refMunkresMaxChains {
+		return refTieBreakNum(t, phi)
+	}
+	return refCeafeReplayNum(t, phi)
+}
+
+// ceafeIndex is CEAF_e's place in the registry.
+var ceafeIndex = metricIndex("ceafe")
+
+// refSettleTotals makes the CEAF_e totals of a batch scored under
+// Options.ReferenceTotals the reference's: each row holds its document's
+// numerator, or for a document whose candidates differ the least of them
+// (refCeafeLow) and its result the greatest. Adding the rows in order from
+// 0 is monotone in each term, so when the totals of the least and of the
+// greatest candidates have the same bits, every choice of candidates, the
+// reference's included, has that total. Otherwise the tied documents are
+// replayed, the widest range first, each then holding the reference's own
+// numerator, until the two totals agree (at the latest when none is left).
+// Cost: O(documents) per replayed document, besides the replay.
+func refSettleTotals(docs []Document, opt *Options, counts []float64, results []docResult) error {
+	ncol, col := NumColumns(), columnStart[ceafeIndex] // recall_num; precision_num is col+2
+	var tied []int
+	for i := range results {
+		if results[i].ceafeTied {
+			tied = append(tied, i)
+		}
+	}
+	slices.SortStableFunc(tied, func(a, b int) int {
+		return cmp.Compare(results[b].ceafeHigh-counts[b*ncol+col], results[a].ceafeHigh-counts[a*ncol+col])
+	})
+	totals := func() (low, high float64) {
+		for i := range docs {
+			x := counts[i*ncol+col]
+			low += x
+			if results[i].ceafeTied {
+				x = results[i].ceafeHigh
+			}
+			high += x
+		}
+		return low, high
+	}
+	for _, i := range tied {
+		if low, high := totals(); math.Float64bits(low) == math.Float64bits(high) {
+			return nil
+		}
+		t, err := NewTable(&docs[i], i, opt, nil)
+		if err != nil {
+			return &DocError{Doc: i, Name: docs[i].Name, Err: err}
+		}
+		t.stop = opt.Stop
+		own, err := refCeafeOwn(t, t.phi4)
+		if err != nil {
+			return &DocError{Doc: i, Name: docs[i].Name, Err: err}
+		}
+		counts[i*ncol+col], counts[i*ncol+col+2] = own, own
+		results[i].ceafeTied = false
+	}
+	return nil
 }
 
 // refCeafeUnique is refCeafeNum without the reference's Munkres for a
@@ -278,17 +358,26 @@ const (
 // refTiedSum returns the numerator with aligned (each key chain's
 // similarity, the untied components' written in) completed by every
 // combination of the ties' profiles, and whether they all gave the same
-// bits. Each tie is first turned alone, the others at their first
+// bits (refTiedSums, stopped at the first that differs).
+func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
+	low, high, ok := refTiedSums(aligned, ties, true)
+	return low, ok && low == high
+}
+
+// refTiedSums returns the least and the greatest numerator of aligned
+// completed by every combination of the ties' profiles, or false when they
+// are more than refMaxCombinations; with firstDiffering, it returns as soon
+// as two differ. Each tie is first turned alone, the others at their first
 // profile: where sums differ, that usually shows at once. Then the
 // combinations are taken in the order of an odometer whose fastest wheel is
 // the tie whose first key chain comes last, so a turn adds again only from
 // the first key chain it changed. It overwrites the tied key chains of
 // aligned and reorders ties.
-func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
+func refTiedSums(aligned []float64, ties []refTie, firstDiffering bool) (low, high float64, ok bool) {
 	combinations := 1
 	for _, tie := range ties {
 		if combinations *= tie.count(); combinations > refMaxCombinations {
-			return 0, false
+			return 0, 0, false
 		}
 	}
 	slices.SortFunc(ties, func(a, b refTie) int { return cmp.Compare(b.keys[0], a.keys[0]) })
@@ -296,18 +385,23 @@ func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 		copy2(aligned, tie.keys, tie.profiles)
 	}
 	before := make([]float64, len(aligned)+1) // the sum of the terms of the key chains before k
-	first := refSumFrom(aligned, before, 0, true)
+	low = refSumFrom(aligned, before, 0, true)
+	high = low
+	seen := func(sum float64) bool { // false: stop here
+		low, high = min(low, sum), max(high, sum)
+		return !firstDiffering || low == high
+	}
 	for _, tie := range ties {
 		for p := 1; p < tie.count(); p++ {
 			copy2(aligned, tie.keys, tie.profiles[p*len(tie.keys):])
-			if math.Float64bits(refSumFrom(aligned, before, int(tie.keys[0]), false)) != math.Float64bits(first) {
-				return 0, false
+			if !seen(refSumFrom(aligned, before, int(tie.keys[0]), false)) {
+				return low, high, true
 			}
 		}
 		copy2(aligned, tie.keys, tie.profiles)
 	}
 	if len(ties) <= 1 {
-		return first, true
+		return low, high, true
 	}
 	pick := make([]int, len(ties)) // the profile of each tie
 	for {
@@ -323,11 +417,11 @@ func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 			}
 		}
 		if c == len(ties) {
-			return first, true
+			return low, high, true
 		}
 		// The ties before c start later.
-		if math.Float64bits(refSumFrom(aligned, before, int(ties[c].keys[0]), true)) != math.Float64bits(first) {
-			return 0, false
+		if !seen(refSumFrom(aligned, before, int(ties[c].keys[0]), true)) {
+			return low, high, true
 		}
 	}
 }
