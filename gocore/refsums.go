@@ -371,14 +371,18 @@ func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
 // profile: where sums differ, that usually shows at once. Then the
 // combinations are taken in the order of an odometer whose fastest wheel is
 // the tie whose first key chain comes last, so a turn adds again only from
-// the first key chain it changed. It overwrites the tied key chains of
-// aligned and reorders ties.
+// the first key chain it changed. It overwrites aligned and the ties'
+// profiles with the terms they add, and reorders ties.
 func refTiedSums(aligned []float64, ties []refTie, firstDiffering bool) (low, high float64, ok bool) {
 	combinations := 1
 	for _, tie := range ties {
 		if combinations *= tie.count(); combinations > refMaxCombinations {
 			return 0, 0, false
 		}
+	}
+	refTerms(aligned)
+	for _, tie := range ties {
+		refTerms(tie.profiles)
 	}
 	slices.SortFunc(ties, func(a, b refTie) int { return cmp.Compare(b.keys[0], a.keys[0]) })
 	for _, tie := range ties {
@@ -426,19 +430,31 @@ func refTiedSums(aligned []float64, ties []refTie, firstDiffering bool) (low, hi
 	}
 }
 
-// refSumFrom returns the numerator of aligned, 1 - (1 - x) added for each
-// key chain in order, from the sum of the terms before key chain from in
-// before[from]; with write, it records the sums before each later key
-// chain in before too.
-func refSumFrom(aligned, before []float64, from int, write bool) float64 {
+// refTerms replaces each similarity x of xs with the term the reference
+// adds for it, 1 - (1 - x), and leaves 0 (a key chain unaligned) as it is.
+func refTerms(xs []float64) {
+	for k, x := range xs {
+		if x != 0 {
+			xs[k] = 1 - (1 - x)
+		}
+	}
+}
+
+// refSumFrom returns the numerator of terms (refTerms) added in key chain
+// order, from the sum of those before key chain from in before[from]; with
+// write, it records the sums before each later key chain in before too. A
+// term 0 is added like the others: x + 0 is x, and the sum is never -0.
+func refSumFrom(terms, before []float64, from int, write bool) float64 {
 	sum := before[from]
-	for k := from; k < len(aligned); k++ {
-		if write {
-			before[k] = sum
+	if write {
+		for k, x := range terms[from:] {
+			before[from+k] = sum
+			sum += x
 		}
-		if x := aligned[k]; x != 0 {
-			sum += 1 - (1 - x)
-		}
+		return sum
+	}
+	for _, x := range terms[from:] {
+		sum += x
 	}
 	return sum
 }
