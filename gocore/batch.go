@@ -116,7 +116,6 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 		return
 	}
 	t.stop = opt.Stop
-	defer func() { r.ceafeTied, r.ceafeHigh = t.refTied, t.refHigh }()
 	r.typed = t.HasTypes && t.NumMentions() > 0
 	if t.Types != nil && !t.HasTypes {
 		for _, ty := range t.Types {
@@ -150,7 +149,9 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 		parallelFor(len(selected), inner, func(k int) bool { return runMetric(t, opt, row, errs, selected[k]) })
 	}
 	if t.keyManyToOne && opt.lookupView == keyLookups {
-		fromKeyLookupsMany(d, doc, opt, row, errs)
+		fromKeyLookupsMany(d, doc, opt, row, errs) // CEAF_e too, with exact sums: no candidates
+	} else {
+		r.ceafeTied, r.ceafeHigh = t.refTied, t.refHigh
 	}
 	if t.lookupsDiffer && opt.lookupView == keyLookups {
 		precisionFromResponseLookups(d, doc, opt, row, errs)

@@ -219,7 +219,7 @@ func refSettleTotals(docs []Document, opt *Options, counts []float64, results []
 		t.stop = opt.Stop
 		own, err := refCeafeOwn(t, t.phi4)
 		if err != nil {
-			return &DocError{Doc: i, Name: docs[i].Name, Err: err}
+			return &DocError{Doc: i, Name: docs[i].Name, Err: t.locate(&docs[i], err, "ceafe")}
 		}
 		counts[i*ncol+col], counts[i*ncol+col+2] = own, own
 		results[i].ceafeTied = false

@@ -393,3 +393,38 @@ func TestReferenceTotalsAreTheReferences(t *testing.T) {
 	assert.Greater(t, otherRows, 100)
 	assert.Greater(t, settledSingles, 20)
 }
+
+// TestReferenceTotalsCancelled: a stop reported while the totals are
+// settled (the replay of a one-document batch whose candidates differ)
+// comes back as a cancellation of that document.
+func TestReferenceTotalsCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 10))
+	for range 2000 {
+		d := tiedDoc(rng, 40+rng.IntN(40))
+		tab, err := NewTable(&d, 0, &Options{ReferenceSums: true}, nil)
+		require.NoError(t, err)
+		aligned, ties, ok, err := refCeafeProfiles(tab, tab.phi4)
+		require.NoError(t, err)
+		if !ok {
+			continue
+		}
+		if low, high, ok := refTiedSums(aligned, ties, false); !ok || low == high {
+			continue
+		}
+		// The polls of a run that is not stopped; the last is the settling
+		// replay's (the settling comes last), where the stopped run stops.
+		calls, polls := 0, 0
+		opt := Options{ReferenceSums: true, ReferenceTotals: true, Metrics: 1 << uint(ceafeIndex),
+			Stop: func() bool { polls++; return false }}
+		counts := make([]float64, NumColumns())
+		_, err = ScoreBatch([]Document{d}, opt, counts)
+		require.NoError(t, err)
+		opt.Stop = func() bool { calls++; return calls == polls }
+		_, err = ScoreBatch([]Document{d}, opt, counts)
+		var de *DocError
+		require.ErrorAs(t, err, &de)
+		assert.Equal(t, KindCancelled, AsError(err).Kind)
+		return
+	}
+	t.Fatal("no tied document whose candidates differ")
+}
