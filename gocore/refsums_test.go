@@ -428,3 +428,94 @@ func TestReferenceTotalsCancelled(t *testing.T) {
 	}
 	t.Fatal("no tied document whose candidates differ")
 }
+
+// TestRefTiedSumsAgainstEveryCombination: the least and greatest sums of
+// refTiedSums (its odometer adds again only from the first key chain a turn
+// changed) are those of every combination of the ties' profiles added one
+// by one from 0, on random key chains and ties (similarities 2a/b, so that
+// sums both meet and differ); stopped at the first that differs, it finds
+// them different exactly then.
+func TestRefTiedSumsAgainstEveryCombination(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 11))
+	phi := func() float64 {
+		if rng.IntN(4) == 0 {
+			return 0
+		}
+		b := 2 + rng.IntN(12)
+		return 2 * float64(1+rng.IntN(b/2)) / float64(b)
+	}
+	differ := 0
+	for trial := range 3000 {
+		n := 2 + rng.IntN(60)
+		aligned := make([]float64, n)
+		for k := range aligned {
+			aligned[k] = phi()
+		}
+		var ties []refTie
+		combinations := 1
+		for _, k := range rng.Perm(n)[:rng.IntN(min(n, 12))] {
+			if len(ties) > 0 && rng.IntN(2) == 0 && len(ties[len(ties)-1].keys) < 4 {
+				ties[len(ties)-1].keys = append(ties[len(ties)-1].keys, int32(k))
+				continue
+			}
+			ties = append(ties, refTie{keys: []int32{int32(k)}})
+		}
+		for c := range ties {
+			slices.Sort(ties[c].keys)
+			count := 2 + rng.IntN(3)
+			if combinations*count > refMaxCombinations {
+				count = 1
+			}
+			combinations *= count
+			for range count * len(ties[c].keys) {
+				ties[c].profiles = append(ties[c].profiles, phi())
+			}
+		}
+		// Every combination, added key chain by key chain.
+		low, high := math.Inf(1), math.Inf(-1)
+		pick := make([]int, len(ties))
+		xs := slices.Clone(aligned)
+		for range combinations {
+			for c, tie := range ties {
+				for i, k := range tie.keys {
+					xs[k] = tie.profiles[pick[c]*len(tie.keys)+i]
+				}
+			}
+			var sum float64
+			for _, x := range xs {
+				if x != 0 {
+					sum += 1 - (1 - x)
+				}
+			}
+			low, high = min(low, sum), max(high, sum)
+			for c := range pick {
+				if pick[c]++; pick[c] < ties[c].count() {
+					break
+				}
+				pick[c] = 0
+			}
+		}
+		firstLow, firstHigh, ok := refTiedSums(slices.Clone(aligned), cloneTies(ties), true)
+		require.True(t, ok, "trial %d", trial)
+		require.Equal(t, low == high, firstLow == firstHigh, "trial %d", trial)
+		gotLow, gotHigh, ok := refTiedSums(aligned, ties, false)
+		require.True(t, ok, "trial %d", trial)
+		require.Equal(t, math.Float64bits(low), math.Float64bits(gotLow), "trial %d", trial)
+		require.Equal(t, math.Float64bits(high), math.Float64bits(gotHigh), "trial %d", trial)
+		if low != high {
+			differ++
+		}
+	}
+	t.Logf("%d of 3000 with sums that differ", differ)
+	assert.Greater(t, differ, 300)
+	assert.Greater(t, 3000-differ, 150, "trials whose sums all meet")
+}
+
+// cloneTies copies ties deeply (refTiedSums rewrites their profiles).
+func cloneTies(ties []refTie) []refTie {
+	out := make([]refTie, len(ties))
+	for c, tie := range ties {
+		out[c] = refTie{keys: slices.Clone(tie.keys), profiles: slices.Clone(tie.profiles)}
+	}
+	return out
+}
