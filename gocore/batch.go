@@ -49,6 +49,7 @@ func ScoreDocument(d *Document, doc int, opt *Options, row []float64, dups *[]Du
 		return invalidf("counts row has %d columns, want %d", len(row), NumColumns())
 	}
 	o := withDefaults(*opt)
+	o.ReferenceTotals = false // one row: its own total
 	r := scoreDoc(d, doc, &o, row, workersOf(&o))
 	if dups != nil {
 		*dups = append(*dups, r.dups...)
@@ -62,7 +63,11 @@ type docResult struct {
 	nDups   int64       // all of them
 	skipped MetricSet   // typed metrics left out: some mention is untyped
 	typed   bool        // some mention has a type
-	err     error
+	// ceafeTied: under Options.ReferenceTotals, the document's CEAF_e
+	// candidates differ; its row holds the least, ceafeHigh the greatest.
+	ceafeTied bool
+	ceafeHigh float64
+	err       error
 }
 
 // scoreDoc scores one document into row, turning a panic into an error so
@@ -144,7 +149,9 @@ func scoreDocOn(d *Document, doc int, opt *Options, row []float64, inner int, sc
 		parallelFor(len(selected), inner, func(k int) bool { return runMetric(t, opt, row, errs, selected[k]) })
 	}
 	if t.keyManyToOne && opt.lookupView == keyLookups {
-		fromKeyLookupsMany(d, doc, opt, row, errs)
+		fromKeyLookupsMany(d, doc, opt, row, errs) // CEAF_e too, with exact sums: no candidates
+	} else {
+		r.ceafeTied, r.ceafeHigh = t.refTied, t.refHigh
 	}
 	if t.lookupsDiffer && opt.lookupView == keyLookups {
 		precisionFromResponseLookups(d, doc, opt, row, errs)
@@ -476,11 +483,21 @@ func Score(docs []Document, opt Options, counts []float64) (Report, error) {
 	if len(docs) == 1 { // one document: its result stays on the stack
 		var one [1]docResult
 		one[0] = scoreDoc(&docs[0], 0, &opt, counts, inner)
-		return gather(docs, &opt, counts, one[:])
+		return gatherSettled(docs, &opt, counts, one[:])
 	}
 	results := make([]docResult, len(docs))
 	scoreDocs(docs, opt, counts, results, workers, inner)
-	return gather(docs, &opt, counts, results)
+	return gatherSettled(docs, &opt, counts, results)
+}
+
+// gatherSettled is gather, then, under Options.ReferenceTotals, the
+// CEAF_e totals made the reference's (refSettleTotals).
+func gatherSettled(docs []Document, opt *Options, counts []float64, results []docResult) (Report, error) {
+	rep, err := gather(docs, opt, counts, results)
+	if err == nil && opt.ReferenceSums && opt.ReferenceTotals && opt.Metrics.Has(ceafeIndex) {
+		err = refSettleTotals(docs, opt, counts, results)
+	}
+	return rep, err
 }
 
 // scoreDocs scores docs into the rows of counts and their results on up to

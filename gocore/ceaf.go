@@ -31,14 +31,15 @@ func ceafmCounts(t *Table, _ *Options, out []float64) error {
 // tied alignments have the same rational total. Under Options.ReferenceSums,
 // Φ(g*) is summed as refCeafeNum says instead.
 func ceafeCounts(t *Table, opt *Options, out []float64) error {
-	phi := func(c Cell) float64 {
-		return 2 * float64(c.N) / float64(t.KeySize[c.K]+t.RespSize[c.R])
-	}
+	phi := t.phi4
 	var sim float64
 	var err error
-	if opt.ReferenceSums {
+	switch {
+	case opt.ReferenceSums && opt.ReferenceTotals:
+		sim, err = refCeafeLow(t, phi)
+	case opt.ReferenceSums:
 		sim, err = refCeafeNum(t, phi)
-	} else {
+	default:
 		sim, err = alignExact(t,
 			func(_ int, c Cell) float64 { return phi(c) },
 			func(_ int, c Cell) (float64, float64) {
@@ -50,6 +51,11 @@ func ceafeCounts(t *Table, opt *Options, out []float64) error {
 	}
 	writeRP(out, sim, float64(len(t.KeySize)), sim, float64(len(t.RespSize)))
 	return nil
+}
+
+// phi4 is CEAF_e's similarity of the pair of a cell, 2|K ∩ R| / (|K| + |R|).
+func (t *Table) phi4(c Cell) float64 {
+	return 2 * float64(c.N) / float64(t.KeySize[c.K]+t.RespSize[c.R])
 }
 
 // alignedSimilarity returns the total similarity of the optimal alignment,

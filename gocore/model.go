@@ -158,6 +158,15 @@ type Options struct {
 	// one term per contingency-table cell instead; the two differ in the last
 	// bits only. The drop-in text output asks for it.
 	ReferenceSums bool
+	// ReferenceTotals, with ReferenceSums, asks Score for the reference's
+	// CEAF_e numerators only where a caller that prints corpus totals reads
+	// them: summed over the documents in order (row 0 first, from 0, as the
+	// drop-in form's totals are), they are the reference's bit for bit, but
+	// the numerator of a document whose optimal alignments tie may be
+	// another of its candidates' (refCeafeLow), which spares most
+	// documents the reference's Munkres. Score alone reads it
+	// (ScoreDocument's one row is its own total: it ignores it).
+	ReferenceTotals bool
 	// SpanMentions says that mention ids are packed token spans,
 	// start<<32 | end with an inclusive end (the conll readers' ids and the
 	// Python package's span packing); ids with bit 62 or 63 set are not

@@ -30,7 +30,9 @@ var OptionKeys = []string{"metrics", "singletons", "duplicates", "workers", "lin
 //	da_greedy       true | false
 //	types_given     true | false
 //	span_mentions   true | false: mention ids are packed token spans (the kk analysis repairs spans)
-//	sums            exact | reference: B-cubed and CEAF_e numerators summed as the reference scorer does
+//	sums            exact | reference | reference-totals: B-cubed and CEAF_e numerators summed as the
+//	                reference scorer does (reference-totals: only their totals over the documents in
+//	                order are the reference's, see Options.ReferenceTotals)
 //	blanc_rule      key | either
 //	format          "" | conll2012 | conllu | jsonlines | ua
 //	clusters_field  the jsonlines field of a response document's clusters
@@ -168,11 +170,13 @@ func (opt *Options) set(key, value string) *Error {
 	case "sums":
 		switch value {
 		case "exact":
-			opt.ReferenceSums = false
+			opt.ReferenceSums, opt.ReferenceTotals = false, false
 		case "reference":
-			opt.ReferenceSums = true
+			opt.ReferenceSums, opt.ReferenceTotals = true, false
+		case "reference-totals":
+			opt.ReferenceSums, opt.ReferenceTotals = true, true
 		default:
-			return bad("must be exact or reference; got %q", value)
+			return bad("must be exact, reference or reference-totals; got %q", value)
 		}
 	case "blanc_rule":
 		if value != "key" && value != "either" {

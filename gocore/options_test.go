@@ -24,7 +24,8 @@ func TestParseOptions(t *testing.T) {
 		check      func(t *testing.T, o Options)
 	}{
 		{"metrics", "muc, bcub", func(t *testing.T, o Options) { assert.Equal(t, MetricSet(1<<1|1<<2), o.Metrics) }},
-		{"sums", "reference", func(t *testing.T, o Options) { assert.True(t, o.ReferenceSums) }},
+		{"sums", "reference", func(t *testing.T, o Options) { assert.True(t, o.ReferenceSums && !o.ReferenceTotals) }},
+		{"sums", "reference-totals", func(t *testing.T, o Options) { assert.True(t, o.ReferenceSums && o.ReferenceTotals) }},
 		{"span_mentions", "true", func(t *testing.T, o Options) { assert.True(t, o.SpanMentions) }},
 		{"singletons", "exclude", func(t *testing.T, o Options) { assert.Equal(t, SingletonsExclude, o.Singletons) }},
 		{"duplicates", "raise", func(t *testing.T, o Options) { assert.Equal(t, DuplicatesError, o.Duplicates) }},
@@ -77,7 +78,7 @@ func TestParseOptions(t *testing.T) {
 		{"workers", "0", `must be an integer from 1 to 4096`},
 		{"workers", "1099511627776", `must be an integer from 1 to 4096`},
 		{"metrics", "", `must name at least one metric`},
-		{"sums", "perl", `must be exact or reference`},
+		{"sums", "perl", `must be exact, reference or reference-totals`},
 		{"link_weights", "0,0,0,0", "must not all be zero"},
 		{"link_weights", "1,1,0,1", "must be finite and > 0"},
 		{"link_weights", "1,1,-1,1", "must be finite and >= 0"},

@@ -1,6 +1,8 @@
 package gocore
 
 import (
+	"cmp"
+	"math"
 	"slices"
 
 	"github.com/corefscore/corefscore/gocore/assign"
@@ -28,61 +30,52 @@ import (
 //
 // Adding 0 leaves a sum unchanged, so twinless mentions are skipped. Key
 // mentions missing from the response add nothing, as in the reference. The
-// exact value is Σ_ij n_ij² / |K_i| (and / |R_j|), as in bcubCounts. Cost:
-// O(mentions).
+// exact value is Σ_ij n_ij² / |K_i| (and / |R_j|), as in bcubCounts. Each
+// response chain's |R ∩ K| are counted from its own mentions, in a slot per
+// key chain cleared after the chain. Cost: O(mentions).
 func refBcubNums(t *Table) (r, p float64) {
-	nk := t.NumKey
-	// n[m] = |K(m) ∩ R(m)| for each key mention in the response: the key
-	// mentions grouped by key chain (counting sort), whose cells are
-	// contiguous in t.Cells, and a slot per response chain.
-	start := make([]int32, len(t.KeySize)+1)
-	for _, k := range t.KeyOf[:nk] {
-		start[k+1]++
-	}
-	for k := range t.KeySize {
-		start[k+1] += start[k]
-	}
-	fill := append([]int32(nil), start[:len(t.KeySize)]...)
-	byKey := make([]int32, nk)
-	for m, k := range t.KeyOf[:nk] {
-		byKey[fill[k]] = int32(m)
-		fill[k]++
-	}
-	n := make([]int32, nk)
-	slot := make([]int32, len(t.RespSize))
-	ci := 0
-	for k := range t.KeySize {
-		for ; ci < len(t.Cells) && int(t.Cells[ci].K) == k; ci++ {
-			slot[t.Cells[ci].R] = t.Cells[ci].N
-		}
-		for _, m := range byKey[start[k]:start[k+1]] {
-			if r := t.RespOf[m]; r >= 0 {
-				n[m] = slot[r]
-			}
-		}
-	}
+	nk, nr := t.NumKey, len(t.RespSize)
 	// Response mentions grouped by response chain, in input order within
 	// a chain (a stable counting sort of t.RespOrder).
-	rstart := make([]int32, len(t.RespSize)+1)
+	start := make([]int32, nr+1)
 	for _, m := range t.RespOrder {
-		rstart[t.RespOf[m]+1]++
+		start[t.RespOf[m]+1]++
 	}
-	for j := range t.RespSize {
-		rstart[j+1] += rstart[j]
+	for j := range nr {
+		start[j+1] += start[j]
 	}
 	byResp := make([]int32, len(t.RespOrder))
+	fill := start[:nr] // advanced to each chain's end, which is start[j+1]
 	for _, m := range t.RespOrder {
 		j := t.RespOf[m]
-		byResp[rstart[j]] = m
-		rstart[j]++
+		byResp[fill[j]] = m
+		fill[j]++
 	}
-	for _, m := range byResp {
-		if int(m) >= nk {
-			continue // twinless: adds 0 / |R| to precision
+	common := make([]int32, len(t.KeySize)) // |R ∩ K| of the chain R being summed
+	from := int32(0)
+	for j := range nr {
+		chain := byResp[from:fill[j]]
+		from = fill[j]
+		for _, m := range chain {
+			if int(m) < nk {
+				common[t.KeyOf[m]]++
+			}
 		}
-		c := float64(n[m])
-		p += c / float64(t.RespSize[t.RespOf[m]])
-		r += c / float64(t.KeySize[t.KeyOf[m]])
+		size := float64(t.RespSize[j])
+		for _, m := range chain {
+			if int(m) >= nk {
+				continue // twinless: adds 0 / |R| to precision
+			}
+			k := t.KeyOf[m]
+			c := float64(common[k])
+			p += c / size
+			r += c / float64(t.KeySize[k])
+		}
+		for _, m := range chain {
+			if int(m) < nk {
+				common[t.KeyOf[m]] = 0
+			}
+		}
 	}
 	return r, p
 }
@@ -110,10 +103,7 @@ func refCeafeNum(t *Table, phi func(Cell) float64) (float64, error) {
 	if sum, ok, err := refCeafeUnique(t, phi); ok || err != nil {
 		return sum, err
 	}
-	if len(t.KeySize) > refMunkresMaxChains || len(t.RespSize) > refMunkresMaxChains {
-		return refTieBreakNum(t, phi)
-	}
-	return refCeafeReplayNum(t, phi)
+	return refCeafeOwn(t, phi)
 }
 
 // refCeafeReplayNum is refCeafeNum on the reference's own alignment: its
@@ -154,37 +144,139 @@ func refCeafeReplayNum(t *Table, phi func(Cell) float64) (float64, error) {
 	return sum, nil
 }
 
+// refCeafeLow is refCeafeNum under Options.ReferenceTotals: the least of
+// the sums of the candidate alignments (refCeafeProfiles, refTiedSums),
+// the greatest recorded in t.refHigh (t.refTied) when they differ, for
+// refSettleTotals; the reference's own sum where the candidates are not
+// found (refCeafeNum's replay, or its rule for the largest documents).
+func refCeafeLow(t *Table, phi func(Cell) float64) (float64, error) {
+	aligned, ties, ok, err := refCeafeProfiles(t, phi)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		if low, high, ok := refTiedSums(aligned, ties, false); ok {
+			t.refTied, t.refHigh = low != high, high
+			return low, nil
+		}
+	}
+	return refCeafeOwn(t, phi)
+}
+
+// refCeafeOwn is refCeafeNum's sum for a document left to the reference's
+// Munkres: the replay, or refTieBreakNum above refMunkresMaxChains chains
+// on a side.
+func refCeafeOwn(t *Table, phi func(Cell) float64) (float64, error) {
+	if len(t.KeySize) > refMunkresMaxChains || len(t.RespSize) > refMunkresMaxChains {
+		return refTieBreakNum(t, phi)
+	}
+	return refCeafeReplayNum(t, phi)
+}
+
+// ceafeIndex is CEAF_e's place in the registry.
+var ceafeIndex = metricIndex("ceafe")
+
+// refSettleTotals makes the CEAF_e totals of a batch scored under
+// Options.ReferenceTotals the reference's: each row holds its document's
+// numerator, or for a document whose candidates differ the least of them
+// (refCeafeLow) and its result the greatest. Adding the rows in order from
+// 0 is monotone in each term, so when the totals of the least and of the
+// greatest candidates have the same bits, every choice of candidates, the
+// reference's included, has that total. Otherwise the tied documents are
+// replayed, the widest range first, each then holding the reference's own
+// numerator, until the two totals agree (at the latest when none is left).
+// Cost: O(documents) per replayed document, besides the replay.
+func refSettleTotals(docs []Document, opt *Options, counts []float64, results []docResult) error {
+	ncol, col := NumColumns(), columnStart[ceafeIndex] // recall_num; precision_num is col+2
+	var tied []int
+	for i := range results {
+		if results[i].ceafeTied {
+			tied = append(tied, i)
+		}
+	}
+	slices.SortStableFunc(tied, func(a, b int) int {
+		return cmp.Compare(results[b].ceafeHigh-counts[b*ncol+col], results[a].ceafeHigh-counts[a*ncol+col])
+	})
+	totals := func() (low, high float64) {
+		for i := range docs {
+			x := counts[i*ncol+col]
+			low += x
+			if results[i].ceafeTied {
+				x = results[i].ceafeHigh
+			}
+			high += x
+		}
+		return low, high
+	}
+	for _, i := range tied {
+		if low, high := totals(); math.Float64bits(low) == math.Float64bits(high) {
+			return nil
+		}
+		t, err := NewTable(&docs[i], i, opt, nil)
+		if err != nil {
+			return &DocError{Doc: i, Name: docs[i].Name, Err: err}
+		}
+		t.stop = opt.Stop
+		own, err := refCeafeOwn(t, t.phi4)
+		if err != nil {
+			return &DocError{Doc: i, Name: docs[i].Name, Err: t.locate(&docs[i], err, "ceafe")}
+		}
+		counts[i*ncol+col], counts[i*ncol+col+2] = own, own
+		results[i].ceafeTied = false
+	}
+	return nil
+}
+
 // refCeafeUnique is refCeafeNum without the reference's Munkres for a
-// document whose optimal alignments all give each key chain the same
-// similarity: the numerator adds, in key chain order, the similarity
-// aligned to each key chain, so which optimal alignment the reference takes
-// matters only when two of them differ there (a key chain aligned in one
-// and not in the other, or to partners of other similarities). Two
-// response chains of the same similarity to a key chain, the common tie,
-// do not change the sum.
+// document whose optimal alignments all give the same numerator: the
+// numerator adds, in key chain order, the similarity aligned to each key
+// chain, so which optimal alignment the reference takes matters only when
+// two of them give a sum of other bits.
 //
 // The alignment decomposes over the connected components of the overlap
 // graph (key and response chains, an edge per contingency cell): chains in
 // different components share no mention, so a pair across components adds
-// 0, and an alignment is optimal when it is on each component. The sum is
-// the reference's when, in each component, every alignment whose total is
-// within refTieMargin of the best gives each key chain the same similarity
-// x as the best (x = 0: unaligned): every optimal alignment, the
-// reference's included, then does, and the similarities added in key chain
-// order, 1 - (1 - x) each as refCeafeNum adds them, are the reference's
-// terms. A component is decided from its pairs when it is a star (one key
-// chain or one response chain; refStarUnique), by listing its alignments
-// when it is small (refListUnique), by the exact solver otherwise
-// (refSolveUnique). It reports false, leaving the document to the replay,
-// at the first component that fails.
+// 0, and an alignment is optimal when it is on each component. A
+// component's profile is the similarity x aligned to each of its key
+// chains (x = 0: unaligned). Every alignment whose total is within
+// refTieMargin of a component's best is a candidate for the reference's
+// (the reference's own is optimal, up to its rounding), so the sum is the
+// reference's when the candidates' profiles, combined across components
+// and added in key chain order, 1 - (1 - x) each as refCeafeNum adds them,
+// all give the same float64. Most components have one profile (two
+// response chains of the same similarity to a key chain, the common tie,
+// do not change it); a tied component has a few (two key chains of the
+// same similarity to one response chain), which may or may not move the
+// sum's bits: refTiedSum adds every combination of them. A component's
+// profiles are found from its pairs when it is a star (one key chain or
+// one response chain; refStarProfiles), by listing its alignments when it
+// is small (refListProfiles), or, when that search declines, by the exact
+// solver, which only tells one profile from more (refSolveUnique). It
+// reports false, leaving the document to the replay, when a component too
+// large to list has more than one profile, a component has more than
+// refMaxProfiles, the combinations are more than refMaxCombinations, or
+// two combinations give different sums.
 // Cost: O(cells + chains) with a union-find over the chains, plus the
 // search or the solves of the components that are not stars (a component
 // of more than refSolveMaxKeys key chains that the search cannot decide
-// is left to the replay).
+// is left to the replay), plus O(chains) per combination of tied profiles.
 func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
+	aligned, ties, ok, err := refCeafeProfiles(t, phi)
+	if !ok || err != nil {
+		return 0, false, err
+	}
+	sum, ok := refTiedSum(aligned, ties)
+	return sum, ok, nil
+}
+
+// refCeafeProfiles is the first part of refCeafeUnique: the similarity
+// aligned to each key chain in the components of one candidate profile (0
+// in the others) and the components of several; false when a component
+// leaves the document to the replay.
+func refCeafeProfiles(t *Table, phi func(Cell) float64) (aligned []float64, ties []refTie, ok bool, err error) {
 	nk, nr := len(t.KeySize), len(t.RespSize)
 	comp := refComponents(t)
-	aligned := make([]float64, nk)
+	aligned = make([]float64, nk)
 	local := make([]int32, nk+nr) // a chain's index within its component, -1
 	for i := range local {
 		local[i] = -1
@@ -193,13 +285,13 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 	// The stars first: they are cheap, and most tied documents have a tied
 	// star.
 	for c := range comp.keys {
-		if star(c) && !refStarUnique(t, comp.cells[comp.start[c]:comp.start[c+1]], phi, aligned) {
-			return 0, false, nil
+		if star(c) && !refStarProfiles(t, comp.cells[comp.start[c]:comp.start[c+1]], phi, aligned, &ties) {
+			return nil, nil, false, nil
 		}
 	}
 	var edges []assign.Edge
-	var keyOf []int32     // the key chain of each local key
-	var profile []float64 // the similarity of each local key
+	var keyOf []int32 // the key chain of each local key
+	var profiles refProfiles
 	for c := range comp.keys {
 		if star(c) {
 			continue
@@ -222,47 +314,196 @@ func refCeafeUnique(t *Table, phi func(Cell) float64) (float64, bool, error) {
 		for _, ci := range cells {
 			local[t.Cells[ci].K], local[int32(nk)+t.Cells[ci].R] = -1, -1
 		}
-		profile = slices.Grow(profile[:0], len(keyOf))[:len(keyOf)]
-		clear(profile)
-		decided, unique := refListUnique(edges, len(keyOf), int(lr), profile)
-		if !decided {
+		if !refListProfiles(edges, len(keyOf), int(lr), &profiles) {
 			if len(keyOf) > refSolveMaxKeys {
-				return 0, false, nil // a solve per key chain: left to the replay
+				return nil, nil, false, nil // a solve per key chain: left to the replay
 			}
-			var err error
-			if unique, err = refSolveUnique(edges, len(keyOf), int(lr), profile, t.stop); err != nil {
-				return 0, false, err
+			profile := make([]float64, len(keyOf))
+			unique, err := refSolveUnique(edges, len(keyOf), int(lr), profile, t.stop)
+			if err != nil || !unique {
+				return nil, nil, false, err
 			}
+			profiles = refProfiles{width: len(keyOf), values: profile}
 		}
-		if !unique {
-			return 0, false, nil
+		if profiles.count() == 1 {
+			for i, x := range profiles.values {
+				aligned[keyOf[i]] = x
+			}
+			continue
 		}
-		for i, x := range profile {
-			aligned[keyOf[i]] = x
-		}
+		ties = append(ties, refTie{keys: slices.Clone(keyOf), profiles: slices.Clone(profiles.values)})
 	}
-	var sum float64
-	for _, x := range aligned {
-		if x != 0 {
-			sum += 1 - (1 - x)
-		}
-	}
-	return sum, true, nil
+	return aligned, ties, true, nil
 }
 
-// refListUnique decides refCeafeUnique's question on a small component
-// (lk key and lr response chains, its edges grouped by key chain in order)
-// by listing its alignments: a depth-first search over the key chains, each
-// aligned to a free partner or to none, cut where even the best partners of
-// the key chains left cannot bring the total within refTieMargin of the
-// best found. It writes the similarity of each key chain in the best
-// alignment into profile and reports whether every alignment within the
-// margin of the best has that profile. decided is false, profile
-// undefined, when the component has more than 64 chains on a side or the
-// search would take more than refListBudget steps.
-func refListUnique(edges []assign.Edge, lk, lr int, profile []float64) (decided, unique bool) {
+// refTie is a component with more than one candidate profile: its key
+// chains and the profiles, len(keys) values each, one after the other.
+type refTie struct {
+	keys     []int32
+	profiles []float64
+}
+
+func (t refTie) count() int { return len(t.profiles) / len(t.keys) }
+
+// refMaxProfiles is the most profiles of one component, and
+// refMaxCombinations the most combinations of the tied components'
+// profiles, that refCeafeUnique adds up before leaving a document to the
+// replay (a combination costs a sum over the key chains; the replay costs
+// up to the fourth power of their number).
+const (
+	refMaxProfiles     = 16
+	refMaxCombinations = 1024
+)
+
+// refTiedSum returns the numerator with aligned (each key chain's
+// similarity, the untied components' written in) completed by every
+// combination of the ties' profiles, and whether they all gave the same
+// bits (refTiedSums, stopped at the first that differs).
+func refTiedSum(aligned []float64, ties []refTie) (float64, bool) {
+	low, high, ok := refTiedSums(aligned, ties, true)
+	return low, ok && low == high
+}
+
+// refTiedSums returns the least and the greatest numerator of aligned
+// completed by every combination of the ties' profiles, or false when they
+// are more than refMaxCombinations; with firstDiffering, it returns as soon
+// as two differ. Each tie is first turned alone, the others at their first
+// profile: where sums differ, that usually shows at once. Then the
+// combinations are taken in the order of an odometer whose fastest wheel is
+// the tie whose first key chain comes last, so a turn adds again only from
+// the first key chain it changed. It overwrites aligned and the ties'
+// profiles with the terms they add, and reorders ties.
+func refTiedSums(aligned []float64, ties []refTie, firstDiffering bool) (low, high float64, ok bool) {
+	combinations := 1
+	for _, tie := range ties {
+		if combinations *= tie.count(); combinations > refMaxCombinations {
+			return 0, 0, false
+		}
+	}
+	refTerms(aligned)
+	for _, tie := range ties {
+		refTerms(tie.profiles)
+	}
+	slices.SortFunc(ties, func(a, b refTie) int { return cmp.Compare(b.keys[0], a.keys[0]) })
+	for _, tie := range ties {
+		copy2(aligned, tie.keys, tie.profiles)
+	}
+	before := make([]float64, len(aligned)+1) // the sum of the terms of the key chains before k
+	low = refSumFrom(aligned, before, 0, true)
+	high = low
+	seen := func(sum float64) bool { // false: stop here
+		low, high = min(low, sum), max(high, sum)
+		return !firstDiffering || low == high
+	}
+	for _, tie := range ties {
+		for p := 1; p < tie.count(); p++ {
+			copy2(aligned, tie.keys, tie.profiles[p*len(tie.keys):])
+			if !seen(refSumFrom(aligned, before, int(tie.keys[0]), false)) {
+				return low, high, true
+			}
+		}
+		copy2(aligned, tie.keys, tie.profiles)
+	}
+	if len(ties) <= 1 {
+		return low, high, true
+	}
+	pick := make([]int, len(ties)) // the profile of each tie
+	for {
+		c := 0
+		for ; c < len(ties); c++ {
+			tie := ties[c]
+			if pick[c]++; pick[c] == tie.count() {
+				pick[c] = 0
+			}
+			copy2(aligned, tie.keys, tie.profiles[pick[c]*len(tie.keys):])
+			if pick[c] != 0 {
+				break
+			}
+		}
+		if c == len(ties) {
+			return low, high, true
+		}
+		// The ties before c start later.
+		if !seen(refSumFrom(aligned, before, int(ties[c].keys[0]), true)) {
+			return low, high, true
+		}
+	}
+}
+
+// refTerms replaces each similarity x of xs with the term the reference
+// adds for it, 1 - (1 - x), and leaves 0 (a key chain unaligned) as it is.
+func refTerms(xs []float64) {
+	for k, x := range xs {
+		if x != 0 {
+			xs[k] = 1 - (1 - x)
+		}
+	}
+}
+
+// refSumFrom returns the numerator of terms (refTerms) added in key chain
+// order, from the sum of those before key chain from in before[from]; with
+// write, it records the sums before each later key chain in before too. A
+// term 0 is added like the others: x + 0 is x, and the sum is never -0.
+func refSumFrom(terms, before []float64, from int, write bool) float64 {
+	sum := before[from]
+	if write {
+		for k, x := range terms[from:] {
+			before[from+k] = sum
+			sum += x
+		}
+		return sum
+	}
+	for _, x := range terms[from:] {
+		sum += x
+	}
+	return sum
+}
+
+// copy2 writes values[i] into aligned[keys[i]] for each key.
+func copy2(aligned []float64, keys []int32, values []float64) {
+	for i, k := range keys {
+		aligned[k] = values[i]
+	}
+}
+
+// refProfiles is a list of distinct profiles of one width, one after the
+// other in values.
+type refProfiles struct {
+	width  int
+	values []float64
+}
+
+func (p *refProfiles) count() int { return len(p.values) / max(p.width, 1) }
+
+// add appends profile unless it is listed already; false when that would
+// make more than refMaxProfiles.
+func (p *refProfiles) add(profile []float64) bool {
+	for at := 0; at < len(p.values); at += p.width {
+		if slices.Equal(p.values[at:at+p.width], profile) {
+			return true
+		}
+	}
+	if p.count() == refMaxProfiles {
+		return false
+	}
+	p.values = append(p.values, profile...)
+	return true
+}
+
+// refListProfiles finds the candidate profiles of a small component (lk
+// key and lr response chains, its edges grouped by key chain in order) by
+// listing its alignments: a depth-first search over the key chains, each
+// aligned to a free partner or to none, cut where even the best partners
+// of the key chains left cannot bring the total within refTieMargin of
+// the best found. It writes into out the distinct profiles of the
+// alignments within the margin of the best and reports whether it decided:
+// false, out undefined, when the component has more than 64 chains on a
+// side, the search would take more than refListBudget steps, or the
+// profiles are more than refMaxProfiles.
+func refListProfiles(edges []assign.Edge, lk, lr int, out *refProfiles) bool {
+	out.width, out.values = lk, out.values[:0]
 	if lk > 64 || lr > 64 {
-		return false, false
+		return false
 	}
 	var start [65]int32 // key chain i's edges are edges[start[i]:start[i+1]]
 	var bound [65]float64
@@ -274,8 +515,9 @@ func refListUnique(edges []assign.Edge, lk, lr int, profile []float64) (decided,
 		bound[i] += bound[i+1] // the most the key chains from i on can add
 	}
 	var cur [64]float64
-	best, tied, steps := -1.0, false, 0
-	var walk func(i int, used uint64, total float64) bool // false: over budget
+	var totals []float64 // of each listed profile
+	best, steps := -1.0, 0
+	var walk func(i int, used uint64, total float64) bool // false: over a budget
 	walk = func(i int, used uint64, total float64) bool {
 		if steps++; steps > refListBudget {
 			return false
@@ -286,11 +528,18 @@ func refListUnique(edges []assign.Edge, lk, lr int, profile []float64) (decided,
 		if i == lk {
 			switch {
 			case total > best+refTieMargin:
-				best, tied = total, false
-				copy(profile, cur[:lk])
-			case total >= best-refTieMargin:
-				tied = tied || !slices.Equal(profile, cur[:lk])
-				best = max(best, total)
+				// Every profile listed is more than the margin below.
+				best, out.values, totals = total, out.values[:0], totals[:0]
+			case total < best-refTieMargin:
+				return true
+			}
+			best = max(best, total)
+			n := out.count()
+			if !out.add(cur[:lk]) {
+				return false
+			}
+			if out.count() > n {
+				totals = append(totals, total)
 			}
 			return true
 		}
@@ -306,12 +555,21 @@ func refListUnique(edges []assign.Edge, lk, lr int, profile []float64) (decided,
 		return walk(i+1, used, total)
 	}
 	if !walk(0, 0, 0) {
-		return false, false
+		return false
 	}
-	return true, !tied
+	// Profiles listed while the best was lower may have fallen out of the
+	// margin since.
+	kept := out.values[:0]
+	for p, total := range totals {
+		if total >= best-refTieMargin {
+			kept = append(kept, out.values[p*lk:(p+1)*lk]...)
+		}
+	}
+	out.values = kept
+	return true
 }
 
-// refListBudget bounds the steps of refListUnique's search; past it, the
+// refListBudget bounds the steps of refListProfiles's search; past it, the
 // solver decides (refSolveUnique).
 const refListBudget = 2000
 
@@ -319,13 +577,13 @@ const refListBudget = 2000
 // gives to refSolveUnique, which solves the component once per key chain.
 const refSolveMaxKeys = 256
 
-// refSolveUnique decides refCeafeUnique's question on a component too large
-// to list, with the exact solver: for each key chain k and the similarity x it
-// gets in the solver's optimum, written into profile, the best alignment
-// with k's pairs of similarity x forbidden (k aligned) or with k aligned (a
-// bonus above any total on k's pairs, k unaligned) must fall short of the
-// optimum by more than refTieMargin. The edges are grouped by key chain;
-// they are changed and restored.
+// refSolveUnique decides whether a component too large to list has one
+// candidate profile, with the exact solver: for each key chain k and the
+// similarity x it gets in the solver's optimum, written into profile, the
+// best alignment with k's pairs of similarity x forbidden (k aligned) or
+// with k aligned (a bonus above any total on k's pairs, k unaligned) must
+// fall short of the optimum by more than refTieMargin. The edges are
+// grouped by key chain; they are changed and restored.
 func refSolveUnique(edges []assign.Edge, lk, lr int, profile []float64, stop func() bool) (bool, error) {
 	best, match, err := assign.MaxWeightPoll(lk, lr, edges, stop)
 	if err != nil {
@@ -368,25 +626,58 @@ func refSolveUnique(edges []assign.Edge, lk, lr int, profile []float64, stop fun
 	return true, nil
 }
 
-// refStarUnique decides refCeafeUnique's question on a star, a component
-// with one key chain or one response chain, whose alignments are its
-// single pairs: the best pair must beat the others by refTieMargin, except
-// that, around one key chain, partners of exactly the best similarity give
-// the same sum. It records the aligned similarity in aligned.
-func refStarUnique(t *Table, cells []int32, phi func(Cell) float64, aligned []float64) bool {
+// refStarProfiles finds the candidate profiles of a star, a component with
+// one key chain or one response chain, whose alignments are its single
+// pairs: the pairs within refTieMargin of the best. Around one key chain,
+// partners of exactly the best similarity give the same profile; around
+// one response chain, each candidate key chain is a profile of its own. A
+// star of one profile is written into aligned, one of several appended to
+// ties; false when they are more than refMaxProfiles.
+func refStarProfiles(t *Table, cells []int32, phi func(Cell) float64, aligned []float64, ties *[]refTie) bool {
 	best, pick := -1.0, Cell{}
 	for _, ci := range cells {
 		if x := phi(t.Cells[ci]); x > best {
 			best, pick = x, t.Cells[ci]
 		}
 	}
+	tied := false
 	for _, ci := range cells {
 		c := t.Cells[ci]
 		if x := phi(c); x >= best-refTieMargin && c != pick && (c.K != pick.K || x != best) {
+			tied = true
+			break
+		}
+	}
+	if !tied {
+		aligned[pick.K] = best
+		return true
+	}
+	// The component's key chains in order (one, or the response chain's
+	// partners in table order, which is key chain order), and a profile
+	// per candidate pair (a key chain's partners of equal similarity make
+	// one).
+	var tie refTie
+	for _, ci := range cells {
+		if k := t.Cells[ci].K; len(tie.keys) == 0 || tie.keys[len(tie.keys)-1] != k {
+			tie.keys = append(tie.keys, k)
+		}
+	}
+	profiles := refProfiles{width: len(tie.keys)}
+	profile := make([]float64, len(tie.keys))
+	for _, ci := range cells {
+		c := t.Cells[ci]
+		x := phi(c)
+		if x < best-refTieMargin {
+			continue
+		}
+		clear(profile)
+		profile[slices.Index(tie.keys, c.K)] = x
+		if !profiles.add(profile) {
 			return false
 		}
 	}
-	aligned[pick.K] = best
+	tie.profiles = profiles.values
+	*ties = append(*ties, tie)
 	return true
 }
 
@@ -427,27 +718,30 @@ func refComponents(t *Table) refComponentCells {
 			parent[a] = b
 		}
 	}
+	root := parent // from here on, each chain's root
+	for i := range root {
+		root[i] = find(int32(i))
+	}
 	id := make([]int32, nk+nr) // component number of each root, +1 (0: none yet)
 	n := int32(0)
 	for _, c := range t.Cells {
-		if root := find(c.K); id[root] == 0 {
+		if r := root[c.K]; id[r] == 0 {
 			n++
-			id[root] = n
+			id[r] = n
 		}
 	}
 	counts := make([]int32, 3*n+1)
 	out := refComponentCells{keys: counts[:n], resps: counts[n : 2*n], start: counts[2*n:]}
 	for _, c := range t.Cells {
-		out.start[id[find(c.K)]]++
+		out.start[id[root[c.K]]]++
 	}
-	for k := range nk {
-		if i := id[find(int32(k))]; i > 0 {
-			out.keys[i-1]++
-		}
-	}
-	for r := range nr {
-		if i := id[find(int32(nk+r))]; i > 0 {
-			out.resps[i-1]++
+	for k, r := range root {
+		if i := id[r]; i > 0 {
+			if k < nk {
+				out.keys[i-1]++
+			} else {
+				out.resps[i-1]++
+			}
 		}
 	}
 	for c := range out.keys {
@@ -456,7 +750,7 @@ func refComponents(t *Table) refComponentCells {
 	fill := append([]int32(nil), out.start[:len(out.keys)]...)
 	out.cells = make([]int32, len(t.Cells))
 	for ci, c := range t.Cells {
-		i := id[find(c.K)] - 1
+		i := id[root[c.K]] - 1
 		out.cells[fill[i]] = int32(ci)
 		fill[i]++
 	}

@@ -148,11 +148,13 @@ func tiedDoc(rng *rand.Rand, mentions int) Document {
 // bit. 12,000 seeded random documents, half of them rich in ties
 // (tiedDoc), half of any shape (randomDoc); both outcomes must be common,
 // and among the documents taken, some with a component of two chains or
-// more on both sides (the solver's road, not only the stars').
+// more on both sides (the solver's road, not only the stars') and some
+// with components of several candidate profiles whose combinations gave
+// one sum (refTiedSum's road).
 func TestRefCeafeUniqueAgreesWithTheMunkresReplay(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	opt := Options{ReferenceSums: true}
-	taken, left, takenSolved := 0, 0, 0
+	taken, left, takenSolved, takenTied := 0, 0, 0, 0
 	for i := range 12000 {
 		d := randomDoc(rng, 4+i%40, 1+i%12, false)
 		if i%2 == 1 {
@@ -168,6 +170,9 @@ func TestRefCeafeUniqueAgreesWithTheMunkresReplay(t *testing.T) {
 			continue
 		}
 		taken++
+		if _, ties, _, _ := refCeafeProfiles(tab, phi); len(ties) > 0 {
+			takenTied++
+		}
 		comp := refComponents(tab)
 		for c := range comp.keys {
 			if comp.keys[c] > 1 && comp.resps[c] > 1 {
@@ -179,10 +184,12 @@ func TestRefCeafeUniqueAgreesWithTheMunkresReplay(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, math.Float64bits(want), math.Float64bits(got), "document %d: %v vs %v", i, got, want)
 	}
-	t.Logf("taken %d (%d with a component that is not a star), left to the replay %d", taken, takenSolved, left)
+	t.Logf("taken %d (%d with a component that is not a star, %d with tied profiles), left to the replay %d",
+		taken, takenSolved, takenTied, left)
 	assert.Greater(t, taken, 3000, "documents the shortcut takes")
 	assert.Greater(t, takenSolved, 500, "of which with a component that is not a star")
-	assert.Greater(t, left, 3000, "documents left to the replay")
+	assert.Greater(t, takenTied, 1000, "of which with tied profiles")
+	assert.Greater(t, left, 1000, "documents left to the replay")
 }
 
 // TestRefCeafeReplayNeedsTheWholeDocument is why refCeafeReplayNum replays
@@ -198,7 +205,7 @@ func TestRefCeafeReplayNeedsTheWholeDocument(t *testing.T) {
 		tab, err := NewTable(&d, 0, &opt, nil)
 		require.NoError(t, err)
 		phi := func(c Cell) float64 { return 2 * float64(c.N) / float64(tab.KeySize[c.K]+tab.RespSize[c.R]) }
-		if _, ok, _ := refCeafeUnique(tab, phi); ok {
+		if _, ties, ok, _ := refCeafeProfiles(tab, phi); ok && len(ties) == 0 {
 			continue
 		}
 		tied++
@@ -279,7 +286,7 @@ func subMap(xs []float64, at []int32) []float64 {
 
 // TestRefListUniqueAgreesWithRefSolveUnique: the two ways of deciding a
 // component (listing its alignments, re-solving with the exact solver)
-// give the same answer, and the same profile when unique, on random
+// tell one profile from more alike, and the same profile when unique, on random
 // components with CEAF_e-like similarities 2a/b (ties common); the listing
 // declines a component too large for its budget.
 func TestRefListUniqueAgreesWithRefSolveUnique(t *testing.T) {
@@ -296,8 +303,10 @@ func TestRefListUniqueAgreesWithRefSolveUnique(t *testing.T) {
 				}
 			}
 		}
-		listed, solved := make([]float64, lk), make([]float64, lk)
-		ok, listUnique := refListUnique(edges, lk, lr, listed)
+		var listed refProfiles
+		solved := make([]float64, lk)
+		ok := refListProfiles(edges, lk, lr, &listed)
+		listUnique := listed.count() == 1
 		solveUnique, err := refSolveUnique(edges, lk, lr, solved, nil)
 		require.NoError(t, err)
 		if !ok {
@@ -307,7 +316,7 @@ func TestRefListUniqueAgreesWithRefSolveUnique(t *testing.T) {
 		require.Equal(t, solveUnique, listUnique, "trial %d: %v", trial, edges)
 		if listUnique {
 			unique++
-			require.Equal(t, solved, listed, "trial %d: %v", trial, edges)
+			require.Equal(t, solved, listed.values, "trial %d: %v", trial, edges)
 		}
 	}
 	t.Logf("%d of 5000 decided by listing, %d of them unique", decided, unique)
@@ -321,6 +330,192 @@ func TestRefListUniqueAgreesWithRefSolveUnique(t *testing.T) {
 			dense = append(dense, assign.Edge{Left: int32(k), Right: int32(r), Weight: 0.5})
 		}
 	}
-	ok, _ := refListUnique(dense, 30, 30, make([]float64, 30))
+	ok := refListProfiles(dense, 30, 30, &refProfiles{})
 	assert.False(t, ok, "a 30 x 30 complete component within the listing's budget")
+}
+
+// TestReferenceTotalsAreTheReferences: under ReferenceTotals, the CEAF_e
+// numerators of a batch, added row by row from 0 as the drop-in form adds
+// its totals, have the bits of those under ReferenceSums alone (every
+// document its reference numerator), and every other count is the same.
+// 1,500 seeded batches of 1 to 30 tied documents: some rows must hold
+// another candidate than the reference's (the replay spared), and batches
+// of one tied document whose candidates differ must be settled by the
+// replay (their one row is the total).
+func TestReferenceTotalsAreTheReferences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 9))
+	ncol := NumColumns()
+	ceafe := ColumnIndex("ceafe.recall_num")
+	otherRows, settledSingles := 0, 0
+	for batch := range 1500 {
+		docs := make([]Document, 1+rng.IntN(30))
+		if batch%3 == 0 {
+			docs = docs[:1]
+		}
+		for i := range docs {
+			docs[i] = tiedDoc(rng, 4+rng.IntN(60))
+		}
+		ref, totals := make([]float64, len(docs)*ncol), make([]float64, len(docs)*ncol)
+		_, err := ScoreBatch(docs, Options{ReferenceSums: true}, ref)
+		require.NoError(t, err)
+		_, err = ScoreBatch(docs, Options{ReferenceSums: true, ReferenceTotals: true}, totals)
+		require.NoError(t, err)
+		var refSum, totalsSum [2]float64
+		for i := range docs {
+			for k, c := range []int{ceafe, ceafe + 2} {
+				refSum[k] += ref[i*ncol+c]
+				totalsSum[k] += totals[i*ncol+c]
+			}
+			if ref[i*ncol+ceafe] != totals[i*ncol+ceafe] {
+				otherRows++
+			}
+			for c := range ncol {
+				if c != ceafe && c != ceafe+2 {
+					require.Equal(t, math.Float64bits(ref[i*ncol+c]), math.Float64bits(totals[i*ncol+c]), "batch %d document %d column %d", batch, i, c)
+				}
+			}
+		}
+		require.Equal(t, math.Float64bits(refSum[0]), math.Float64bits(totalsSum[0]), "batch %d", batch)
+		require.Equal(t, math.Float64bits(refSum[1]), math.Float64bits(totalsSum[1]), "batch %d", batch)
+		if len(docs) == 1 {
+			tab, err := NewTable(&docs[0], 0, &Options{ReferenceSums: true}, nil)
+			require.NoError(t, err)
+			aligned, ties, ok, err := refCeafeProfiles(tab, tab.phi4)
+			require.NoError(t, err)
+			if ok {
+				if low, high, ok := refTiedSums(aligned, ties, false); ok && low != high {
+					settledSingles++
+				}
+			}
+		}
+	}
+	t.Logf("%d rows held another candidate; %d one-document batches settled by the replay", otherRows, settledSingles)
+	assert.Greater(t, otherRows, 100)
+	assert.Greater(t, settledSingles, 20)
+}
+
+// TestReferenceTotalsCancelled: a stop reported while the totals are
+// settled (the replay of a one-document batch whose candidates differ)
+// comes back as a cancellation of that document.
+func TestReferenceTotalsCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 10))
+	for range 2000 {
+		d := tiedDoc(rng, 40+rng.IntN(40))
+		tab, err := NewTable(&d, 0, &Options{ReferenceSums: true}, nil)
+		require.NoError(t, err)
+		aligned, ties, ok, err := refCeafeProfiles(tab, tab.phi4)
+		require.NoError(t, err)
+		if !ok {
+			continue
+		}
+		if low, high, ok := refTiedSums(aligned, ties, false); !ok || low == high {
+			continue
+		}
+		// The polls of a run that is not stopped; the last is the settling
+		// replay's (the settling comes last), where the stopped run stops.
+		calls, polls := 0, 0
+		opt := Options{ReferenceSums: true, ReferenceTotals: true, Metrics: 1 << uint(ceafeIndex),
+			Stop: func() bool { polls++; return false }}
+		counts := make([]float64, NumColumns())
+		_, err = ScoreBatch([]Document{d}, opt, counts)
+		require.NoError(t, err)
+		opt.Stop = func() bool { calls++; return calls == polls }
+		_, err = ScoreBatch([]Document{d}, opt, counts)
+		var de *DocError
+		require.ErrorAs(t, err, &de)
+		assert.Equal(t, KindCancelled, AsError(err).Kind)
+		return
+	}
+	t.Fatal("no tied document whose candidates differ")
+}
+
+// TestRefTiedSumsAgainstEveryCombination: the least and greatest sums of
+// refTiedSums (its odometer adds again only from the first key chain a turn
+// changed) are those of every combination of the ties' profiles added one
+// by one from 0, on random key chains and ties (similarities 2a/b, so that
+// sums both meet and differ); stopped at the first that differs, it finds
+// them different exactly then.
+func TestRefTiedSumsAgainstEveryCombination(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 11))
+	phi := func() float64 {
+		if rng.IntN(4) == 0 {
+			return 0
+		}
+		b := 2 + rng.IntN(12)
+		return 2 * float64(1+rng.IntN(b/2)) / float64(b)
+	}
+	differ := 0
+	for trial := range 3000 {
+		n := 2 + rng.IntN(60)
+		aligned := make([]float64, n)
+		for k := range aligned {
+			aligned[k] = phi()
+		}
+		var ties []refTie
+		combinations := 1
+		for _, k := range rng.Perm(n)[:rng.IntN(min(n, 12))] {
+			if len(ties) > 0 && rng.IntN(2) == 0 && len(ties[len(ties)-1].keys) < 4 {
+				ties[len(ties)-1].keys = append(ties[len(ties)-1].keys, int32(k))
+				continue
+			}
+			ties = append(ties, refTie{keys: []int32{int32(k)}})
+		}
+		for c := range ties {
+			slices.Sort(ties[c].keys)
+			count := 2 + rng.IntN(3)
+			if combinations*count > refMaxCombinations {
+				count = 1
+			}
+			combinations *= count
+			for range count * len(ties[c].keys) {
+				ties[c].profiles = append(ties[c].profiles, phi())
+			}
+		}
+		// Every combination, added key chain by key chain.
+		low, high := math.Inf(1), math.Inf(-1)
+		pick := make([]int, len(ties))
+		xs := slices.Clone(aligned)
+		for range combinations {
+			for c, tie := range ties {
+				for i, k := range tie.keys {
+					xs[k] = tie.profiles[pick[c]*len(tie.keys)+i]
+				}
+			}
+			var sum float64
+			for _, x := range xs {
+				if x != 0 {
+					sum += 1 - (1 - x)
+				}
+			}
+			low, high = min(low, sum), max(high, sum)
+			for c := range pick {
+				if pick[c]++; pick[c] < ties[c].count() {
+					break
+				}
+				pick[c] = 0
+			}
+		}
+		firstLow, firstHigh, ok := refTiedSums(slices.Clone(aligned), cloneTies(ties), true)
+		require.True(t, ok, "trial %d", trial)
+		require.Equal(t, low == high, firstLow == firstHigh, "trial %d", trial)
+		gotLow, gotHigh, ok := refTiedSums(aligned, ties, false)
+		require.True(t, ok, "trial %d", trial)
+		require.Equal(t, math.Float64bits(low), math.Float64bits(gotLow), "trial %d", trial)
+		require.Equal(t, math.Float64bits(high), math.Float64bits(gotHigh), "trial %d", trial)
+		if low != high {
+			differ++
+		}
+	}
+	t.Logf("%d of 3000 with sums that differ", differ)
+	assert.Greater(t, differ, 300)
+	assert.Greater(t, 3000-differ, 150, "trials whose sums all meet")
+}
+
+// cloneTies copies ties deeply (refTiedSums rewrites their profiles).
+func cloneTies(ties []refTie) []refTie {
+	out := make([]refTie, len(ties))
+	for c, tie := range ties {
+		out[c] = refTie{keys: slices.Clone(tie.keys), profiles: slices.Clone(tie.profiles)}
+	}
+	return out
 }

@@ -44,6 +44,10 @@ type Table struct {
 	HasTypes  bool // every mention has a known type
 
 	stop func() bool // Options.Stop, passed to the alignments
+	// refTied and refHigh: under Options.ReferenceTotals, the CEAF_e
+	// candidates' sums differ, and the greatest (refCeafeLow).
+	refTied bool
+	refHigh float64
 	// syntax is the document's Syntax (nil without one), for the
 	// Kummerfeld-Klein analysis.
 	syntax *Syntax

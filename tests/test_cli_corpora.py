@@ -137,3 +137,36 @@ def test_real_document_against_perturbation_equals_perl(relpath, tmp_path, capsy
     perl = perl_output("all", key, response, "none")
     assert re.search(r"^BLANC: ", perl, flags=re.M)
     assert _comparable(ours) == _comparable(perl)
+
+
+def _totals_sections(text: str) -> list[list[str]]:
+    """The lines of each ``====== TOTALS =======`` section of a drop-in output (up to the next metric's)."""
+    sections: list[list[str]] = []
+    current: list[str] | None = None
+    for line in text.split("\n"):
+        if line.startswith("====== TOTALS"):
+            current = []
+            sections.append(current)
+        elif line.startswith("METRIC "):
+            current = None
+        elif current is not None:
+            current.append(line)
+    return sections
+
+
+@pytest.mark.parametrize(("name", "seed"), [("litbank", 1), ("litbank", 11), ("litbank", 23), ("gum", 11),
+                                            ("ontogum", 11)])
+def test_dropin_totals_alone_equal_the_totals_after_every_document(name, seed, corpus_file, capsys, tmp_path):
+    """``all KEY RESPONSE none`` asks the engine for the reference's totals only (``sums="reference-totals"``:
+    most documents whose CEAF_e alignments tie skip the replay of the reference's Munkres); its lines are the
+    totals that ``all KEY RESPONSE`` prints after every document's (each document's numerators Perl's)."""
+    key = corpus_file(name)
+    response = tmp_path / "response.conll"
+    perturb_conll_file(key, response, seed=seed)
+    status, alone, err = run_cli(capsys, "all", key, response, "none")
+    assert status == 0, err
+    status, every, err = run_cli(capsys, "all", key, response)
+    assert status == 0, err
+    sections = _totals_sections(alone)
+    assert len(sections) == 5 and all(len(s) > 3 for s in sections)
+    assert sections == _totals_sections(every)

@@ -24,11 +24,11 @@ import (
 // dropInOptions are the engine options of the drop-in form `all ... none`
 // (cli.py's _dropin): the reference scorer's metrics and mention
 // identification, repeated mentions kept at their first occurrence, the
-// reference's summation order.
+// reference's summation order for the totals (all that "none" prints).
 var dropInOptions = [][2]string{
 	{"metrics", "mentions,muc,bcub,ceafm,ceafe,blanc"},
 	{"duplicates", "warn"},
-	{"sums", "reference"},
+	{"sums", "reference-totals"},
 }
 
 // scoreOptions are the engine options of `corefscore score KEY RESPONSE`

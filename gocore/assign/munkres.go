@@ -143,13 +143,16 @@ func (m *refMunkres) reduceSparse(rows, cols int, background float64, costs []Sp
 		if j < cols {
 			copy(m.mat[j*n:(j+1)*n], m.bgCol)
 			copy(m.zeros[j*words:(j+1)*words], m.bgZeros)
+			m.plain[j] = plainBackground
 		} else {
 			copy(m.mat[j*n:(j+1)*n], m.padCol)
 			copy(m.zeros[j*words:(j+1)*words], m.padZeros)
+			m.plain[j] = plainPadding
 		}
 	}
 	for _, c := range costs {
 		i, j := int(c.Row), int(c.Col)
+		m.plain[j] = 0
 		m.mat[j*n+i] = c.Cost - m.rowLeast[i]
 		m.markZero(i, j)
 	}
@@ -218,7 +221,19 @@ type refMunkres struct {
 	// and padding values of each row and their zero bits.
 	rowLeast, bgCol, padCol []float64
 	bgZeros, padZeros       []uint64
+	// plain is the kind of each column: plainBackground or plainPadding
+	// for a column that reduceSparse wrote as a copy (no listed element),
+	// 0 otherwise. Two columns of one kind that hold no star are equal
+	// element for element (see shiftByMinimum).
+	plain []uint8
+	twins []int // shiftByMinimum's scratch
 }
+
+// The kinds of refMunkres.plain.
+const (
+	plainBackground = 1
+	plainPadding    = 2
+)
 
 // refMunkresPool keeps the solver's arrays from call to call, for problems
 // of up to refMunkresPoolMax rows or columns (2 MiB of matrix): a
@@ -239,6 +254,7 @@ func (m *refMunkres) reset(n int, stop func() bool) {
 		m.starCol[i], m.starRow[i], m.prime[i] = -1, -1, -1
 	}
 	m.rowCov, m.colCov = grow(m.rowCov, n), grow(m.colCov, n)
+	m.plain = grow(m.plain, n)
 }
 
 // solve runs steps 2 to 6 (step 1 is the caller's); false when stopped.
@@ -490,6 +506,14 @@ func (m *refMunkres) flipPath(row, col int) {
 // others one of them or none, so only the covered rows and the uncovered
 // columns are visited.
 //
+// Columns that reduceSparse wrote as copies of one column (m.plain) and
+// that hold no star are equal element for element at every step 6: a
+// column never starred was never covered (a starred column stays starred:
+// step 5 moves a column's star within the column), so each step 6 did the
+// same to all of them. The first of each kind met is computed, in the
+// search for the minimum and in the subtraction, and the others, its
+// twins, copied from it.
+//
 // It runs right after step 4, whose last uncovered columns are m.open (in
 // no particular order: nothing here depends on it), and leaves in
 // m.shiftedFrom the first uncovered row where it made a zero, or n, for the
@@ -498,10 +522,20 @@ func (m *refMunkres) shiftByMinimum() {
 	n := m.n
 	open := m.open
 	rowCov := m.rowCov[:n]
+	first := [3]int{-1, -1, -1} // the column computed for each kind of m.plain
+	twins := m.twins[:0]
 	least := math.Inf(1) // the value of the first smallest one met: the same
 	for _, j := range open {
+		if k := m.plain[j]; k != 0 && m.starRow[j] < 0 {
+			if first[k] >= 0 {
+				twins = append(twins, j)
+				continue
+			}
+			first[k] = j
+		}
 		least = uncoveredLeast(m.mat[j*n:(j+1)*n], rowCov, least)
 	}
+	m.twins = twins
 	// Covered columns here only grow (least > 0: no uncovered zero was
 	// left), so their zeros' bits go stale.
 	mat := m.mat[:n*n]
@@ -514,6 +548,9 @@ func (m *refMunkres) shiftByMinimum() {
 	}
 	shiftedFrom, words := n, m.words
 	for _, j := range open {
+		if k := m.plain[j]; k != 0 && m.starRow[j] < 0 && first[k] != j {
+			continue // a twin
+		}
 		col := m.mat[j*n : (j+1)*n]
 		colZeros := m.zeros[j*words : (j+1)*words]
 		rowWord, rowBit := j>>6, uint64(1)<<(j&63) // (i, j)'s in rowZeros
@@ -526,6 +563,20 @@ func (m *refMunkres) shiftByMinimum() {
 				if i < shiftedFrom && !rowCov[i] {
 					shiftedFrom = i
 				}
+			}
+		}
+	}
+	for _, j := range twins {
+		from := first[m.plain[j]]
+		copy(m.mat[j*n:(j+1)*n], m.mat[from*n:(from+1)*n])
+		colZeros := m.zeros[j*words : (j+1)*words]
+		copy(colZeros, m.zeros[from*words:(from+1)*words])
+		rowWord, rowBit := j>>6, uint64(1)<<(j&63)
+		for w, word := range colZeros {
+			for word != 0 {
+				i := w<<6 + mathbits.TrailingZeros64(word)
+				word &= word - 1
+				m.rowZeros[i*words+rowWord] |= rowBit
 			}
 		}
 	}

@@ -124,3 +124,33 @@ func BenchmarkRefCeafeLitBankPair(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDropInLitBankPair is what the drop-in form `corefscore all KEY
+// RESPONSE none` has the library do on the regression guard's LitBank pair
+// (the engine options of cli.py's drop-in, as bench/nativefloor sets them):
+// read, pair and score every metric it prints, with the reference's totals
+// (sums=reference-totals, the form's), with every document's numerators the
+// reference's (sums=reference, the form with a document name or none), and
+// with exact sums. Its instruction count a pass is the Go side of the
+// guard's row "LitBank, drop-in all" (bench/replay.md). The fixtures'
+// folder comes from COREFSCORE_GUARD_FIXTURES.
+func BenchmarkDropInLitBankPair(b *testing.B) {
+	dir := os.Getenv("COREFSCORE_GUARD_FIXTURES")
+	if dir == "" {
+		b.Skip("COREFSCORE_GUARD_FIXTURES is not set: no guard fixtures to score")
+	}
+	key, resp := filepath.Join(dir, "litbank_key.conll"), filepath.Join(dir, "litbank_response.conll")
+	for _, sums := range []string{"reference-totals", "reference", "exact"} {
+		b.Run("sums="+sums, func(b *testing.B) {
+			opt, err := gocore.ParseOptions([]string{"metrics", "duplicates", "sums"},
+				[]string{"mentions,muc,bcub,ceafm,ceafe,blanc", "warn", sums})
+			require.NoError(b, err)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Score(key, resp, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

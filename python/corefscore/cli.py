@@ -365,8 +365,11 @@ def _dropin(argv: list[str]) -> int:
     from . import _engine, _lib, _report
 
     kwargs.pop("duplicates")
-    # The reference's own summation order, so that every printed percentage is Perl's.
-    opts = _engine.options(duplicates=args.duplicates, sums="reference", **kwargs)
+    # The reference's own summation order, so that every printed percentage is Perl's; with "none" only the
+    # totals are printed, and the engine makes just those Perl's (most tied CEAF_e documents then skip the
+    # replay of the reference's Munkres).
+    sums = "reference-totals" if args.name == "none" else "reference"
+    opts = _engine.options(duplicates=args.duplicates, sums=sums, **kwargs)
     scores = _engine.score_files(args.key, args.response, opts, as_numpy=False)
     names = scores.names
     key_repeats = [0] * len(names)
