@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
+	"strconv"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -164,6 +165,9 @@ type conllDoc struct {
 	scratch   []byte
 	colBuf    [][]byte
 	cur       cursor
+	pending   []pendingItem // items not yet applied (see resolve)
+	touched   int32         // see resolve
+	numBuf    [20]byte      // an id written back from its value
 	clsBuf    []tokenClass
 	corefOpen int // number of open coreference mentions
 
@@ -191,6 +195,7 @@ func (d *conllDoc) reset(name string, line int) {
 	d.idBytes = d.idBytes[:0]
 	d.idEnds = d.idEnds[:0]
 	d.ents = d.ents[:0]
+	d.pending = d.pending[:0]
 	d.opens = d.opens[:0]
 	d.freeOpen = 0
 	d.spans = d.spans[:0]
@@ -255,31 +260,42 @@ func canonicalNum(id []byte, limit int) int {
 // entity returns the index of entity id, allocating one as GetIndex does,
 // and its state (valid until the next call). Canonical numbers below
 // d.numLimit (the usual ids) are looked up in a slice that holds their
-// state too (one cache miss for an item of a random entity), others in a
-// map.
+// state too (see entityNum), others in a map.
 func (d *conllDoc) entity(id []byte) (int32, *entState) {
-	v := canonicalNum(id, d.numLimit)
-	if v >= 0 {
-		if v < len(d.byNum) && d.byNum[v].index > 0 {
-			return d.byNum[v].index - 1, &d.byNum[v]
-		}
-	} else if e, ok := d.index[string(id)]; ok {
+	if v := canonicalNum(id, d.numLimit); v >= 0 {
+		return d.entityNum(v)
+	}
+	if e, ok := d.index[string(id)]; ok {
 		return e, &d.ents[e]
 	}
-	e := int32(len(d.idEnds))
-	d.idBytes = append(d.idBytes, id...)
-	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
-	d.ents = append(d.ents, entState{})
-	if v < 0 {
-		d.index[string(id)] = e
-		return e, &d.ents[e]
+	e := d.newEntity(id)
+	d.index[string(id)] = e
+	return e, &d.ents[e]
+}
+
+// entityNum is entity for an id whose value v is canonical (canonicalNum):
+// one slice element holds its index and state, so that an item of a random
+// entity costs one cache miss.
+func (d *conllDoc) entityNum(v int) (int32, *entState) {
+	if v < len(d.byNum) && d.byNum[v].index > 0 {
+		return d.byNum[v].index - 1, &d.byNum[v]
 	}
+	e := d.newEntity(strconv.AppendInt(d.numBuf[:0], int64(v), 10))
 	if v >= len(d.byNum) {
 		d.byNum = append(d.byNum, make([]entState, v+1-len(d.byNum))...)
 		d.byNum = d.byNum[:cap(d.byNum)]
 	}
 	d.byNum[v].index = e + 1
 	return e, &d.byNum[v]
+}
+
+// newEntity allocates the next entity index, of id.
+func (d *conllDoc) newEntity(id []byte) int32 {
+	e := int32(len(d.idEnds))
+	d.idBytes = append(d.idBytes, id...)
+	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
+	d.ents = append(d.ents, entState{})
+	return e
 }
 
 // stateOf returns the state of entity e (see entity).
@@ -485,8 +501,19 @@ func newConllParser(path string, types bool, fileSize int) *conllParser {
 }
 
 // feed parses data, which holds whole lines (only the last run of a file may
-// end without a newline). Documents may span runs.
+// end without a newline). Documents may span runs. The items still pending
+// when it stops are applied before it returns: an error of theirs comes
+// from a line before any error of feedLines.
 func (p *conllParser) feed(data []byte) error {
+	err := p.feedLines(data)
+	if rerr := p.d.resolve(); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// feedLines is feed but for the items it leaves pending.
+func (p *conllParser) feedLines(data []byte) error {
 	path, d := p.path, p.d
 	l := newLines(data)
 	l.num = p.num
@@ -1028,28 +1055,90 @@ type cursor struct {
 	num  int
 }
 
-// item records one item of the coreference cell at d.cur.
+// pendingItem is a coreference item of an entity whose id is a canonical
+// number (see canonicalNum), read but not yet applied (see resolve).
+type pendingItem struct {
+	num  int32 // the id's value
+	tok  int32 // the token whose cell holds the item
+	line int32
+	pat  int32
+}
+
+// pendingBatch is how many items the reader gathers before it applies them
+// (see resolve): enough for the processor to overlap many cache misses, few
+// enough that their entities' states stay in the first-level cache.
+const pendingBatch = 256
+
+// item records one item of the coreference cell at d.cur. An item whose id
+// is a canonical number joins d.pending; any other is applied at once,
+// after those pending, so that items are applied in the order they come.
 func (d *conllDoc) item(pat int, id []byte) error {
-	tok := d.cur.tok
+	if pat == patDouble {
+		return nil
+	}
+	if v := canonicalNum(id, d.numLimit); v >= 0 {
+		d.pending = append(d.pending, pendingItem{num: int32(v), tok: d.cur.tok, line: int32(d.cur.num), pat: int32(pat)})
+		if len(d.pending) == pendingBatch {
+			return d.resolve()
+		}
+		return nil
+	}
+	if err := d.resolve(); err != nil {
+		return err
+	}
+	e, st := d.entity(id)
+	return d.apply(pat, e, st, d.cur.tok, int32(d.cur.num))
+}
+
+// resolve applies the pending items in their order. The state of a random
+// entity of a large document is a cache miss: a first loop only loads the
+// items' states, loads that do not depend on each other, so that the
+// processor has many misses in flight at once rather than one per item;
+// the second loop then finds them in the cache. The first error (an item's,
+// so the first in the file) is returned; the items after it are dropped
+// with the read.
+func (d *conllDoc) resolve() error {
+	items := d.pending
+	if len(items) == 0 {
+		return nil
+	}
+	d.pending = d.pending[:0]
+	byNum := d.byNum
+	var touched int32
+	for _, it := range items {
+		if int(it.num) < len(byNum) {
+			touched += byNum[it.num].index
+		}
+	}
+	d.touched = touched // kept, so that the loads are not optimised away
+	for _, it := range items {
+		e, st := d.entityNum(int(it.num))
+		if err := d.apply(int(it.pat), e, st, it.tok, it.line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply applies item pat (patSingle, patOpen or patClose) of entity e, whose
+// state is st, at token tok of line line.
+func (d *conllDoc) apply(pat int, e int32, st *entState, tok, line int32) error {
 	switch pat {
 	case patSingle:
-		e, st := d.entity(id)
-		d.addSpan(e, st, tok, tok)
+		d.addSpan(e, st, tok, tok, line)
 	case patOpen:
-		_, st := d.entity(id)
 		d.pushOpen(st, tok)
 	case patClose:
-		e, st := d.entity(id)
 		top := st.top
 		if top == 0 {
-			return parseErr(d.cur.path, d.cur.num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
+			return parseErr(d.cur.path, int(line), d.name, "closing bracket \"%s)\" has no opening bracket", d.id(e))
 		}
 		o := &d.opens[top-1]
 		start := o.start
 		st.top = o.below
 		o.below, d.freeOpen = d.freeOpen, top // the entry joins the free list
 		d.corefOpen--
-		d.addSpan(e, st, start, tok)
+		d.addSpan(e, st, start, tok, line)
 	}
 	return nil
 }
@@ -1081,10 +1170,10 @@ func (d *conllDoc) openCount(e int) (n int, last int32) {
 	return n, last
 }
 
-// addSpan records a mention of entity e, whose state is st, or drops it
+// addSpan records a mention of entity e, whose state is st, closing on
+// line line, or drops it
 // when it repeats the entity's previous mention (see Doc.Repeats).
-func (d *conllDoc) addSpan(e int32, st *entState, start, end int32) {
-	line := int32(d.cur.num)
+func (d *conllDoc) addSpan(e int32, st *entState, start, end, line int32) {
 	key := packSpan(start, end) + 1
 	if st.last == key {
 		if len(d.repeats) < maxRepeats {
@@ -1099,6 +1188,9 @@ func (d *conllDoc) addSpan(e int32, st *entState, start, end int32) {
 
 // finish checks that every mention is closed and builds the Doc.
 func (d *conllDoc) finish(path string, num int) (Doc, error) {
+	if err := d.resolve(); err != nil {
+		return Doc{}, err
+	}
 	if d.corefOpen > 0 {
 		for e := range d.ents {
 			if n, last := d.openCount(e); n > 0 {
