@@ -1213,19 +1213,7 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			Msg: "a token line with no tab has a coreference item such as \"(3)\" in a column other than the last: " +
 				"read as a word; the reference scorer, which splits columns on tabs only, reads a mention there"})
 	}
-	// Group the mentions by entity, keeping their push order within an
-	// entity: a counting sort.
-	at := append(d.at[:0], make([]int32, len(d.ents))...)
-	d.at = at
-	for _, sp := range d.spans {
-		at[sp.ent]++
-	}
-	total := int32(0)
-	for e, n := range at {
-		at[e] = total
-		total += n
-	}
-	doc.Mentions = make([]Mention, len(d.spans))
+	doc.Mentions = d.groupByEntity()
 	var classes []tokenClass
 	if d.hasPOS {
 		classes = d.classes
@@ -1234,16 +1222,14 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		}
 		d.classes = classes
 	}
+	if classes == nil && d.ne == nil {
+		return doc, nil // no POS or NE column: the type is unknown and there is no head
+	}
 	ne := d.ne          // nil without an NE column: no lookups succeed
 	var spans spanIndex // for long mentions only: built on the first
-	for _, sp := range d.spans {
-		m := &doc.Mentions[at[sp.ent]]
-		at[sp.ent]++
-		*m = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.ent), Line: sp.line}
-		if classes == nil && ne == nil {
-			continue // no POS or NE column: the type is unknown and there is no head
-		}
-		_, isNE := ne[packSpan(sp.start, sp.end)]
+	for i := range doc.Mentions {
+		m := &doc.Mentions[i]
+		_, isNE := ne[packSpan(m.Start, m.End)]
 		m.Type, d.clsBuf = spanType(m, classes, isNE, d.clsBuf, &spans)
 		var h int32
 		if h, m.HasHead, d.clsBuf = spanHead(m, classes, d.clsBuf, &spans); m.HasHead {
@@ -1251,6 +1237,71 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// radixMinEntities is the number of entities from which groupByEntity
+// sorts in two passes: below it the per-entity counters and the mentions'
+// destinations stay in the cache.
+const radixMinEntities = 1 << 14
+
+// groupByEntity returns the document's mentions grouped by entity, entities
+// in index order, each entity's mentions in push order (a stable sort of
+// d.spans by entity). With few entities it is one counting sort. With many
+// it is a two-pass least-significant-digit radix sort, about half the
+// entity index's bits a pass: a single counting sort would write each
+// mention to a random place of the output (a cache miss per mention on a
+// large document) where each pass writes to one of at most 2^radixBits
+// places that advance in step, so that its writes stream.
+func (d *conllDoc) groupByEntity() []Mention {
+	out := make([]Mention, len(d.spans))
+	put := func(i int32, sp span) {
+		out[i] = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.ent), Line: sp.line}
+	}
+	n := d.numEntities()
+	if n < radixMinEntities {
+		at := append(d.at[:0], make([]int32, n)...)
+		d.at = at
+		for _, sp := range d.spans {
+			at[sp.ent]++
+		}
+		startsOf(at)
+		for _, sp := range d.spans {
+			put(at[sp.ent], sp)
+			at[sp.ent]++
+		}
+		return out
+	}
+	lowBits := uint(bits.Len(uint(n-1))+1) / 2
+	lowMask := int32(1)<<lowBits - 1
+	at := append(d.at[:0], make([]int32, 1<<lowBits+n>>lowBits+1)...)
+	d.at = at
+	low, high := at[:1<<lowBits], at[1<<lowBits:]
+	for _, sp := range d.spans {
+		low[sp.ent&lowMask]++
+		high[sp.ent>>lowBits]++
+	}
+	startsOf(low)
+	startsOf(high)
+	byLow := make([]span, len(d.spans))
+	for _, sp := range d.spans {
+		byLow[low[sp.ent&lowMask]] = sp
+		low[sp.ent&lowMask]++
+	}
+	for _, sp := range byLow {
+		put(high[sp.ent>>lowBits], sp)
+		high[sp.ent>>lowBits]++
+	}
+	return out
+}
+
+// startsOf turns counts into the start of each one's run: exclusive prefix
+// sums, in place.
+func startsOf(counts []int32) {
+	total := int32(0)
+	for i, c := range counts {
+		counts[i] = total
+		total += c
+	}
 }
 
 // entityIDs returns the entities' ids as strings, which share the storage of
