@@ -62,6 +62,7 @@ func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
 }
 
 var (
+	tabSep        = []byte{'\t'}
 	beginDocument = []byte("begin document ")
 	endDocument   = []byte("end document")
 )
@@ -141,6 +142,7 @@ type openStart struct{ start, below int32 }
 // nothing for the garbage collector to scan): finish groups the mentions by
 // entity with one counting sort.
 type conllDoc struct {
+	path    string // the file's, for messages
 	name    string
 	line    int
 	tokens  int32
@@ -496,7 +498,7 @@ func (p *conllParser) docName() string {
 // newConllParser starts a read of a file of fileSize bytes (0: unknown);
 // types says whether mention types are read.
 func newConllParser(path string, types bool, fileSize int) *conllParser {
-	d := &conllDoc{index: make(map[string]int32), types: types, numLimit: byNumLimit(fileSize)}
+	d := &conllDoc{path: path, index: make(map[string]int32), types: types, numLimit: byNumLimit(fileSize)}
 	return &conllParser{path: path, seen: make(map[string]int), d: d}
 }
 
@@ -582,19 +584,29 @@ func (p *conllParser) feedLines(data []byte) error {
 			}
 			continue
 		}
-		// With types, the line's tabs are located once: a line too short
-		// for a POS column (at most 5 columns) whose last column holds no
-		// bracket, before the document's first tag, is the usual token.
+		// With types, a line too short for a POS column (at most 5
+		// columns: counted, the tabs are not located) whose last column
+		// holds no bracket, before the document's first tag, is the usual
+		// token; a longer line has its tabs located once (firstTabs).
 		e := len(line)
 		for e > 0 && line[e-1] == '\t' {
 			e--
 		}
-		var tabs [11]int
-		k, lastTab := firstTabs(line[:e], &tabs)
-		if k <= 4 && (k > 0 || e < len(line)) && len(d.classes) == 0 && !hasBracket(line[lastTab+1:e]) {
-			d.tokens++
+		if k := bytes.Count(line[:e], tabSep); k <= 4 && (k > 0 || e < len(line)) {
+			// No POS column: only the last column is read, as tokenTabs
+			// reads it, without locating the other tabs.
+			cell := line[bytes.LastIndexByte(line[:e], '\t')+1 : e]
+			if len(d.classes) == 0 && !hasBracket(cell) {
+				d.tokens++
+				continue
+			}
+			if err := d.cells(nil, nil, cell, path, l.num); err != nil {
+				return err
+			}
 			continue
 		}
+		var tabs [11]int
+		k, lastTab := firstTabs(line[:e], &tabs)
 		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, l.num); err != nil {
 			return err
 		}
@@ -920,8 +932,21 @@ type itemSink interface {
 
 // coref reads the coreference cell of token tok.
 func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
+	if pat, v, ok := numericItem(cell, d.numLimit); ok { // the usual cell
+		return d.addPending(pendingItem{num: int32(v), tok: tok, line: int32(num), pat: int32(pat)})
+	}
 	if !hasBracket(cell) {
 		return nil // "_", "-", "" and the like
+	}
+	var items [maxNumericItems]pendingItem
+	if n, ok := numericItems(cell, d.numLimit, &items); ok {
+		for _, it := range items[:n] {
+			it.tok, it.line = tok, int32(num)
+			if err := d.addPending(it); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	d.cur = cursor{tok: tok, path: path, num: num}
 	var err error
@@ -934,6 +959,76 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 		d.badItems++
 	}
 	return err
+}
+
+// numericItem reads a cell that is one item "(N)", "(N" or "N)" whose id N
+// is a canonical number below limit (see canonicalNum), the usual cell, in
+// one pass: it returns the item's pattern and N's value, and ok false for
+// any other cell (which corefItems reads).
+func numericItem(cell []byte, limit int) (pat, v int, ok bool) {
+	n := len(cell)
+	if n == 0 {
+		return 0, 0, false
+	}
+	open := cell[0] == '('
+	i := 0
+	if open {
+		i = 1
+	}
+	start := i
+	for ; i < n && isDigit(cell[i]); i++ {
+		v = v*10 + int(cell[i]-'0') // 10 digits at most are kept: no overflow
+	}
+	if digits := i - start; digits == 0 || digits > 10 || (cell[start] == '0' && digits > 1) || v >= limit {
+		return 0, 0, false
+	}
+	switch {
+	case i == n && open:
+		return patOpen, v, true
+	case i == n-1 && cell[i] == ')' && open:
+		return patSingle, v, true
+	case i == n-1 && cell[i] == ')':
+		return patClose, v, true
+	}
+	return 0, 0, false
+}
+
+// maxNumericItems bounds the items of a cell that numericItems reads.
+const maxNumericItems = 8
+
+// numericItems reads a cell of up to maxNumericItems "|"-separated items
+// that numericItem reads (empty items allowed), as corefItems's fast path
+// reads them: no removal can join two such items, so the one-token items
+// come first, then the openings, then the closings, each left to right. It
+// stores them in that order in out (num and pat set) and returns how many;
+// ok is false for any other cell.
+func numericItems(cell []byte, limit int, out *[maxNumericItems]pendingItem) (n int, ok bool) {
+	var items [maxNumericItems]pendingItem
+	for rest := cell; ; {
+		var item []byte
+		item, rest = cutItem(rest)
+		if len(item) > 0 {
+			pat, v, ok := numericItem(item, limit)
+			if !ok || n == len(items) {
+				return 0, false
+			}
+			items[n] = pendingItem{num: int32(v), pat: int32(pat)}
+			n++
+		}
+		if rest == nil {
+			break
+		}
+	}
+	k := 0
+	for _, pat := range [...]int32{patSingle, patOpen, patClose} {
+		for _, it := range items[:n] {
+			if it.pat == pat {
+				out[k] = it
+				k++
+			}
+		}
+	}
+	return n, true
 }
 
 // hasBracket reports whether cell holds "(" or ")" (a byte loop: cells are
@@ -1077,17 +1172,23 @@ func (d *conllDoc) item(pat int, id []byte) error {
 		return nil
 	}
 	if v := canonicalNum(id, d.numLimit); v >= 0 {
-		d.pending = append(d.pending, pendingItem{num: int32(v), tok: d.cur.tok, line: int32(d.cur.num), pat: int32(pat)})
-		if len(d.pending) == pendingBatch {
-			return d.resolve()
-		}
-		return nil
+		return d.addPending(pendingItem{num: int32(v), tok: d.cur.tok, line: int32(d.cur.num), pat: int32(pat)})
 	}
 	if err := d.resolve(); err != nil {
 		return err
 	}
 	e, st := d.entity(id)
 	return d.apply(pat, e, st, d.cur.tok, int32(d.cur.num))
+}
+
+// addPending adds it to the pending items, and applies them when they are
+// pendingBatch.
+func (d *conllDoc) addPending(it pendingItem) error {
+	d.pending = append(d.pending, it)
+	if len(d.pending) == pendingBatch {
+		return d.resolve()
+	}
+	return nil
 }
 
 // resolve applies the pending items in their order. The state of a random
@@ -1131,7 +1232,7 @@ func (d *conllDoc) apply(pat int, e int32, st *entState, tok, line int32) error 
 	case patClose:
 		top := st.top
 		if top == 0 {
-			return parseErr(d.cur.path, int(line), d.name, "closing bracket \"%s)\" has no opening bracket", d.id(e))
+			return parseErr(d.path, int(line), d.name, "closing bracket \"%s)\" has no opening bracket", d.id(e))
 		}
 		o := &d.opens[top-1]
 		start := o.start
