@@ -523,17 +523,31 @@ func (p *conllParser) feedLines(data []byte) error {
 	// nextHash is the offset of the first "#" at or after the current line
 	// (len(data) when none): a line holds a "#" when it starts before it.
 	nextHash := -1
+	clean := !l.hasNUL && !l.badUTF8 // then no line has a problem
 	for {
-		line, problem, ok := l.next()
-		if !ok {
-			return nil
-		}
-		name := ""
-		if p.inDoc {
-			name = d.name
-		}
-		if problem != "" {
-			return parseErr(path, l.num, name, "%s", problem)
+		var line []byte
+		if clean { // l.next, without its checks and its call
+			if l.pos >= len(data) {
+				return nil
+			}
+			l.start = l.pos
+			if i := bytes.IndexByte(data[l.pos:], '\n'); i >= 0 {
+				line = data[l.pos : l.pos+i]
+				l.pos += i + 1
+			} else {
+				line = data[l.pos:]
+				l.pos = len(data)
+			}
+			l.num++
+		} else {
+			var problem string
+			var ok bool
+			if line, problem, ok = l.next(); !ok {
+				return nil
+			}
+			if problem != "" {
+				return parseErr(path, l.num, p.docName(), "%s", problem)
+			}
 		}
 		if !p.inDoc {
 			if isBeginLine(trimCR(line)) {
@@ -1356,7 +1370,11 @@ const radixMinEntities = 1 << 14
 func (d *conllDoc) groupByEntity() []Mention {
 	out := make([]Mention, len(d.spans))
 	put := func(i int32, sp span) {
-		out[i] = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.ent), Line: sp.line}
+		// Field by field: out is zeroed, and a whole Mention, which holds
+		// a pointer, would be copied with a write barrier while the
+		// collector runs.
+		m := &out[i]
+		m.Start, m.End, m.Cluster, m.Line = sp.start, sp.end, int64(sp.ent), sp.line
 	}
 	n := d.numEntities()
 	if n < radixMinEntities {
