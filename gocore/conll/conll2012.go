@@ -589,7 +589,12 @@ func (p *conllParser) feedLines(data []byte) error {
 			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
 		if !d.types { // the usual line, a token in no mention's boundary, without token's calls
-			if cell, ok := lastColumn(line); ok && !hasBracket(cell) {
+			if cell, ok := lastColumn(line); ok { // what cells does with no POS or NE cell
+				if hasBracket(cell) {
+					if err := d.coref(cell, d.tokens, path, l.num); err != nil {
+						return err
+					}
+				}
 				d.tokens++
 				continue
 			}
@@ -610,7 +615,12 @@ func (p *conllParser) feedLines(data []byte) error {
 			// No POS column: only the last column is read, as tokenTabs
 			// reads it, without locating the other tabs.
 			cell := line[bytes.LastIndexByte(line[:e], '\t')+1 : e]
-			if len(d.classes) == 0 && !hasBracket(cell) {
+			if len(d.classes) == 0 { // what cells does with no POS or NE cell
+				if hasBracket(cell) {
+					if err := d.coref(cell, d.tokens, path, l.num); err != nil {
+						return err
+					}
+				}
 				d.tokens++
 				continue
 			}
@@ -980,31 +990,34 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 // one pass: it returns the item's pattern and N's value, and ok false for
 // any other cell (which corefItems reads).
 func numericItem(cell []byte, limit int) (pat, v int, ok bool) {
-	n := len(cell)
-	if n == 0 {
+	if len(cell) < 2 {
 		return 0, 0, false
 	}
-	open := cell[0] == '('
-	i := 0
-	if open {
-		i = 1
-	}
-	start := i
-	for ; i < n && isDigit(cell[i]); i++ {
-		v = v*10 + int(cell[i]-'0') // 10 digits at most are kept: no overflow
-	}
-	if digits := i - start; digits == 0 || digits > 10 || (cell[start] == '0' && digits > 1) || v >= limit {
-		return 0, 0, false
-	}
+	digits := cell
+	opens, closes := cell[0] == '(', cell[len(cell)-1] == ')'
 	switch {
-	case i == n && open:
-		return patOpen, v, true
-	case i == n-1 && cell[i] == ')' && open:
-		return patSingle, v, true
-	case i == n-1 && cell[i] == ')':
-		return patClose, v, true
+	case opens && closes:
+		pat, digits = patSingle, cell[1:len(cell)-1]
+	case opens:
+		pat, digits = patOpen, cell[1:]
+	case closes:
+		pat, digits = patClose, cell[:len(cell)-1]
+	default:
+		return 0, 0, false
 	}
-	return 0, 0, false
+	if len(digits) == 0 || len(digits) > 10 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, 0, false
+	}
+	for _, c := range digits {
+		if c-'0' > 9 {
+			return 0, 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	if v >= limit {
+		return 0, 0, false
+	}
+	return pat, v, true
 }
 
 // maxNumericItems bounds the items of a cell that numericItems reads.
