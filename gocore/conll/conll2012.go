@@ -153,15 +153,18 @@ type conllDoc struct {
 	// numLimit bounds the ids looked up by value in byNum: maxByNum, or
 	// more for a large file (see byNumLimit), fixed for the whole read so
 	// that an id is always looked up the same way.
-	numLimit  int
-	ents      []entState   // per entity, the state of those whose id is not in byNum
-	opens     []openStart  // the open mentions' stacks; freed entries are reused
-	freeOpen  int32        // the first free entry of opens (index+1; 0: none)
-	spans     []span       // the mentions, in push order
-	at        []int32      // per entity, where its mentions go (finish)
-	classes   []tokenClass // per token from the first with a POS tag (see cells)
-	hasPOS    bool
-	types     bool // read the POS and named-entity columns
+	numLimit int
+	ents     []entState   // per entity, the state of those whose id is not in byNum
+	opens    []openStart  // the open mentions' stacks; freed entries are reused
+	freeOpen int32        // the first free entry of opens (index+1; 0: none)
+	spans    []span       // the mentions, in push order
+	at       []int32      // per entity, where its mentions go (finish)
+	classes  []tokenClass // per token from the first with a POS tag (see cells)
+	hasPOS   bool
+	types    bool // read the POS and named-entity columns
+	// wideLines says that the last token line had a POS column: how the
+	// next line's tabs are first looked at (see feedLines), not what is read.
+	wideLines bool
 	ne        map[int64]struct{}
 	neOpen    []int32
 	scratch   []byte
@@ -603,34 +606,42 @@ func (p *conllParser) feedLines(data []byte) error {
 			}
 			continue
 		}
-		// With types, a line too short for a POS column (at most 5
-		// columns: counted, the tabs are not located) whose last column
-		// holds no bracket, before the document's first tag, is the usual
-		// token; a longer line has its tabs located once (firstTabs).
+		// With types, a line of at most 5 columns has no POS column: only
+		// its last column is read. A longer line has its tabs located
+		// (firstTabs). After a short line the tabs are first counted, not
+		// located (cheaper on a file of short lines), after a long one
+		// located at once: either way the line is read the same.
 		e := len(line)
 		for e > 0 && line[e-1] == '\t' {
 			e--
 		}
-		if k := bytes.Count(line[:e], tabSep); k <= 4 && (k > 0 || e < len(line)) {
-			// No POS column: only the last column is read, as tokenTabs
-			// reads it, without locating the other tabs.
-			cell := line[bytes.LastIndexByte(line[:e], '\t')+1 : e]
-			if len(d.classes) == 0 { // what cells does with no POS or NE cell
-				if hasBracket(cell) {
-					if err := d.coref(cell, d.tokens, path, l.num); err != nil {
-						return err
+		if !d.wideLines {
+			if k := bytes.Count(line[:e], tabSep); k <= 4 && (k > 0 || e < len(line)) {
+				// No POS column: only the last column is read, as tokenTabs
+				// reads it, without locating the other tabs.
+				cell := line[bytes.LastIndexByte(line[:e], '\t')+1 : e]
+				if len(d.classes) == 0 { // what cells does with no POS or NE cell
+					if hasBracket(cell) {
+						if err := d.coref(cell, d.tokens, path, l.num); err != nil {
+							return err
+						}
 					}
+					d.tokens++
+					continue
 				}
-				d.tokens++
+				if err := d.cells(nil, nil, cell, path, l.num); err != nil {
+					return err
+				}
 				continue
 			}
-			if err := d.cells(nil, nil, cell, path, l.num); err != nil {
-				return err
-			}
-			continue
 		}
 		var tabs [11]int
 		k, lastTab := firstTabs(line[:e], &tabs)
+		d.wideLines = k >= 5
+		if k <= 4 && (k > 0 || e < len(line)) && len(d.classes) == 0 && !hasBracket(line[lastTab+1:e]) {
+			d.tokens++
+			continue
+		}
 		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, l.num); err != nil {
 			return err
 		}
