@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
-	"strconv"
+	"slices"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -172,7 +172,6 @@ type conllDoc struct {
 	cur       cursor
 	pending   []pendingItem // items not yet applied (see resolve)
 	touched   int32         // see resolve
-	numBuf    [20]byte      // an id written back from its value
 	clsBuf    []tokenClass
 	corefOpen int // number of open coreference mentions
 
@@ -285,7 +284,8 @@ func (d *conllDoc) entityNum(v int) (int32, *entState) {
 	if v < len(d.byNum) && d.byNum[v].index > 0 {
 		return d.byNum[v].index - 1, &d.byNum[v]
 	}
-	e := d.newEntity(strconv.AppendInt(d.numBuf[:0], int64(v), 10))
+	d.idBytes = appendDecimal(d.idBytes, v)
+	e := d.endEntity()
 	if v >= len(d.byNum) {
 		d.byNum = append(d.byNum, make([]entState, v+1-len(d.byNum))...)
 		d.byNum = d.byNum[:cap(d.byNum)]
@@ -296,11 +296,30 @@ func (d *conllDoc) entityNum(v int) (int32, *entState) {
 
 // newEntity allocates the next entity index, of id.
 func (d *conllDoc) newEntity(id []byte) int32 {
-	e := int32(len(d.idEnds))
 	d.idBytes = append(d.idBytes, id...)
+	return d.endEntity()
+}
+
+// endEntity allocates the next entity index, whose id ends d.idBytes.
+func (d *conllDoc) endEntity() int32 {
+	e := int32(len(d.idEnds))
 	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
 	d.ents = append(d.ents, entState{})
 	return e
+}
+
+// appendDecimal appends v (>= 0) in decimal, the canonical form of an id
+// looked up by value, digit by digit.
+func appendDecimal(b []byte, v int) []byte {
+	start := len(b)
+	for {
+		b = append(b, byte('0'+v%10))
+		if v /= 10; v == 0 {
+			break
+		}
+	}
+	slices.Reverse(b[start:])
+	return b
 }
 
 // stateOf returns the state of entity e (see entity).

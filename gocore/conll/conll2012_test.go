@@ -399,3 +399,11 @@ func TestGroupByEntity(t *testing.T) {
 		require.True(t, slices.Equal(want, d.groupByEntity()), "%d entities", n)
 	}
 }
+
+// TestAppendDecimal checks the ids written back from their values against
+// strconv.
+func TestAppendDecimal(t *testing.T) {
+	for _, v := range []int{0, 7, 10, 99, 100, 228_425, 1<<28 - 1} {
+		require.Equal(t, "x"+strconv.Itoa(v), string(appendDecimal([]byte("x"), v)))
+	}
+}
