@@ -540,8 +540,12 @@ func (p *conllParser) feed(data []byte) error {
 func (p *conllParser) feedLines(data []byte) error {
 	path, d := p.path, p.d
 	l := newLines(data)
-	l.num = p.num
-	defer func() { p.num = l.num }()
+	// num is the number of the line being read (1-based), start its offset
+	// in data, pos the offset of the next line: locals, not l's fields, in
+	// the loop that every line goes through.
+	num, start, pos := p.num, 0, 0
+	l.num = num
+	defer func() { p.num = num }()
 	// nextHash is the offset of the first "#" at or after the current line
 	// (len(data) when none): a line holds a "#" when it starts before it.
 	nextHash := -1
@@ -549,57 +553,58 @@ func (p *conllParser) feedLines(data []byte) error {
 	for {
 		var line []byte
 		if clean { // l.next, without its checks and its call
-			if l.pos >= len(data) {
+			if pos >= len(data) {
 				return nil
 			}
-			l.start = l.pos
-			if i := bytes.IndexByte(data[l.pos:], '\n'); i >= 0 {
-				line = data[l.pos : l.pos+i]
-				l.pos += i + 1
+			start = pos
+			if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+				line = data[pos : pos+i]
+				pos += i + 1
 			} else {
-				line = data[l.pos:]
-				l.pos = len(data)
+				line = data[pos:]
+				pos = len(data)
 			}
-			l.num++
+			num++
 		} else {
 			var problem string
 			var ok bool
 			if line, problem, ok = l.next(); !ok {
 				return nil
 			}
+			num, start = l.num, l.start
 			if problem != "" {
-				return parseErr(path, l.num, p.docName(), "%s", problem)
+				return parseErr(path, num, p.docName(), "%s", problem)
 			}
 		}
 		if !p.inDoc {
 			if isBeginLine(trimCR(line)) {
 				n := beginName(line)
 				if first, dup := p.seen[n]; dup {
-					return parseErr(path, l.num, n, "document name repeated (first at line %d): the reference scorer would "+
+					return parseErr(path, num, n, "document name repeated (first at line %d): the reference scorer would "+
 						"score only the last document of that name and ignore the others; rename or remove one", first)
 				}
-				p.seen[n] = l.num
-				d.reset(n, l.num)
+				p.seen[n] = num
+				d.reset(n, num)
 				p.inDoc = true
 				continue
 			}
 			if isBlank(line) || line[0] == '#' {
 				continue
 			}
-			return parseErr(path, l.num, "", "token line outside a document (no \"#begin document\" before it)")
+			return parseErr(path, num, "", "token line outside a document (no \"#begin document\" before it)")
 		}
 		if isBlank(line) {
 			continue
 		}
-		if nextHash < l.start {
+		if nextHash < start {
 			nextHash = len(data)
-			if i := bytes.IndexByte(data[l.start:], '#'); i >= 0 {
-				nextHash = l.start + i
+			if i := bytes.IndexByte(data[start:], '#'); i >= 0 {
+				nextHash = start + i
 			}
 		}
-		hasHash := nextHash < l.start+len(line)
+		hasHash := nextHash < start+len(line)
 		if hasHash && isEndLine(line) {
-			doc, err := d.finish(path, l.num)
+			doc, err := d.finish(path, num)
 			if err != nil {
 				return err
 			}
@@ -608,19 +613,19 @@ func (p *conllParser) feedLines(data []byte) error {
 			continue
 		}
 		if hasHash && isBeginLine(trimCR(line)) {
-			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
+			return parseErr(path, num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
 		if !d.types { // the usual line, a token in no mention's boundary, without token's calls
 			if cell, ok := lastColumn(line); ok { // what cells does with no POS or NE cell
 				if hasBracket(cell) {
-					if err := d.coref(cell, d.tokens, path, l.num); err != nil {
+					if err := d.coref(cell, d.tokens, path, num); err != nil {
 						return err
 					}
 				}
 				d.tokens++
 				continue
 			}
-			if err := d.token(line, path, l.num); err != nil {
+			if err := d.token(line, path, num); err != nil {
 				return err
 			}
 			continue
@@ -641,14 +646,14 @@ func (p *conllParser) feedLines(data []byte) error {
 				cell := line[bytes.LastIndexByte(line[:e], '\t')+1 : e]
 				if len(d.classes) == 0 { // what cells does with no POS or NE cell
 					if hasBracket(cell) {
-						if err := d.coref(cell, d.tokens, path, l.num); err != nil {
+						if err := d.coref(cell, d.tokens, path, num); err != nil {
 							return err
 						}
 					}
 					d.tokens++
 					continue
 				}
-				if err := d.cells(nil, nil, cell, path, l.num); err != nil {
+				if err := d.cells(nil, nil, cell, path, num); err != nil {
 					return err
 				}
 				continue
@@ -661,7 +666,7 @@ func (p *conllParser) feedLines(data []byte) error {
 			d.tokens++
 			continue
 		}
-		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, l.num); err != nil {
+		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, num); err != nil {
 			return err
 		}
 	}
