@@ -140,7 +140,7 @@ type openStart struct{ start, below int32 }
 // lives in flat arrays indexed by entity (no slice per entity, so no
 // allocation per entity or per mention once the arrays have grown, and
 // nothing for the garbage collector to scan): finish groups the mentions by
-// entity with one counting sort.
+// entity (see groupByEntity).
 type conllDoc struct {
 	path    string // the file's, for messages
 	name    string
@@ -618,7 +618,7 @@ func (p *conllParser) feedLines(data []byte) error {
 		if !d.types { // the usual line, a token in no mention's boundary, without token's calls
 			if cell, ok := lastColumn(line); ok { // what cells does with no POS or NE cell
 				if hasBracket(cell) {
-					if err := d.coref(cell, d.tokens, path, num); err != nil {
+					if err := d.coref(cell, d.tokens, num); err != nil {
 						return err
 					}
 				}
@@ -646,7 +646,7 @@ func (p *conllParser) feedLines(data []byte) error {
 				cell := line[bytes.LastIndexByte(line[:e], '\t')+1 : e]
 				if len(d.classes) == 0 { // what cells does with no POS or NE cell
 					if hasBracket(cell) {
-						if err := d.coref(cell, d.tokens, path, num); err != nil {
+						if err := d.coref(cell, d.tokens, num); err != nil {
 							return err
 						}
 					}
@@ -856,7 +856,7 @@ func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
 		d.neColumn(ne, tok)
 	}
 	if last != nil {
-		if err := d.coref(last, tok, path, num); err != nil {
+		if err := d.coref(last, tok, num); err != nil {
 			return err
 		}
 	}
@@ -990,7 +990,7 @@ type itemSink interface {
 }
 
 // coref reads the coreference cell of token tok.
-func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
+func (d *conllDoc) coref(cell []byte, tok int32, num int) error {
 	if pat, v, ok := numericItem(cell, d.numLimit); ok { // the usual cell
 		return d.addPending(pendingItem{num: int32(v), tok: tok, line: int32(num), pat: int32(pat)})
 	}
@@ -1007,7 +1007,7 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 		}
 		return nil
 	}
-	d.cur = cursor{tok: tok, path: path, num: num}
+	d.cur = cursor{tok: tok, num: num}
 	var err error
 	var bad bool
 	d.scratch, bad, err = corefItems(cell, d.scratch, d)
@@ -1207,9 +1207,8 @@ func simpleCell(cell []byte) bool {
 
 // cursor is where the reader is, for item.
 type cursor struct {
-	tok  int32
-	path string
-	num  int
+	tok int32
+	num int
 }
 
 // pendingItem is a coreference item of an entity whose id is a canonical
