@@ -625,7 +625,7 @@ func (p *conllParser) feedLines(data []byte) error {
 				d.tokens++
 				continue
 			}
-			if err := d.token(line, path, num); err != nil {
+			if err := d.token(line, num); err != nil {
 				return err
 			}
 			continue
@@ -653,7 +653,7 @@ func (p *conllParser) feedLines(data []byte) error {
 					d.tokens++
 					continue
 				}
-				if err := d.cells(nil, nil, cell, path, num); err != nil {
+				if err := d.cells(nil, nil, cell, num); err != nil {
 					return err
 				}
 				continue
@@ -666,7 +666,7 @@ func (p *conllParser) feedLines(data []byte) error {
 			d.tokens++
 			continue
 		}
-		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, num); err != nil {
+		if err := d.tokenTabs(line, e, &tabs, k, lastTab, num); err != nil {
 			return err
 		}
 	}
@@ -719,10 +719,10 @@ func (p *conllParser) end() ([]Doc, error) {
 // uses are located: the POS column (index 4) when there are more than 5
 // columns, the named-entity column (index 10) when there are more than 11,
 // and the last one; without types, only the last one.
-func (d *conllDoc) token(line []byte, path string, num int) error {
+func (d *conllDoc) token(line []byte, num int) error {
 	if !d.types {
 		if cell, ok := lastColumn(line); ok {
-			return d.cells(nil, nil, cell, path, num)
+			return d.cells(nil, nil, cell, num)
 		}
 	}
 	e := len(line)
@@ -731,13 +731,13 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 	}
 	var tabs [11]int
 	k, lastTab := firstTabs(line[:e], &tabs)
-	return d.tokenTabs(line, e, &tabs, k, lastTab, path, num)
+	return d.tokenTabs(line, e, &tabs, k, lastTab, num)
 }
 
 // tokenTabs is token on a line whose first e bytes are its columns
 // (trailing tabs dropped) and in which firstTabs found k tabs, stored in
 // tabs, the last at lastTab.
-func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, path string, num int) error {
+func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, num int) error {
 	if k == 0 && e == len(line) { // no tab: columns separated by spaces
 		d.colBuf = spaceColumns(line, d.colBuf)
 		cols := d.colBuf
@@ -761,7 +761,7 @@ func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, 
 				}
 			}
 		}
-		return d.cells(pos, ne, last, path, num)
+		return d.cells(pos, ne, last, num)
 	}
 	// k tabs found before e, up to 11: there are k+1 columns when k < 11,
 	// more than 11 otherwise.
@@ -775,7 +775,7 @@ func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, 
 	if lastTab < 0 { // more than 11 columns: firstTabs stopped counting
 		lastTab = bytes.LastIndexByte(line[:e], '\t')
 	}
-	return d.cells(pos, ne, line[lastTab+1:e], path, num)
+	return d.cells(pos, ne, line[lastTab+1:e], num)
 }
 
 // firstTabs stores in tabs the positions of the tabs of b numbered 3, 4, 9
@@ -833,7 +833,7 @@ func firstTabs(b []byte, tabs *[11]int) (k, last int) {
 // cells reads the cells of one token: its POS tag (nil when the line has
 // at most 5 columns), its named-entity cell (nil when at most 11) and its
 // last, coreference cell (nil when the line has no column).
-func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
+func (d *conllDoc) cells(pos, ne, last []byte, num int) error {
 	tok := d.tokens
 	// Tags for mention types: POS when it is not the last column.
 	var cls tokenClass
