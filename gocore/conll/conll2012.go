@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
+	"slices"
 
 	"github.com/corefscore/corefscore/gocore"
 	"github.com/pkg/errors"
@@ -61,6 +62,7 @@ func ReadCoNLL2012(r io.Reader, path string) ([]Doc, error) {
 }
 
 var (
+	tabSep        = []byte{'\t'}
 	beginDocument = []byte("begin document ")
 	endDocument   = []byte("end document")
 )
@@ -138,8 +140,9 @@ type openStart struct{ start, below int32 }
 // lives in flat arrays indexed by entity (no slice per entity, so no
 // allocation per entity or per mention once the arrays have grown, and
 // nothing for the garbage collector to scan): finish groups the mentions by
-// entity with one counting sort.
+// entity (see groupByEntity).
 type conllDoc struct {
+	path    string // the file's, for messages
 	name    string
 	line    int
 	tokens  int32
@@ -150,20 +153,25 @@ type conllDoc struct {
 	// numLimit bounds the ids looked up by value in byNum: maxByNum, or
 	// more for a large file (see byNumLimit), fixed for the whole read so
 	// that an id is always looked up the same way.
-	numLimit  int
-	ents      []entState   // per entity, the state of those whose id is not in byNum
-	opens     []openStart  // the open mentions' stacks; freed entries are reused
-	freeOpen  int32        // the first free entry of opens (index+1; 0: none)
-	spans     []span       // the mentions, in push order
-	at        []int32      // per entity, where its mentions go (finish)
-	classes   []tokenClass // per token from the first with a POS tag (see cells)
-	hasPOS    bool
-	types     bool // read the POS and named-entity columns
+	numLimit int
+	ents     []entState   // per entity, the state of those whose id is not in byNum
+	opens    []openStart  // the open mentions' stacks; freed entries are reused
+	freeOpen int32        // the first free entry of opens (index+1; 0: none)
+	spans    []span       // the mentions, in push order
+	at       []int32      // per entity, where its mentions go (finish)
+	classes  []tokenClass // per token from the first with a POS tag (see cells)
+	hasPOS   bool
+	types    bool // read the POS and named-entity columns
+	// wideLines says that the last token line had a POS column: how the
+	// next line's tabs are first looked at (see feedLines), not what is read.
+	wideLines bool
 	ne        map[int64]struct{}
 	neOpen    []int32
 	scratch   []byte
 	colBuf    [][]byte
 	cur       cursor
+	pending   []pendingItem // items not yet applied (see resolve)
+	touched   int32         // see resolve
 	clsBuf    []tokenClass
 	corefOpen int // number of open coreference mentions
 
@@ -191,6 +199,7 @@ func (d *conllDoc) reset(name string, line int) {
 	d.idBytes = d.idBytes[:0]
 	d.idEnds = d.idEnds[:0]
 	d.ents = d.ents[:0]
+	d.pending = d.pending[:0]
 	d.opens = d.opens[:0]
 	d.freeOpen = 0
 	d.spans = d.spans[:0]
@@ -255,31 +264,62 @@ func canonicalNum(id []byte, limit int) int {
 // entity returns the index of entity id, allocating one as GetIndex does,
 // and its state (valid until the next call). Canonical numbers below
 // d.numLimit (the usual ids) are looked up in a slice that holds their
-// state too (one cache miss for an item of a random entity), others in a
-// map.
+// state too (see entityNum), others in a map.
 func (d *conllDoc) entity(id []byte) (int32, *entState) {
-	v := canonicalNum(id, d.numLimit)
-	if v >= 0 {
-		if v < len(d.byNum) && d.byNum[v].index > 0 {
-			return d.byNum[v].index - 1, &d.byNum[v]
-		}
-	} else if e, ok := d.index[string(id)]; ok {
+	if v := canonicalNum(id, d.numLimit); v >= 0 {
+		return d.entityNum(v)
+	}
+	if e, ok := d.index[string(id)]; ok {
 		return e, &d.ents[e]
 	}
-	e := int32(len(d.idEnds))
-	d.idBytes = append(d.idBytes, id...)
-	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
-	d.ents = append(d.ents, entState{})
-	if v < 0 {
-		d.index[string(id)] = e
-		return e, &d.ents[e]
+	e := d.newEntity(id)
+	d.index[string(id)] = e
+	return e, &d.ents[e]
+}
+
+// entityNum is entity for an id whose value v is canonical (canonicalNum):
+// one slice element holds its index and state, so that an item of a random
+// entity costs one cache miss.
+func (d *conllDoc) entityNum(v int) (int32, *entState) {
+	if v < len(d.byNum) && d.byNum[v].index > 0 {
+		return d.byNum[v].index - 1, &d.byNum[v]
 	}
+	d.idBytes = appendDecimal(d.idBytes, v)
+	e := d.endEntity()
 	if v >= len(d.byNum) {
 		d.byNum = append(d.byNum, make([]entState, v+1-len(d.byNum))...)
 		d.byNum = d.byNum[:cap(d.byNum)]
 	}
 	d.byNum[v].index = e + 1
 	return e, &d.byNum[v]
+}
+
+// newEntity allocates the next entity index, of id.
+func (d *conllDoc) newEntity(id []byte) int32 {
+	d.idBytes = append(d.idBytes, id...)
+	return d.endEntity()
+}
+
+// endEntity allocates the next entity index, whose id ends d.idBytes.
+func (d *conllDoc) endEntity() int32 {
+	e := int32(len(d.idEnds))
+	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
+	d.ents = append(d.ents, entState{})
+	return e
+}
+
+// appendDecimal appends v (>= 0) in decimal, the canonical form of an id
+// looked up by value, digit by digit.
+func appendDecimal(b []byte, v int) []byte {
+	start := len(b)
+	for {
+		b = append(b, byte('0'+v%10))
+		if v /= 10; v == 0 {
+			break
+		}
+	}
+	slices.Reverse(b[start:])
+	return b
 }
 
 // stateOf returns the state of entity e (see entity).
@@ -480,61 +520,91 @@ func (p *conllParser) docName() string {
 // newConllParser starts a read of a file of fileSize bytes (0: unknown);
 // types says whether mention types are read.
 func newConllParser(path string, types bool, fileSize int) *conllParser {
-	d := &conllDoc{index: make(map[string]int32), types: types, numLimit: byNumLimit(fileSize)}
+	d := &conllDoc{path: path, index: make(map[string]int32), types: types, numLimit: byNumLimit(fileSize)}
 	return &conllParser{path: path, seen: make(map[string]int), d: d}
 }
 
 // feed parses data, which holds whole lines (only the last run of a file may
-// end without a newline). Documents may span runs.
+// end without a newline). Documents may span runs. The items still pending
+// when it stops are applied before it returns: an error of theirs comes
+// from a line before any error of feedLines.
 func (p *conllParser) feed(data []byte) error {
+	err := p.feedLines(data)
+	if rerr := p.d.resolve(); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// feedLines is feed but for the items it leaves pending.
+func (p *conllParser) feedLines(data []byte) error {
 	path, d := p.path, p.d
 	l := newLines(data)
-	l.num = p.num
-	defer func() { p.num = l.num }()
+	// num is the number of the line being read (1-based), start its offset
+	// in data, pos the offset of the next line: locals, not l's fields, in
+	// the loop that every line goes through.
+	num, start, pos := p.num, 0, 0
+	l.num = num
+	defer func() { p.num = num }()
 	// nextHash is the offset of the first "#" at or after the current line
 	// (len(data) when none): a line holds a "#" when it starts before it.
 	nextHash := -1
+	clean := !l.hasNUL && !l.badUTF8 // then no line has a problem
 	for {
-		line, problem, ok := l.next()
-		if !ok {
-			return nil
-		}
-		name := ""
-		if p.inDoc {
-			name = d.name
-		}
-		if problem != "" {
-			return parseErr(path, l.num, name, "%s", problem)
+		var line []byte
+		if clean { // l.next, without its checks and its call
+			if pos >= len(data) {
+				return nil
+			}
+			start = pos
+			if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+				line = data[pos : pos+i]
+				pos += i + 1
+			} else {
+				line = data[pos:]
+				pos = len(data)
+			}
+			num++
+		} else {
+			var problem string
+			var ok bool
+			if line, problem, ok = l.next(); !ok {
+				return nil
+			}
+			num, start = l.num, l.start
+			if problem != "" {
+				return parseErr(path, num, p.docName(), "%s", problem)
+			}
 		}
 		if !p.inDoc {
 			if isBeginLine(trimCR(line)) {
 				n := beginName(line)
 				if first, dup := p.seen[n]; dup {
-					return parseErr(path, l.num, n, "document name repeated (first at line %d): the reference scorer would "+
+					return parseErr(path, num, n, "document name repeated (first at line %d): the reference scorer would "+
 						"score only the last document of that name and ignore the others; rename or remove one", first)
 				}
-				p.seen[n] = l.num
-				d.reset(n, l.num)
+				p.seen[n] = num
+				d.reset(n, num)
 				p.inDoc = true
 				continue
 			}
 			if isBlank(line) || line[0] == '#' {
 				continue
 			}
-			return parseErr(path, l.num, "", "token line outside a document (no \"#begin document\" before it)")
+			return parseErr(path, num, "", "token line outside a document (no \"#begin document\" before it)")
 		}
 		if isBlank(line) {
 			continue
 		}
-		if nextHash < l.start {
+		if nextHash < start {
 			nextHash = len(data)
-			if i := bytes.IndexByte(data[l.start:], '#'); i >= 0 {
-				nextHash = l.start + i
+			if i := bytes.IndexByte(data[start:], '#'); i >= 0 {
+				nextHash = start + i
 			}
 		}
-		hasHash := nextHash < l.start+len(line)
+		hasHash := nextHash < start+len(line)
 		if hasHash && isEndLine(line) {
-			doc, err := d.finish(path, l.num)
+			doc, err := d.finish(path, num)
 			if err != nil {
 				return err
 			}
@@ -543,32 +613,60 @@ func (p *conllParser) feed(data []byte) error {
 			continue
 		}
 		if hasHash && isBeginLine(trimCR(line)) {
-			return parseErr(path, l.num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
+			return parseErr(path, num, d.name, "\"#begin document\" inside a document: \"#end document\" missing")
 		}
 		if !d.types { // the usual line, a token in no mention's boundary, without token's calls
-			if cell, ok := lastColumn(line); ok && !hasBracket(cell) {
+			if cell, ok := lastColumn(line); ok { // what cells does with no POS or NE cell
+				if hasBracket(cell) {
+					if err := d.coref(cell, d.tokens, num); err != nil {
+						return err
+					}
+				}
 				d.tokens++
 				continue
 			}
-			if err := d.token(line, path, l.num); err != nil {
+			if err := d.token(line, num); err != nil {
 				return err
 			}
 			continue
 		}
-		// With types, the line's tabs are located once: a line too short
-		// for a POS column (at most 5 columns) whose last column holds no
-		// bracket, before the document's first tag, is the usual token.
+		// With types, a line of at most 5 columns has no POS column: only
+		// its last column is read. A longer line has its tabs located
+		// (firstTabs). After a short line the tabs are first counted, not
+		// located (cheaper on a file of short lines), after a long one
+		// located at once: either way the line is read the same.
 		e := len(line)
 		for e > 0 && line[e-1] == '\t' {
 			e--
 		}
+		if !d.wideLines {
+			if k := bytes.Count(line[:e], tabSep); k <= 4 && (k > 0 || e < len(line)) {
+				// No POS column: only the last column is read, as tokenTabs
+				// reads it, without locating the other tabs.
+				cell := line[bytes.LastIndexByte(line[:e], '\t')+1 : e]
+				if len(d.classes) == 0 { // what cells does with no POS or NE cell
+					if hasBracket(cell) {
+						if err := d.coref(cell, d.tokens, num); err != nil {
+							return err
+						}
+					}
+					d.tokens++
+					continue
+				}
+				if err := d.cells(nil, nil, cell, num); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		var tabs [11]int
 		k, lastTab := firstTabs(line[:e], &tabs)
+		d.wideLines = k >= 5
 		if k <= 4 && (k > 0 || e < len(line)) && len(d.classes) == 0 && !hasBracket(line[lastTab+1:e]) {
 			d.tokens++
 			continue
 		}
-		if err := d.tokenTabs(line, e, &tabs, k, lastTab, path, l.num); err != nil {
+		if err := d.tokenTabs(line, e, &tabs, k, lastTab, num); err != nil {
 			return err
 		}
 	}
@@ -621,10 +719,10 @@ func (p *conllParser) end() ([]Doc, error) {
 // uses are located: the POS column (index 4) when there are more than 5
 // columns, the named-entity column (index 10) when there are more than 11,
 // and the last one; without types, only the last one.
-func (d *conllDoc) token(line []byte, path string, num int) error {
+func (d *conllDoc) token(line []byte, num int) error {
 	if !d.types {
 		if cell, ok := lastColumn(line); ok {
-			return d.cells(nil, nil, cell, path, num)
+			return d.cells(nil, nil, cell, num)
 		}
 	}
 	e := len(line)
@@ -633,13 +731,13 @@ func (d *conllDoc) token(line []byte, path string, num int) error {
 	}
 	var tabs [11]int
 	k, lastTab := firstTabs(line[:e], &tabs)
-	return d.tokenTabs(line, e, &tabs, k, lastTab, path, num)
+	return d.tokenTabs(line, e, &tabs, k, lastTab, num)
 }
 
 // tokenTabs is token on a line whose first e bytes are its columns
 // (trailing tabs dropped) and in which firstTabs found k tabs, stored in
 // tabs, the last at lastTab.
-func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, path string, num int) error {
+func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, num int) error {
 	if k == 0 && e == len(line) { // no tab: columns separated by spaces
 		d.colBuf = spaceColumns(line, d.colBuf)
 		cols := d.colBuf
@@ -663,7 +761,7 @@ func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, 
 				}
 			}
 		}
-		return d.cells(pos, ne, last, path, num)
+		return d.cells(pos, ne, last, num)
 	}
 	// k tabs found before e, up to 11: there are k+1 columns when k < 11,
 	// more than 11 otherwise.
@@ -677,7 +775,7 @@ func (d *conllDoc) tokenTabs(line []byte, e int, tabs *[11]int, k, lastTab int, 
 	if lastTab < 0 { // more than 11 columns: firstTabs stopped counting
 		lastTab = bytes.LastIndexByte(line[:e], '\t')
 	}
-	return d.cells(pos, ne, line[lastTab+1:e], path, num)
+	return d.cells(pos, ne, line[lastTab+1:e], num)
 }
 
 // firstTabs stores in tabs the positions of the tabs of b numbered 3, 4, 9
@@ -735,7 +833,7 @@ func firstTabs(b []byte, tabs *[11]int) (k, last int) {
 // cells reads the cells of one token: its POS tag (nil when the line has
 // at most 5 columns), its named-entity cell (nil when at most 11) and its
 // last, coreference cell (nil when the line has no column).
-func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
+func (d *conllDoc) cells(pos, ne, last []byte, num int) error {
 	tok := d.tokens
 	// Tags for mention types: POS when it is not the last column.
 	var cls tokenClass
@@ -758,7 +856,7 @@ func (d *conllDoc) cells(pos, ne, last []byte, path string, num int) error {
 		d.neColumn(ne, tok)
 	}
 	if last != nil {
-		if err := d.coref(last, tok, path, num); err != nil {
+		if err := d.coref(last, tok, num); err != nil {
 			return err
 		}
 	}
@@ -892,11 +990,24 @@ type itemSink interface {
 }
 
 // coref reads the coreference cell of token tok.
-func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
+func (d *conllDoc) coref(cell []byte, tok int32, num int) error {
+	if pat, v, ok := numericItem(cell, d.numLimit); ok { // the usual cell
+		return d.addPending(pendingItem{num: int32(v), tok: tok, line: int32(num), pat: int32(pat)})
+	}
 	if !hasBracket(cell) {
 		return nil // "_", "-", "" and the like
 	}
-	d.cur = cursor{tok: tok, path: path, num: num}
+	var items [maxNumericItems]pendingItem
+	if n, ok := numericItems(cell, d.numLimit, &items); ok {
+		for _, it := range items[:n] {
+			it.tok, it.line = tok, int32(num)
+			if err := d.addPending(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	d.cur = cursor{tok: tok, num: num}
 	var err error
 	var bad bool
 	d.scratch, bad, err = corefItems(cell, d.scratch, d)
@@ -907,6 +1018,79 @@ func (d *conllDoc) coref(cell []byte, tok int32, path string, num int) error {
 		d.badItems++
 	}
 	return err
+}
+
+// numericItem reads a cell that is one item "(N)", "(N" or "N)" whose id N
+// is a canonical number below limit (see canonicalNum), the usual cell, in
+// one pass: it returns the item's pattern and N's value, and ok false for
+// any other cell (which corefItems reads).
+func numericItem(cell []byte, limit int) (pat, v int, ok bool) {
+	if len(cell) < 2 {
+		return 0, 0, false
+	}
+	digits := cell
+	opens, closes := cell[0] == '(', cell[len(cell)-1] == ')'
+	switch {
+	case opens && closes:
+		pat, digits = patSingle, cell[1:len(cell)-1]
+	case opens:
+		pat, digits = patOpen, cell[1:]
+	case closes:
+		pat, digits = patClose, cell[:len(cell)-1]
+	default:
+		return 0, 0, false
+	}
+	if len(digits) == 0 || len(digits) > 10 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, 0, false
+	}
+	for _, c := range digits {
+		if c-'0' > 9 {
+			return 0, 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	if v >= limit {
+		return 0, 0, false
+	}
+	return pat, v, true
+}
+
+// maxNumericItems bounds the items of a cell that numericItems reads.
+const maxNumericItems = 8
+
+// numericItems reads a cell of up to maxNumericItems "|"-separated items
+// that numericItem reads (empty items allowed), as corefItems's fast path
+// reads them: no removal can join two such items, so the one-token items
+// come first, then the openings, then the closings, each left to right. It
+// stores them in that order in out (num and pat set) and returns how many;
+// ok is false for any other cell.
+func numericItems(cell []byte, limit int, out *[maxNumericItems]pendingItem) (n int, ok bool) {
+	var items [maxNumericItems]pendingItem
+	for rest := cell; ; {
+		var item []byte
+		item, rest = cutItem(rest)
+		if len(item) > 0 {
+			pat, v, ok := numericItem(item, limit)
+			if !ok || n == len(items) {
+				return 0, false
+			}
+			items[n] = pendingItem{num: int32(v), pat: int32(pat)}
+			n++
+		}
+		if rest == nil {
+			break
+		}
+	}
+	k := 0
+	for _, pat := range [...]int32{patSingle, patOpen, patClose} {
+		for _, it := range items[:n] {
+			if it.pat == pat {
+				out[k] = it
+				k++
+			}
+		}
+	}
+	return n, true
 }
 
 // hasBracket reports whether cell holds "(" or ")" (a byte loop: cells are
@@ -1023,33 +1207,100 @@ func simpleCell(cell []byte) bool {
 
 // cursor is where the reader is, for item.
 type cursor struct {
-	tok  int32
-	path string
-	num  int
+	tok int32
+	num int
 }
 
-// item records one item of the coreference cell at d.cur.
+// pendingItem is a coreference item of an entity whose id is a canonical
+// number (see canonicalNum), read but not yet applied (see resolve).
+type pendingItem struct {
+	num  int32 // the id's value
+	tok  int32 // the token whose cell holds the item
+	line int32
+	pat  int32
+}
+
+// pendingBatch is how many items the reader gathers before it applies them
+// (see resolve): enough for the processor to overlap many cache misses, few
+// enough that their entities' states stay in the first-level cache.
+const pendingBatch = 256
+
+// item records one item of the coreference cell at d.cur. An item whose id
+// is a canonical number joins d.pending; any other is applied at once,
+// after those pending, so that items are applied in the order they come.
 func (d *conllDoc) item(pat int, id []byte) error {
-	tok := d.cur.tok
+	if pat == patDouble {
+		return nil
+	}
+	if v := canonicalNum(id, d.numLimit); v >= 0 {
+		return d.addPending(pendingItem{num: int32(v), tok: d.cur.tok, line: int32(d.cur.num), pat: int32(pat)})
+	}
+	if err := d.resolve(); err != nil {
+		return err
+	}
+	e, st := d.entity(id)
+	return d.apply(pat, e, st, d.cur.tok, int32(d.cur.num))
+}
+
+// addPending adds it to the pending items, and applies them when they are
+// pendingBatch.
+func (d *conllDoc) addPending(it pendingItem) error {
+	d.pending = append(d.pending, it)
+	if len(d.pending) == pendingBatch {
+		return d.resolve()
+	}
+	return nil
+}
+
+// resolve applies the pending items in their order. The state of a random
+// entity of a large document is a cache miss: a first loop only loads the
+// items' states, loads that do not depend on each other, so that the
+// processor has many misses in flight at once rather than one per item;
+// the second loop then finds them in the cache. The first error (an item's,
+// so the first in the file) is returned; the items after it are dropped
+// with the read.
+func (d *conllDoc) resolve() error {
+	items := d.pending
+	if len(items) == 0 {
+		return nil
+	}
+	d.pending = d.pending[:0]
+	byNum := d.byNum
+	var touched int32
+	for _, it := range items {
+		if int(it.num) < len(byNum) {
+			touched += byNum[it.num].index
+		}
+	}
+	d.touched = touched // kept, so that the loads are not optimised away
+	for _, it := range items {
+		e, st := d.entityNum(int(it.num))
+		if err := d.apply(int(it.pat), e, st, it.tok, it.line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply applies item pat (patSingle, patOpen or patClose) of entity e, whose
+// state is st, at token tok of line line.
+func (d *conllDoc) apply(pat int, e int32, st *entState, tok, line int32) error {
 	switch pat {
 	case patSingle:
-		e, st := d.entity(id)
-		d.addSpan(e, st, tok, tok)
+		d.addSpan(e, st, tok, tok, line)
 	case patOpen:
-		_, st := d.entity(id)
 		d.pushOpen(st, tok)
 	case patClose:
-		e, st := d.entity(id)
 		top := st.top
 		if top == 0 {
-			return parseErr(d.cur.path, d.cur.num, d.name, "closing bracket \"%s)\" has no opening bracket", id)
+			return parseErr(d.path, int(line), d.name, "closing bracket \"%s)\" has no opening bracket", d.id(e))
 		}
 		o := &d.opens[top-1]
 		start := o.start
 		st.top = o.below
 		o.below, d.freeOpen = d.freeOpen, top // the entry joins the free list
 		d.corefOpen--
-		d.addSpan(e, st, start, tok)
+		d.addSpan(e, st, start, tok, line)
 	}
 	return nil
 }
@@ -1081,10 +1332,10 @@ func (d *conllDoc) openCount(e int) (n int, last int32) {
 	return n, last
 }
 
-// addSpan records a mention of entity e, whose state is st, or drops it
+// addSpan records a mention of entity e, whose state is st, closing on
+// line line, or drops it
 // when it repeats the entity's previous mention (see Doc.Repeats).
-func (d *conllDoc) addSpan(e int32, st *entState, start, end int32) {
-	line := int32(d.cur.num)
+func (d *conllDoc) addSpan(e int32, st *entState, start, end, line int32) {
 	key := packSpan(start, end) + 1
 	if st.last == key {
 		if len(d.repeats) < maxRepeats {
@@ -1099,6 +1350,9 @@ func (d *conllDoc) addSpan(e int32, st *entState, start, end int32) {
 
 // finish checks that every mention is closed and builds the Doc.
 func (d *conllDoc) finish(path string, num int) (Doc, error) {
+	if err := d.resolve(); err != nil {
+		return Doc{}, err
+	}
 	if d.corefOpen > 0 {
 		for e := range d.ents {
 			if n, last := d.openCount(e); n > 0 {
@@ -1121,19 +1375,7 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 			Msg: "a token line with no tab has a coreference item such as \"(3)\" in a column other than the last: " +
 				"read as a word; the reference scorer, which splits columns on tabs only, reads a mention there"})
 	}
-	// Group the mentions by entity, keeping their push order within an
-	// entity: a counting sort.
-	at := append(d.at[:0], make([]int32, len(d.ents))...)
-	d.at = at
-	for _, sp := range d.spans {
-		at[sp.ent]++
-	}
-	total := int32(0)
-	for e, n := range at {
-		at[e] = total
-		total += n
-	}
-	doc.Mentions = make([]Mention, len(d.spans))
+	doc.Mentions = d.groupByEntity()
 	var classes []tokenClass
 	if d.hasPOS {
 		classes = d.classes
@@ -1142,16 +1384,14 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		}
 		d.classes = classes
 	}
+	if classes == nil && d.ne == nil {
+		return doc, nil // no POS or NE column: the type is unknown and there is no head
+	}
 	ne := d.ne          // nil without an NE column: no lookups succeed
 	var spans spanIndex // for long mentions only: built on the first
-	for _, sp := range d.spans {
-		m := &doc.Mentions[at[sp.ent]]
-		at[sp.ent]++
-		*m = Mention{Start: sp.start, End: sp.end, Cluster: int64(sp.ent), Line: sp.line}
-		if classes == nil && ne == nil {
-			continue // no POS or NE column: the type is unknown and there is no head
-		}
-		_, isNE := ne[packSpan(sp.start, sp.end)]
+	for i := range doc.Mentions {
+		m := &doc.Mentions[i]
+		_, isNE := ne[packSpan(m.Start, m.End)]
 		m.Type, d.clsBuf = spanType(m, classes, isNE, d.clsBuf, &spans)
 		var h int32
 		if h, m.HasHead, d.clsBuf = spanHead(m, classes, d.clsBuf, &spans); m.HasHead {
@@ -1159,6 +1399,75 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// radixMinEntities is the number of entities from which groupByEntity
+// sorts in two passes: below it the per-entity counters and the mentions'
+// destinations stay in the cache.
+const radixMinEntities = 1 << 14
+
+// groupByEntity returns the document's mentions grouped by entity, entities
+// in index order, each entity's mentions in push order (a stable sort of
+// d.spans by entity). With few entities it is one counting sort. With many
+// it is a two-pass least-significant-digit radix sort, about half the
+// entity index's bits a pass: a single counting sort would write each
+// mention to a random place of the output (a cache miss per mention on a
+// large document) where each pass writes to one of at most 2^radixBits
+// places that advance in step, so that its writes stream.
+func (d *conllDoc) groupByEntity() []Mention {
+	out := make([]Mention, len(d.spans))
+	put := func(i int32, sp span) {
+		// Field by field: out is zeroed, and a whole Mention, which holds
+		// a pointer, would be copied with a write barrier while the
+		// collector runs.
+		m := &out[i]
+		m.Start, m.End, m.Cluster, m.Line = sp.start, sp.end, int64(sp.ent), sp.line
+	}
+	n := d.numEntities()
+	if n < radixMinEntities {
+		at := append(d.at[:0], make([]int32, n)...)
+		d.at = at
+		for _, sp := range d.spans {
+			at[sp.ent]++
+		}
+		startsOf(at)
+		for _, sp := range d.spans {
+			put(at[sp.ent], sp)
+			at[sp.ent]++
+		}
+		return out
+	}
+	lowBits := uint(bits.Len(uint(n-1))+1) / 2
+	lowMask := int32(1)<<lowBits - 1
+	at := append(d.at[:0], make([]int32, 1<<lowBits+n>>lowBits+1)...)
+	d.at = at
+	low, high := at[:1<<lowBits], at[1<<lowBits:]
+	for _, sp := range d.spans {
+		low[sp.ent&lowMask]++
+		high[sp.ent>>lowBits]++
+	}
+	startsOf(low)
+	startsOf(high)
+	byLow := make([]span, len(d.spans))
+	for _, sp := range d.spans {
+		byLow[low[sp.ent&lowMask]] = sp
+		low[sp.ent&lowMask]++
+	}
+	for _, sp := range byLow {
+		put(high[sp.ent>>lowBits], sp)
+		high[sp.ent>>lowBits]++
+	}
+	return out
+}
+
+// startsOf turns counts into the start of each one's run: exclusive prefix
+// sums, in place.
+func startsOf(counts []int32) {
+	total := int32(0)
+	for i, c := range counts {
+		counts[i] = total
+		total += c
+	}
 }
 
 // entityIDs returns the entities' ids as strings, which share the storage of

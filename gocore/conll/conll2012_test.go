@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -373,5 +374,36 @@ func TestReadCoNLL2012StreamMatchesWhole(t *testing.T) {
 				require.Equal(t, want, got, "%s, buffer %d", name, size)
 			}
 		}
+	}
+}
+
+// TestGroupByEntity checks the grouping of a document's mentions by entity,
+// on both sides of radixMinEntities (one counting sort below it, two radix
+// passes from it), against a list per entity concatenated: entities in
+// index order, each entity's mentions in push order.
+func TestGroupByEntity(t *testing.T) {
+	for _, n := range []int{1, 300, radixMinEntities - 1, radixMinEntities, 3*radixMinEntities + 17, 100_000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		d := &conllDoc{}
+		for e := range n {
+			d.newEntity([]byte(strconv.Itoa(e)))
+		}
+		for i := range 4 * n {
+			d.spans = append(d.spans, span{start: int32(i), end: int32(i + rng.IntN(3)), line: int32(i + 2), ent: int32(rng.IntN(n))})
+		}
+		byEntity := make([][]Mention, n) // the oracle: a list per entity
+		for _, sp := range d.spans {
+			byEntity[sp.ent] = append(byEntity[sp.ent], Mention{Start: sp.start, End: sp.end, Line: sp.line, Cluster: int64(sp.ent)})
+		}
+		want := slices.Concat(byEntity...)
+		require.True(t, slices.Equal(want, d.groupByEntity()), "%d entities", n)
+	}
+}
+
+// TestAppendDecimal checks the ids written back from their values against
+// strconv.
+func TestAppendDecimal(t *testing.T) {
+	for _, v := range []int{0, 7, 10, 99, 100, 228_425, 1<<28 - 1} {
+		require.Equal(t, "x"+strconv.Itoa(v), string(appendDecimal([]byte("x"), v)))
 	}
 }

@@ -28,6 +28,13 @@ func TestMalformed(t *testing.T) {
 		{"unclosed after nested singles", FormatCoNLL2012, begin + "w\t(2\nw\t((3)2)\n#end document\n", 4, "(d); part 000", "still open"},
 		{"closing without opening", FormatCoNLL2012, begin + "w\t-\nw\t(1)|2)\n#end document\n", 3, "(d); part 000", "no opening"},
 		{"document never ends", FormatCoNLL2012, begin + "w\t(1)\nw\t-\n", 3, "(d); part 000", "never ends"},
+		// The reader applies numeric items in batches: an item's error still
+		// comes before those of the lines after it.
+		{"closing without opening, then bad UTF-8", FormatCoNLL2012, begin + "w\t5)\nw\xff\t-\n#end document\n", 2, "(d); part 000", "no opening"},
+		{"closing without opening, then a begin", FormatCoNLL2012, begin + "w\t-\nw\t7)\n" + begin, 3, "(d); part 000", "no opening"},
+		{"closing without opening, then no end", FormatCoNLL2012, begin + "w\t9)\nw\t-\n", 2, "(d); part 000", "no opening"},
+		{"closing without opening, then a text id", FormatCoNLL2012, begin + "w\t3)\nw\t07)\n#end document\n", 2, "(d); part 000", "\"3)\" has no opening"},
+		{"text id closing without opening", FormatCoNLL2012, begin + "w\t(7\nw\t07)\n#end document\n", 3, "(d); part 000", "\"07)\" has no opening"},
 		{"begin inside a document", FormatCoNLL2012, begin + "w\t-\n" + begin + "w\t-\n#end document\n", 3, "(d); part 000", "inside a document"},
 		{"token outside a document", FormatCoNLL2012, "w\t(1)\n" + begin + "#end document\n", 1, "", "outside a document"},
 		{"repeated document name", FormatCoNLL2012, begin + "w\t-\n#end document\n\n" + begin + "w\t-\n#end document\n", 5, "(d); part 000", "repeated"},

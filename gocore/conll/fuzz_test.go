@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 	"testing/iotest"
 
@@ -70,14 +71,65 @@ func cellItems(cell string) [4][]string {
 func FuzzCorefColumn(f *testing.F) {
 	for _, s := range []string{"(1(2", "((3)2)", "(07)|(7)", "(12+3)|(4+5)", "5)(6)", "(8|(9)",
 		"((1)2)3)", "(1(2)3)", "((12+3)4)", "1(2)3)", "((((1)))))", "(1+(2)3)",
-		"(3)|(3|3)", "4)|(5)|(4", "(0|1)|(2)||", "|(7)", "(07|7)|(7)", "2)|(1)", "()|(1)", "(|1)"} {
+		"(3)|(3|3)", "4)|(5)|(4", "(0|1)|(2)||", "|(7)", "(07|7)|(7)", "2)|(1)", "()|(1)", "(|1)",
+		"(0)", "(00)", "0)", "(65535", "(65536)", "(1234567890)", "(12345678901)", "7))", "((7"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cell string) {
 		want := perlItems(cell)
 		require.Equal(t, want, ourItems(cell), "substitute, cell %q", cell)
 		require.Equal(t, want, cellItems(cell), "corefItems, cell %q", cell)
+		checkNumericItem(t, cell, want)
+		checkNumericItems(t, cell, want)
 	})
+}
+
+// checkNumericItems checks numericItems, the reader's path for a cell of
+// a few "|"-separated items with canonical numeric ids, against the oracle:
+// the items it reads are the oracle's, in the order of the substitutions.
+func checkNumericItems(t *testing.T, cell string, want [4][]string) {
+	const limit = maxByNum
+	var items [maxNumericItems]pendingItem
+	n, ok := numericItems([]byte(cell), limit, &items)
+	if !ok {
+		return
+	}
+	var got [4][]string
+	last := int32(patSingle)
+	for _, it := range items[:n] {
+		require.GreaterOrEqual(t, it.pat, last, "order of the items of %q", cell)
+		last = it.pat
+		got[it.pat] = append(got[it.pat], strconv.Itoa(int(it.num)))
+	}
+	require.Equal(t, want, got, "numericItems, cell %q", cell)
+}
+
+// checkNumericItem checks numericItem, the reader's path for a cell of one
+// item with a canonical numeric id, against the oracle's items of the cell:
+// it reads a cell exactly when the oracle finds one item there, of the same
+// pattern and an id of that value, and the cell is nothing but the item.
+func checkNumericItem(t *testing.T, cell string, want [4][]string) {
+	const limit = maxByNum
+	pat, v, ok := numericItem([]byte(cell), limit)
+	var items []string
+	onlyPat := -1
+	for p, ids := range want {
+		items = append(items, ids...)
+		if len(ids) > 0 {
+			onlyPat = p
+		}
+	}
+	one := len(items) == 1 && onlyPat != patDouble && canonicalNum([]byte(items[0]), limit) >= 0
+	if one {
+		id := items[0]
+		whole := map[int]string{patSingle: "(" + id + ")", patOpen: "(" + id, patClose: id + ")"}[onlyPat]
+		one = cell == whole
+	}
+	require.Equal(t, one, ok, "numericItem reads cell %q", cell)
+	if ok {
+		require.Equal(t, onlyPat, pat, "pattern of %q", cell)
+		require.Equal(t, canonicalNum([]byte(items[0]), limit), v, "id of %q", cell)
+	}
 }
 
 // checkDocs checks the invariants of a successful read and that the

@@ -52,6 +52,22 @@ func largeDocument(b *testing.B) string {
 	return path
 }
 
+// denseDocument returns the file named by COREFSCORE_BENCH_1M_DENSE, or
+// else /work/guardfix/one_1m_dense/key.conll when it exists: the 1M-mention
+// document with 4 tokens a mention (137 MB, a mention boundary on about
+// every other line, near the 117 MB key of issue 24), as bench/guard.py
+// --cases 1m-dense writes it. It skips the benchmark when neither is there.
+func denseDocument(b *testing.B) string {
+	path := os.Getenv("COREFSCORE_BENCH_1M_DENSE")
+	if path == "" {
+		path = "/work/guardfix/one_1m_dense/key.conll"
+		if _, err := os.Stat(path); err != nil {
+			b.Skip("COREFSCORE_BENCH_1M_DENSE (bench/guard.py --cases 1m-dense's key.conll) is not set and " + path + " is absent")
+		}
+	}
+	return path
+}
+
 // litBankFile writes LitBank's 100 files concatenated into a temporary file.
 func litBankFile(b *testing.B) string {
 	return concatenatedFile(b, "litbank", "*.conll", "litbank.conll")
@@ -74,6 +90,14 @@ func concatenatedFile(b *testing.B, sub, pattern, name string) string {
 // linguistically aware metrics need) and without (as the classic ones do).
 func BenchmarkReadFile1M(b *testing.B) {
 	path := largeDocument(b)
+	b.Run("types", func(b *testing.B) { benchReadFile(b, path, true) })
+	b.Run("notypes", func(b *testing.B) { benchReadFile(b, path, false) })
+}
+
+// BenchmarkReadFile1MDense reads the dense 1M-mention document (see
+// denseDocument) with and without types.
+func BenchmarkReadFile1MDense(b *testing.B) {
+	path := denseDocument(b)
 	b.Run("types", func(b *testing.B) { benchReadFile(b, path, true) })
 	b.Run("notypes", func(b *testing.B) { benchReadFile(b, path, false) })
 }
