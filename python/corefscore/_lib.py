@@ -522,10 +522,13 @@ class _PerCall:
     mentions are the marshal bytes, its length their count), which the call
     reads and writes through ``side`` and ``report``, their int64 fields as
     memoryviews (a ctypes field costs twice as much); ``args`` holds the
-    call's arguments per options handle, every one a ctypes object (or None)
-    so that ``call``, ``cs_score_batch`` without argtypes, passes them as
-    they are (argtypes would call a converter per argument: ~1,400
-    instructions a call); ``row`` is the counts row the engine writes, as bytes.
+    call's arguments per options handle, each one None or an argument object
+    made once (``byref`` of a ctypes object, :func:`_int64_arg`), which
+    ``call``, ``cs_score_batch`` without argtypes, passes as it is: argtypes
+    would call a converter per argument (~1,400 instructions a call), and a
+    c_int64 or c_void_p object makes and frees an argument object on every
+    call (~300 instructions each); ``row`` is the counts row the engine
+    writes, as bytes.
     """
 
     __slots__ = ("args", "call", "report", "row", "row_buffer", "side", "structs")
@@ -567,10 +570,21 @@ def _marshal_args(pc: _PerCall, options: int) -> tuple:
     """
     if len(pc.args) >= 256:
         pc.args.clear()
-    side, report, err = (_p(ctypes.addressof(x)) for x in pc.structs)
-    pc.args[options] = (_i64(1), side, None, None, _i64(options), None, _p(ctypes.addressof(pc.row_buffer)),
-                        _i64(len(pc.row_buffer)), None, _i64(0), None, _i64(0), report, err)
+    side, report, err = (ctypes.byref(x) for x in pc.structs)
+    one, zero = _int64_arg(1), _int64_arg(0)
+    pc.args[options] = (one, side, None, None, _int64_arg(options), None, ctypes.byref(pc.row_buffer),
+                        _int64_arg(len(pc.row_buffer)), None, zero, None, zero, report, err)
     return pc.args[options]
+
+
+def _int64_arg(value: int) -> Any:
+    """An int64 argument of a call without argtypes, made once: what ctypes passes as it is.
+
+    ``c_int64.from_param`` gives the argument object that a c_int64 would
+    make on every call (typed int64, whatever the argument's place: a Python
+    int would cross as a C int, whose upper half is undefined on the stack).
+    """
+    return _i64.from_param(value)
 
 
 def _point(s: _Scratch, both: Any, nk: int, types: Any) -> None:
