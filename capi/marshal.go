@@ -45,6 +45,9 @@ type spanReader struct {
 	clus int64 // position of the cluster being read in its side
 	grow bool  // ids and cls grow as mentions come (marshalDocument), else their length is the count announced
 	err  error
+	// general reads every mention the general way (item), without
+	// plainMentions: the tests' second reading, which must agree.
+	general bool
 }
 
 // spansFromMarshal reads one document given as the bytes of Python's
@@ -66,14 +69,20 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 		return 0, argErr("ids and clusters differ in length (%d, %d)", len(ids), len(clusters))
 	}
 	r := spanReader{data: data, ids: ids, cls: clusters}
+	return r.announced()
+}
+
+// announced reads r.data as spansFromMarshal does, as many mentions as r.ids
+// is long, into r.ids and r.cls.
+func (r *spanReader) announced() (nKey int, err error) {
 	end := r.item(0, depthPair, false)
 	switch {
 	case r.err != nil:
 		return 0, r.err
-	case end != len(data):
-		return 0, r.refuse("%d bytes after the document", len(data)-end)
-	case r.n != len(ids):
-		return 0, r.refuse("%d mentions, not the %d announced", r.n, len(ids))
+	case end != len(r.data):
+		return 0, r.refuse("%d bytes after the document", len(r.data)-end)
+	case r.n != len(r.ids):
+		return 0, r.refuse("%d mentions, not the %d announced", r.n, len(r.ids))
 	}
 	return r.nKey, nil
 }
@@ -247,11 +256,14 @@ func (r *spanReader) object(at int, d marshalDepth, replay bool) int {
 		}
 	case depthCluster:
 		for m := 0; m < count && p >= 0; m++ {
-			if q := r.plainMention(p); q > 0 {
-				p = q
-				continue
+			if !r.general {
+				var plain int
+				if p, plain = r.plainMentions(p, count-m); plain == count-m {
+					break
+				}
+				m += plain
 			}
-			p = r.item(p, depthMention, replay)
+			p = r.item(p, depthMention, replay) // the mention that stopped plainMentions
 		}
 	case depthMention:
 		p = r.mention(p, count, replay)
@@ -259,31 +271,50 @@ func (r *spanReader) object(at int, d marshalDepth, replay bool) int {
 	return p
 }
 
-// plainMention reads the mention at offset at when it is a tuple of two
-// ints that nothing refers to (no "remember" flag on the tuple or its ints:
-// all of marshal version 2's data) and returns the offset after it; 0 when
-// it is not, for the general reading (item). The common case of a long
-// document, read without the generic calls.
-func (r *spanReader) plainMention(at int) int {
-	data := r.data
-	var p int
-	switch {
-	case at+12 <= len(data) && data[at] == marshalSmallTuple && data[at+1] == 2:
-		p = at + 2
-	case at+15 <= len(data) && data[at] == marshalTuple && binary.LittleEndian.Uint32(data[at+1:]) == 2:
-		p = at + 5
-	default:
-		return 0
+// Plain mentions as their first bytes read as a little-endian integer
+// (low bytes first): a tuple of two items whose first is an int, in marshal
+// version 2 ('(', count 2 as an int32, 'i') and as version 4 writes a small
+// tuple (')', count 2 as a byte, 'i'), neither with the "remember" flag.
+const (
+	plainTuple2      = 0x69_00000002_28 // 6 bytes
+	plainSmallTuple2 = 0x69_02_29       // 3 bytes
+)
+
+// plainMentions reads, from offset at, up to count mentions of the cluster
+// being read while they are plain: a tuple of two ints that nothing refers
+// to (all of marshal version 2's data), in order (0 <= start <= end), with
+// room for them in ids. It returns the offset after them and how many it
+// read. The mention that stopped it, if any, is the caller's to read the
+// general way (item), which refuses it or makes room. The common case of a
+// long document, in one loop without calls.
+func (r *spanReader) plainMentions(at, count int) (next, read int) {
+	data, clus := r.data, r.clus
+	if at > len(data) {
+		return at, 0
 	}
-	if data[p] != marshalInt || data[p+5] != marshalInt {
-		return 0
+	ids, cls := r.ids[r.n:], r.cls[r.n:]
+	limit := min(count, len(ids), len(cls))
+	ids, cls = ids[:limit], cls[:limit]
+	for read < limit {
+		w := data[at:]
+		var start, end uint32
+		var size int
+		switch {
+		case len(w) >= 15 && binary.LittleEndian.Uint64(w)&(1<<48-1) == plainTuple2 && w[10] == marshalInt:
+			start, end, size = binary.LittleEndian.Uint32(w[6:]), binary.LittleEndian.Uint32(w[11:]), 15
+		case len(w) >= 12 && binary.LittleEndian.Uint32(w)&(1<<24-1) == plainSmallTuple2 && w[7] == marshalInt:
+			start, end, size = binary.LittleEndian.Uint32(w[3:]), binary.LittleEndian.Uint32(w[8:]), 12
+		}
+		s, e := int64(int32(start)), int64(int32(end))
+		if size == 0 || s < 0 || s > e {
+			break
+		}
+		ids[read], cls[read] = s<<32|e, clus
+		read++
+		at += size
 	}
-	start := int64(int32(binary.LittleEndian.Uint32(data[p+1:])))
-	end := int64(int32(binary.LittleEndian.Uint32(data[p+6:])))
-	if r.mentionAt(start, end) < 0 {
-		return -1
-	}
-	return p + 10
+	r.n += read
+	return at, read
 }
 
 // mention reads the two bounds of a mention, whose items start at p, and
