@@ -466,24 +466,47 @@ def score_one(both: Any, nk: int, types: Any, options: int):
 MARSHAL_MAX = 1 << 17
 
 
-def score_marshal(data: bytes, options: int) -> tuple | None:
-    """One document given as ``marshal.dumps((key, response), 2)``, read and scored in one call (input=marshal).
+def score_marshal(key: Any, response: Any, options: int) -> tuple | None:
+    """The per-call road: one untyped document of span lists read and scored in one engine call (input=marshal).
 
     ``options`` is a handle made with ``input=marshal`` and
-    ``span_mentions=true``. Returns ``(row, applied)``: ``row`` a memoryview
-    of the counts row's bytes (n_columns float64s) that the thread's next
-    per-call scoring overwrites, so the caller copies it at once, and the
-    applied metrics bit mask. None when the call has more to say than counts
-    (data the engine does not read as span lists, an error, repeated mentions
-    or warnings: the engine is given no room for their records), when
-    ``data`` is longer than MARSHAL_MAX, or where the bytes' address cannot
-    be handed over (see _bytes_data); the caller then takes the general
-    road, which says it in the caller's terms. Nothing here reports.
+    ``span_mentions=true`` (0: the road is not taken). The two sides cross as
+    ``marshal.dumps((key, response), 2)`` (version 2: no references, no table
+    of the objects written), chosen by an O(1) look at the first mention (a
+    ``(start, end)`` pair of ints); the engine reads them (see
+    :func:`spans_from_lists` for what marshal writes) and scores them.
+    Returns ``(row, applied)``: ``row`` a memoryview of the counts row's
+    bytes (n_columns float64s) that the thread's next per-call scoring
+    overwrites, so the caller copies it at once, and the applied metrics bit
+    mask (:func:`metric_names`' order). None, for the general road, which
+    says it in the caller's terms, when the document is not that, is longer
+    than MARSHAL_MAX, or the call has more to say than counts (data the
+    engine does not read as span lists, an error, repeated mentions or
+    warnings: the engine is given no room for their records), or where the
+    bytes' address cannot be handed over (see _bytes_data). Nothing here
+    reports. One frame, everything looked up once: it is most of a
+    validation loop's call.
     """
-    pc = _per_call.get(get_ident()) or _per_call_state()
+    tk, tr = type(key), type(response)
+    if (tk is not list and tk is not tuple) or (tr is not list and tr is not tuple) or not options:
+        return None  # (before marshal copies a long key whose response is refused anyway)
+    try:
+        first = (key[0] if key else response[0])[0]
+    except Exception:  # no first mention to look at: the general road
+        return None
+    if type(first) is not tuple or len(first) != 2 or type(first[0]) is not int or type(first[1]) is not int:
+        return None
+    try:
+        data = _marshal((key, response), 2)
+    except ValueError:  # not marshallable (a set, a tensor): the general road
+        return None
     n = len(data)
     if n > MARSHAL_MAX or not _bytes_data:
         return None
+    try:
+        pc = _per_call[get_ident()]
+    except KeyError:
+        pc = _per_call_state()
     # The engine reads the bytes where they are (the bytes object outlives the call): no copy.
     side = pc.side
     side[_SIDE_MENTIONS], side[_SIDE_LENGTH] = id(data) + _bytes_data, n
