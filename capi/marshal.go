@@ -100,6 +100,9 @@ func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
 // readMarshal is marshalDocument reading into both, ids in its first guess
 // values and clusters in the rest, as long as they have room.
 func readMarshal(data []byte, both []int64, guess int) (ids, clusters []int64, nKey int, err error) {
+	if n, nKey, ok := readPlain(data, both[:guess], both[guess:]); ok {
+		return both[:n], both[guess : guess+n], nKey, nil
+	}
 	r := spanReader{data: data, ids: both[:guess:guess], cls: both[guess:], grow: true}
 	end := r.item(0, depthPair, false)
 	switch {
@@ -109,6 +112,63 @@ func readMarshal(data []byte, both []int64, guess int) (ids, clusters []int64, n
 		return nil, nil, 0, r.refuse("%d bytes after the document", len(data)-end)
 	}
 	return r.ids[:r.n], r.cls[:r.n], r.nKey, nil
+}
+
+// readPlain reads data as readMarshal does when it is what marshal version
+// 2 writes for the per-call road's common document: a (key, response)
+// tuple, each side a list or tuple of clusters, each cluster a list or
+// tuple of mentions, each mention a tuple of two ints in order (0 <= start
+// <= end), with room for them in ids and cls. It writes the packed ids and
+// cluster positions, key first, and returns their number and the key's; ok
+// is false for any other data (then what it wrote means nothing), which
+// the general reading (spanReader) reads, refuses or makes room for. One
+// loop per level, without the general reading's calls per object.
+func readPlain(data []byte, ids, cls []int64) (n, nKey int, ok bool) {
+	at, count := 0, 0
+	if at, count, ok = plainCount(data, at); !ok || count != 2 || data[0] != marshalTuple {
+		return 0, 0, false
+	}
+	for side := range 2 {
+		var clusters int
+		if at, clusters, ok = plainCount(data, at); !ok {
+			return 0, 0, false
+		}
+		for c := range clusters {
+			var mentions int
+			if at, mentions, ok = plainCount(data, at); !ok || mentions > len(ids)-n || mentions > len(cls)-n ||
+				mentions > (len(data)-at)/15 {
+				return 0, 0, false
+			}
+			block := data[at : at+15*mentions]
+			for len(block) >= 15 {
+				w := block[:15]
+				start, end := int64(int32(binary.LittleEndian.Uint32(w[6:]))), int64(int32(binary.LittleEndian.Uint32(w[11:])))
+				if binary.LittleEndian.Uint64(w)&(1<<48-1) != plainTuple2 || w[10] != marshalInt || start < 0 || start > end {
+					return 0, 0, false
+				}
+				ids[n], cls[n] = start<<32|end, int64(c)
+				n++
+				block = block[15:]
+			}
+			at += 15 * mentions
+		}
+		if side == 0 {
+			nKey = n
+		}
+	}
+	return n, nKey, at == len(data)
+}
+
+// plainCount reads the header of a list or a tuple as marshal version 2
+// writes them (the type byte without the "remember" flag, an int32 count)
+// at offset at: the offset after it and the count, ok false for anything
+// else.
+func plainCount(data []byte, at int) (next, count int, ok bool) {
+	if at+5 > len(data) || (data[at] != marshalList && data[at] != marshalTuple) {
+		return at, 0, false
+	}
+	c := int32(binary.LittleEndian.Uint32(data[at+1:]))
+	return at + 5, int(c), c >= 0
 }
 
 // marshalScratch is the memory of one per-call scoring (scoreMarshal):

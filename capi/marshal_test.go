@@ -118,6 +118,13 @@ func FuzzSpansFromMarshal(f *testing.F) {
 		// The general reading of every mention gives the same document, or the same refusal.
 		general := spanReader{data: data, ids: make([]int64, n), cls: make([]int64, n), general: true}
 		generalKey, generalErr := general.announced()
+		// The version 2 reading, where it reads the data, reads that document too.
+		both := make([]int64, 2*int(n))
+		if plainN, plainKey, ok := readPlain(data, both[:n], both[n:]); ok && plainN == int(n) {
+			require.NoError(t, err)
+			require.Equal(t, nKey, plainKey)
+			require.Equal(t, out, both)
+		}
 		if err != nil || generalErr != nil {
 			require.Equal(t, err, generalErr)
 			return
@@ -297,7 +304,7 @@ func TestScoreMarshalAgreesWithScoreBatch(t *testing.T) {
 	refused := marshalled([][][2]int32{{{4, 1}}}, nil)
 	ncol := gocore.NumColumns()
 	for round := 0; round < 2; round++ {
-		for _, data := range [][]byte{docs["fifty"], docs["one"], replayed, repeated, refused, docs["one"]} {
+		for _, data := range [][]byte{docs["fifty"], docs["one"], replayed, repeated, refused, docs["fifty_v2"], docs["one"]} {
 			got := make([]float64, ncol)
 			res, err := scoreMarshal(data, nil, &co, nil, got, 4)
 			ids, cls, nKey, readErr := marshalDocument(data)
