@@ -70,7 +70,8 @@ func perCallDocuments() map[string][]byte {
 		}
 		return out
 	}
-	return map[string][]byte{"one": marshalled(one, one), "fifty": marshalled(side(5), side(7))}
+	return map[string][]byte{"one": marshalled(one, one), "fifty": marshalled(side(5), side(7)),
+		"fifty_v2": marshalledV2(side(5), side(7))}
 }
 
 // BenchmarkScoreMarshal is the Go side of one cs_score_batch call of the
@@ -87,7 +88,7 @@ func BenchmarkScoreMarshal(b *testing.B) {
 		b.Fatal(err)
 	}
 	counts := make([]float64, gocore.NumColumns())
-	for _, name := range []string{"one", "fifty"} {
+	for _, name := range []string{"one", "fifty", "fifty_v2"} {
 		data := perCallDocuments()[name]
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -45,6 +45,9 @@ type spanReader struct {
 	clus int64 // position of the cluster being read in its side
 	grow bool  // ids and cls grow as mentions come (marshalDocument), else their length is the count announced
 	err  error
+	// general reads every mention the general way (item), without
+	// plainMentions: the tests' second reading, which must agree.
+	general bool
 }
 
 // spansFromMarshal reads one document given as the bytes of Python's
@@ -66,14 +69,20 @@ func spansFromMarshal(data []byte, ids, clusters []int64) (nKey int, err error) 
 		return 0, argErr("ids and clusters differ in length (%d, %d)", len(ids), len(clusters))
 	}
 	r := spanReader{data: data, ids: ids, cls: clusters}
+	return r.announced()
+}
+
+// announced reads r.data as spansFromMarshal does, as many mentions as r.ids
+// is long, into r.ids and r.cls.
+func (r *spanReader) announced() (nKey int, err error) {
 	end := r.item(0, depthPair, false)
 	switch {
 	case r.err != nil:
 		return 0, r.err
-	case end != len(data):
-		return 0, r.refuse("%d bytes after the document", len(data)-end)
-	case r.n != len(ids):
-		return 0, r.refuse("%d mentions, not the %d announced", r.n, len(ids))
+	case end != len(r.data):
+		return 0, r.refuse("%d bytes after the document", len(r.data)-end)
+	case r.n != len(r.ids):
+		return 0, r.refuse("%d mentions, not the %d announced", r.n, len(r.ids))
 	}
 	return r.nKey, nil
 }
@@ -91,6 +100,9 @@ func marshalDocument(data []byte) (ids, clusters []int64, nKey int, err error) {
 // readMarshal is marshalDocument reading into both, ids in its first guess
 // values and clusters in the rest, as long as they have room.
 func readMarshal(data []byte, both []int64, guess int) (ids, clusters []int64, nKey int, err error) {
+	if n, nKey, ok := readPlain(data, both[:guess], both[guess:]); ok {
+		return both[:n], both[guess : guess+n], nKey, nil
+	}
 	r := spanReader{data: data, ids: both[:guess:guess], cls: both[guess:], grow: true}
 	end := r.item(0, depthPair, false)
 	switch {
@@ -100,6 +112,63 @@ func readMarshal(data []byte, both []int64, guess int) (ids, clusters []int64, n
 		return nil, nil, 0, r.refuse("%d bytes after the document", len(data)-end)
 	}
 	return r.ids[:r.n], r.cls[:r.n], r.nKey, nil
+}
+
+// readPlain reads data as readMarshal does when it is what marshal version
+// 2 writes for the per-call road's common document: a (key, response)
+// tuple, each side a list or tuple of clusters, each cluster a list or
+// tuple of mentions, each mention a tuple of two ints in order (0 <= start
+// <= end), with room for them in ids and cls. It writes the packed ids and
+// cluster positions, key first, and returns their number and the key's; ok
+// is false for any other data (then what it wrote means nothing), which
+// the general reading (spanReader) reads, refuses or makes room for. One
+// loop per level, without the general reading's calls per object.
+func readPlain(data []byte, ids, cls []int64) (n, nKey int, ok bool) {
+	at, count := 0, 0
+	if at, count, ok = plainCount(data, at); !ok || count != 2 || data[0] != marshalTuple {
+		return 0, 0, false
+	}
+	for side := range 2 {
+		var clusters int
+		if at, clusters, ok = plainCount(data, at); !ok {
+			return 0, 0, false
+		}
+		for c := range clusters {
+			var mentions int
+			if at, mentions, ok = plainCount(data, at); !ok || mentions > len(ids)-n || mentions > len(cls)-n ||
+				mentions > (len(data)-at)/15 {
+				return 0, 0, false
+			}
+			block := data[at : at+15*mentions]
+			for len(block) >= 15 {
+				w := block[:15]
+				start, end := int64(int32(binary.LittleEndian.Uint32(w[6:]))), int64(int32(binary.LittleEndian.Uint32(w[11:])))
+				if binary.LittleEndian.Uint64(w)&(1<<48-1) != plainTuple2 || w[10] != marshalInt || start < 0 || start > end {
+					return 0, 0, false
+				}
+				ids[n], cls[n] = start<<32|end, int64(c)
+				n++
+				block = block[15:]
+			}
+			at += 15 * mentions
+		}
+		if side == 0 {
+			nKey = n
+		}
+	}
+	return n, nKey, at == len(data)
+}
+
+// plainCount reads the header of a list or a tuple as marshal version 2
+// writes them (the type byte without the "remember" flag, an int32 count)
+// at offset at: the offset after it and the count, ok false for anything
+// else.
+func plainCount(data []byte, at int) (next, count int, ok bool) {
+	if at+5 > len(data) || (data[at] != marshalList && data[at] != marshalTuple) {
+		return at, 0, false
+	}
+	c := int32(binary.LittleEndian.Uint32(data[at+1:]))
+	return at + 5, int(c), c >= 0
 }
 
 // marshalScratch is the memory of one per-call scoring (scoreMarshal):
@@ -247,11 +316,14 @@ func (r *spanReader) object(at int, d marshalDepth, replay bool) int {
 		}
 	case depthCluster:
 		for m := 0; m < count && p >= 0; m++ {
-			if q := r.plainMention(p); q > 0 {
-				p = q
-				continue
+			if !r.general {
+				var plain int
+				if p, plain = r.plainMentions(p, count-m); plain == count-m {
+					break
+				}
+				m += plain
 			}
-			p = r.item(p, depthMention, replay)
+			p = r.item(p, depthMention, replay) // the mention that stopped plainMentions
 		}
 	case depthMention:
 		p = r.mention(p, count, replay)
@@ -259,31 +331,50 @@ func (r *spanReader) object(at int, d marshalDepth, replay bool) int {
 	return p
 }
 
-// plainMention reads the mention at offset at when it is a tuple of two
-// ints that nothing refers to (no "remember" flag on the tuple or its ints:
-// all of marshal version 2's data) and returns the offset after it; 0 when
-// it is not, for the general reading (item). The common case of a long
-// document, read without the generic calls.
-func (r *spanReader) plainMention(at int) int {
-	data := r.data
-	var p int
-	switch {
-	case at+12 <= len(data) && data[at] == marshalSmallTuple && data[at+1] == 2:
-		p = at + 2
-	case at+15 <= len(data) && data[at] == marshalTuple && binary.LittleEndian.Uint32(data[at+1:]) == 2:
-		p = at + 5
-	default:
-		return 0
+// Plain mentions as their first bytes read as a little-endian integer
+// (low bytes first): a tuple of two items whose first is an int, in marshal
+// version 2 ('(', count 2 as an int32, 'i') and as version 4 writes a small
+// tuple (')', count 2 as a byte, 'i'), neither with the "remember" flag.
+const (
+	plainTuple2      = 0x69_00000002_28 // 6 bytes
+	plainSmallTuple2 = 0x69_02_29       // 3 bytes
+)
+
+// plainMentions reads, from offset at, up to count mentions of the cluster
+// being read while they are plain: a tuple of two ints that nothing refers
+// to (all of marshal version 2's data), in order (0 <= start <= end), with
+// room for them in ids. It returns the offset after them and how many it
+// read. The mention that stopped it, if any, is the caller's to read the
+// general way (item), which refuses it or makes room. The common case of a
+// long document, in one loop without calls.
+func (r *spanReader) plainMentions(at, count int) (next, read int) {
+	data, clus := r.data, r.clus
+	if at > len(data) {
+		return at, 0
 	}
-	if data[p] != marshalInt || data[p+5] != marshalInt {
-		return 0
+	ids, cls := r.ids[r.n:], r.cls[r.n:]
+	limit := min(count, len(ids), len(cls))
+	ids, cls = ids[:limit], cls[:limit]
+	for read < limit {
+		w := data[at:]
+		var start, end uint32
+		var size int
+		switch {
+		case len(w) >= 15 && binary.LittleEndian.Uint64(w)&(1<<48-1) == plainTuple2 && w[10] == marshalInt:
+			start, end, size = binary.LittleEndian.Uint32(w[6:]), binary.LittleEndian.Uint32(w[11:]), 15
+		case len(w) >= 12 && binary.LittleEndian.Uint32(w)&(1<<24-1) == plainSmallTuple2 && w[7] == marshalInt:
+			start, end, size = binary.LittleEndian.Uint32(w[3:]), binary.LittleEndian.Uint32(w[8:]), 12
+		}
+		s, e := int64(int32(start)), int64(int32(end))
+		if size == 0 || s < 0 || s > e {
+			break
+		}
+		ids[read], cls[read] = s<<32|e, clus
+		read++
+		at += size
 	}
-	start := int64(int32(binary.LittleEndian.Uint32(data[p+1:])))
-	end := int64(int32(binary.LittleEndian.Uint32(data[p+6:])))
-	if r.mentionAt(start, end) < 0 {
-		return -1
-	}
-	return p + 10
+	r.n += read
+	return at, read
 }
 
 // mention reads the two bounds of a mention, whose items start at p, and

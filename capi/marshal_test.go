@@ -104,12 +104,34 @@ func FuzzSpansFromMarshal(f *testing.F) {
 		data, _ := hex.DecodeString(seed)
 		f.Add(data, uint8(4))
 	}
+	// marshal.dumps(([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]), 2) and marshal.dumps(([[(4, 1)]], []), 2)
+	for _, seed := range []string{
+		"28020000005b010000005b020000002802000000690000000069010000002802000000690300000069040000005b020000005b010000002802000000690000000069010000005b01000000280200000069030000006904000000",
+		"28020000005b010000005b010000002802000000690400000069010000005b00000000",
+	} {
+		data, _ := hex.DecodeString(seed)
+		f.Add(data, uint8(4))
+	}
 	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
 		out := make([]int64, 2*int(n))
 		nKey, err := spansFromMarshal(data, out[:n], out[n:])
-		if err != nil {
+		// The general reading of every mention gives the same document, or the same refusal.
+		general := spanReader{data: data, ids: make([]int64, n), cls: make([]int64, n), general: true}
+		generalKey, generalErr := general.announced()
+		// The version 2 reading, where it reads the data, reads that document too.
+		both := make([]int64, 2*int(n))
+		if plainN, plainKey, ok := readPlain(data, both[:n], both[n:]); ok && plainN == int(n) {
+			require.NoError(t, err)
+			require.Equal(t, nKey, plainKey)
+			require.Equal(t, out, both)
+		}
+		if err != nil || generalErr != nil {
+			require.Equal(t, err, generalErr)
 			return
 		}
+		require.Equal(t, nKey, generalKey)
+		require.Equal(t, out[:n], general.ids)
+		require.Equal(t, out[n:], general.cls)
 		require.LessOrEqual(t, nKey, int(n))
 		for i, id := range out[:n] {
 			start, end := id>>32, id&(1<<32-1)
@@ -138,8 +160,28 @@ func marshalled(sides ...[][][2]int32) []byte {
 	return out
 }
 
+// marshalledV2 writes a document as marshal version 2 data (what the
+// per-call road sends: tuples with an int32 count, no flags).
+func marshalledV2(sides ...[][][2]int32) []byte {
+	le := func(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
+	out := le([]byte{marshalTuple}, int32(len(sides)))
+	for _, side := range sides {
+		out = le(append(out, marshalList), int32(len(side)))
+		for _, cluster := range side {
+			out = le(append(out, marshalList), int32(len(cluster)))
+			for _, m := range cluster {
+				out = le(append(out, marshalTuple), 2)
+				out = le(append(out, marshalInt), m[0])
+				out = le(append(out, marshalInt), m[1])
+			}
+		}
+	}
+	return out
+}
+
 // BenchmarkSpansFromMarshalFifty reads bench/per_call.py's 50-mention
-// document (50 key mentions in 10 clusters, 50 response mentions in 8).
+// document (50 key mentions in 10 clusters, 50 response mentions in 8), as
+// marshal version 4 and version 2 (the per-call road's) write it.
 func BenchmarkSpansFromMarshalFifty(b *testing.B) {
 	side := func(per int) [][][2]int32 {
 		out := make([][][2]int32, (50+per-1)/per)
@@ -148,13 +190,16 @@ func BenchmarkSpansFromMarshalFifty(b *testing.B) {
 		}
 		return out
 	}
-	data := marshalled(side(5), side(7))
-	out := make([]int64, 200)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := spansFromMarshal(data, out[:100], out[100:]); err != nil {
-			b.Fatal(err)
-		}
+	for name, data := range map[string][]byte{"v4": marshalled(side(5), side(7)), "v2": marshalledV2(side(5), side(7))} {
+		b.Run(name, func(b *testing.B) {
+			out := make([]int64, 200)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := spansFromMarshal(data, out[:100], out[100:]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -221,7 +266,7 @@ func TestInputOptionIsValidated(t *testing.T) {
 
 // TestMarshalVersionTwoIsReadPlainly: the per-call path writes marshal
 // version 2 (no references, so CPython keeps no table of the objects it
-// wrote); its mentions take plainMention, with the same checks.
+// wrote); its mentions take plainMentions, with the same checks.
 func TestMarshalVersionTwoIsReadPlainly(t *testing.T) {
 	// marshal.dumps(([[(0, 1), (3, 4)]], [[(0, 1)], [(3, 4)]]), 2)
 	data, err := hex.DecodeString("28020000005b010000005b020000002802000000690000000069010000002802000000690300000069040000005b020000005b010000002802000000690000000069010000005b01000000280200000069030000006904000000")
@@ -259,7 +304,7 @@ func TestScoreMarshalAgreesWithScoreBatch(t *testing.T) {
 	refused := marshalled([][][2]int32{{{4, 1}}}, nil)
 	ncol := gocore.NumColumns()
 	for round := 0; round < 2; round++ {
-		for _, data := range [][]byte{docs["fifty"], docs["one"], replayed, repeated, refused, docs["one"]} {
+		for _, data := range [][]byte{docs["fifty"], docs["one"], replayed, repeated, refused, docs["fifty_v2"], docs["one"]} {
 			got := make([]float64, ncol)
 			res, err := scoreMarshal(data, nil, &co, nil, got, 4)
 			ids, cls, nKey, readErr := marshalDocument(data)

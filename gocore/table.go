@@ -1,9 +1,7 @@
 package gocore
 
 import (
-	"cmp"
 	"math/bits"
-	"slices"
 	"sync"
 )
 
@@ -645,14 +643,7 @@ func (sl *slab) sortOrder(keys []int64, p *poller, withKeys bool) (order []int32
 		return order, sorted
 	}
 	if n < 256 {
-		// (key, position) is a total order, so an unstable sort gives the
-		// stable order, with fewer comparisons than a stable merge.
-		slices.SortFunc(order, func(a, b int32) int {
-			if c := cmp.Compare(keys[a], keys[b]); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
+		smallOrder(order, keys)
 		if withKeys {
 			sorted = sl.int64s(n)
 			for i := range sorted {

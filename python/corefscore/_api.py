@@ -155,7 +155,7 @@ def score(key: Any, response: Any, *, mention_types: Mapping[Any, Any] | None = 
     else:  # the per-call path of a validation loop: no option to look up
         opts = _default_options = _default_options or _options()
     if mention_types is None:
-        found = _engine.score_marshal(key, response, opts)
+        found = _lib.score_marshal(key, response, opts.marshal_handle or opts.per_call_handle())  # (the per-call road)
         if found is not None:  # (row, applied mask): the per-call road's Result holds the row alone
             row, mask = found
             result = _new(opts.row_classes.get(mask) or _row_class(opts, mask))
@@ -470,7 +470,8 @@ class Scorer:
                mention_types: Any = None) -> None:
         """Score one document, or a batch (``batch=True``, or two mappings paired by name)."""
         if name is None and mention_types is None and not batch:
-            found = _engine.score_marshal(key, response, self._opts)  # None for mappings: not lists
+            opts = self._opts  # the per-call road (_engine.score_marshal); None for mappings: not lists
+            found = _lib.score_marshal(key, response, opts.marshal_handle or opts.per_call_handle())
             if found is not None:
                 row, mask = found
                 with self._lock:

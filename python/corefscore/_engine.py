@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import os
-from marshal import dumps as _dumps
 
 from . import _lib
 
@@ -117,7 +116,7 @@ class Options:
         self.duplicates = values.get("duplicates") or "warn"
         self.analysis = values.get("outputs") == "analysis"  # a scoring call then returns the analysis
         self._handles: dict[tuple[bool, bool, bool], int] = {}
-        self.marshal_handle = 0  # handle(False, True, True), kept apart for the per-call road (score_marshal)
+        self.marshal_handle = 0  # per_call_handle() once made: read by the per-call road before it calls anything
         self.row_classes: dict[int, Any] = {}  # applied metrics mask -> the class of the per-call road's results
         self.handle(False)  # validates now: a bad option fails at the call that gave it
 
@@ -137,6 +136,14 @@ class Options:
             if marshal and not types_given and spans:
                 self.marshal_handle = h
         return h
+
+    def per_call_handle(self) -> int:
+        """The handle of the per-call road (:func:`_lib.score_marshal`), made on first use; 0 for an analysis.
+
+        The road's callers read ``marshal_handle`` first (an attribute costs
+        less than this call): ``opts.marshal_handle or opts.per_call_handle()``.
+        """
+        return 0 if self.analysis else self.handle(False, True, True)
 
     def __del__(self) -> None:
         free = getattr(_lib, "free", None)  # None once the interpreter is shutting down
@@ -316,33 +323,14 @@ _HANDLE_KEYS = (((False, False, False), (False, True, False)),
 
 
 def score_marshal(key: Any, response: Any, opts: Options) -> tuple | None:
-    """The per-call road of one untyped document of span lists: ``(counts row, applied mask)``, or None.
+    """The per-call road of one untyped document of span lists (:func:`_lib.score_marshal`) under ``opts``.
 
-    The row is the bytes of the thread's counts row, which the next per-call
-    scoring overwrites: copy it before anything else scores (:func:`_lib.score_marshal`).
-    The mask's metric names are :func:`applied`'s.
-
-    Read and scored in one engine call (``input=marshal``), chosen by an O(1)
-    look at the first mention (a ``(start, end)`` pair of ints). None, for the
-    general road (:func:`_convert.convert` then :func:`score_docs`), when the
-    document is not that, is too long for a call without a cancel flag, or
-    the engine has more to say than counts (an error, repeated mentions,
-    warnings: the general road says it in the caller's terms).
+    ``(counts row, applied mask)``, or None for the general road
+    (:func:`_convert.convert` then :func:`score_docs`), which an analysis
+    always takes. ``score`` and ``Scorer.update`` make this call themselves,
+    without this function's frame.
     """
-    tk, tr = type(key), type(response)
-    if (tk is not list and tk is not tuple) or (tr is not list and tr is not tuple) or opts.analysis:
-        return None  # (before marshal copies a long key whose response is refused anyway)
-    try:
-        first = (key[0] if key else response[0])[0]
-    except Exception:  # no first mention to look at: the general road
-        return None
-    if type(first) is not tuple or len(first) != 2 or type(first[0]) is not int or type(first[1]) is not int:
-        return None
-    try:
-        data = _dumps((key, response), 2)  # version 2: no references, no table of objects
-    except ValueError:  # not marshallable (a set, a tensor): the general road
-        return None
-    return _lib.score_marshal(data, opts.marshal_handle or opts.handle(False, True, True))
+    return _lib.score_marshal(key, response, opts.marshal_handle or opts.per_call_handle())
 
 
 def applied(mask: int) -> tuple[str, ...]:

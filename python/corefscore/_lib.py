@@ -466,24 +466,47 @@ def score_one(both: Any, nk: int, types: Any, options: int):
 MARSHAL_MAX = 1 << 17
 
 
-def score_marshal(data: bytes, options: int) -> tuple | None:
-    """One document given as ``marshal.dumps((key, response), 2)``, read and scored in one call (input=marshal).
+def score_marshal(key: Any, response: Any, options: int) -> tuple | None:
+    """The per-call road: one untyped document of span lists read and scored in one engine call (input=marshal).
 
     ``options`` is a handle made with ``input=marshal`` and
-    ``span_mentions=true``. Returns ``(row, applied)``: ``row`` a memoryview
-    of the counts row's bytes (n_columns float64s) that the thread's next
-    per-call scoring overwrites, so the caller copies it at once, and the
-    applied metrics bit mask. None when the call has more to say than counts
-    (data the engine does not read as span lists, an error, repeated mentions
-    or warnings: the engine is given no room for their records), when
-    ``data`` is longer than MARSHAL_MAX, or where the bytes' address cannot
-    be handed over (see _bytes_data); the caller then takes the general
-    road, which says it in the caller's terms. Nothing here reports.
+    ``span_mentions=true`` (0: the road is not taken). The two sides cross as
+    ``marshal.dumps((key, response), 2)`` (version 2: no references, no table
+    of the objects written), chosen by an O(1) look at the first mention (a
+    ``(start, end)`` pair of ints); the engine reads them (see
+    :func:`spans_from_lists` for what marshal writes) and scores them.
+    Returns ``(row, applied)``: ``row`` a memoryview of the counts row's
+    bytes (n_columns float64s) that the thread's next per-call scoring
+    overwrites, so the caller copies it at once, and the applied metrics bit
+    mask (:func:`metric_names`' order). None, for the general road, which
+    says it in the caller's terms, when the document is not that, is longer
+    than MARSHAL_MAX, or the call has more to say than counts (data the
+    engine does not read as span lists, an error, repeated mentions or
+    warnings: the engine is given no room for their records), or where the
+    bytes' address cannot be handed over (see _bytes_data). Nothing here
+    reports. One frame, everything looked up once: it is most of a
+    validation loop's call.
     """
-    pc = _per_call.get(get_ident()) or _per_call_state()
+    tk, tr = type(key), type(response)
+    if (tk is not list and tk is not tuple) or (tr is not list and tr is not tuple) or not options:
+        return None  # (before marshal copies a long key whose response is refused anyway)
+    try:
+        first = (key[0] if key else response[0])[0]
+    except Exception:  # no first mention to look at: the general road
+        return None
+    if type(first) is not tuple or len(first) != 2 or type(first[0]) is not int or type(first[1]) is not int:
+        return None
+    try:
+        data = _marshal((key, response), 2)
+    except ValueError:  # not marshallable (a set, a tensor): the general road
+        return None
     n = len(data)
     if n > MARSHAL_MAX or not _bytes_data:
         return None
+    try:
+        pc = _per_call[get_ident()]
+    except KeyError:
+        pc = _per_call_state()
     # The engine reads the bytes where they are (the bytes object outlives the call): no copy.
     side = pc.side
     side[_SIDE_MENTIONS], side[_SIDE_LENGTH] = id(data) + _bytes_data, n
@@ -522,10 +545,13 @@ class _PerCall:
     mentions are the marshal bytes, its length their count), which the call
     reads and writes through ``side`` and ``report``, their int64 fields as
     memoryviews (a ctypes field costs twice as much); ``args`` holds the
-    call's arguments per options handle, every one a ctypes object (or None)
-    so that ``call``, ``cs_score_batch`` without argtypes, passes them as
-    they are (argtypes would call a converter per argument: ~1,400
-    instructions a call); ``row`` is the counts row the engine writes, as bytes.
+    call's arguments per options handle, each one None or an argument object
+    made once (``byref`` of a ctypes object, :func:`_int64_arg`), which
+    ``call``, ``cs_score_batch`` without argtypes, passes as it is: argtypes
+    would call a converter per argument (~1,400 instructions a call), and a
+    c_int64 or c_void_p object makes and frees an argument object on every
+    call (~300 instructions each); ``row`` is the counts row the engine
+    writes, as bytes.
     """
 
     __slots__ = ("args", "call", "report", "row", "row_buffer", "side", "structs")
@@ -567,10 +593,21 @@ def _marshal_args(pc: _PerCall, options: int) -> tuple:
     """
     if len(pc.args) >= 256:
         pc.args.clear()
-    side, report, err = (_p(ctypes.addressof(x)) for x in pc.structs)
-    pc.args[options] = (_i64(1), side, None, None, _i64(options), None, _p(ctypes.addressof(pc.row_buffer)),
-                        _i64(len(pc.row_buffer)), None, _i64(0), None, _i64(0), report, err)
+    side, report, err = (ctypes.byref(x) for x in pc.structs)
+    one, zero = _int64_arg(1), _int64_arg(0)
+    pc.args[options] = (one, side, None, None, _int64_arg(options), None, ctypes.byref(pc.row_buffer),
+                        _int64_arg(len(pc.row_buffer)), None, zero, None, zero, report, err)
     return pc.args[options]
+
+
+def _int64_arg(value: int) -> Any:
+    """An int64 argument of a call without argtypes, made once: what ctypes passes as it is.
+
+    ``c_int64.from_param`` gives the argument object that a c_int64 would
+    make on every call (typed int64, whatever the argument's place: a Python
+    int would cross as a C int, whose upper half is undefined on the stack).
+    """
+    return _i64.from_param(value)
 
 
 def _point(s: _Scratch, both: Any, nk: int, types: Any) -> None:
