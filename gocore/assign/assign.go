@@ -140,20 +140,27 @@ func maxWeight(nLeft, nRight int, edges []Edge, stop func() bool, wantMatch bool
 	return total, rowCol, nil
 }
 
-// disjointEdges answers MaxWeight without the solver when the graph is
-// itself a matching: its positive-weight edges come in strictly increasing
-// order of left vertex and no two of them share a right vertex. Every such
-// edge is then matched, and the total is summed in order of left vertex as
-// the solver sums it, so the result is bit-identical. ok is false otherwise
-// (the caller runs the solver). This is the common case of a small document,
-// and of a response equal to its key. The assignment is returned only when
-// wantMatch. Cost: O(E + nRight/64), no allocation beyond the returned
-// assignment when nRight ≤ 256.
+// disjointEdges answers MaxWeight without the solver when every component
+// of the graph is a star around one left vertex: its positive-weight edges
+// come in non-decreasing order of left vertex (each left vertex's edges in
+// one run) and no two of them share a right vertex. No two left vertices
+// then compete for a right vertex, so the optimum matches each left vertex
+// to a heaviest of its right vertices, and that is the matching the solver
+// ends with: its greedy start takes each row's first heaviest edge (rows
+// keep the edges' order, and no right vertex is taken by another row), and
+// neither the tight matching nor a search has a free row left to place. The
+// total is summed in order of left vertex as the solver sums it, so the
+// result is bit-identical. ok is false otherwise (the caller runs the
+// solver). This is the common case of a small document (a matching: one edge
+// a left vertex; a response that splits each key cluster: one star a key
+// cluster), and of a response equal to its key. The assignment is returned
+// only when wantMatch. Cost: O(E + nRight/64), no allocation beyond the
+// returned assignment when nRight ≤ 256.
 func disjointEdges(nLeft, nRight int, edges []Edge, wantMatch bool) (total float64, rowCol []int32, ok bool) {
 	prev := int32(-1)
 	for _, e := range edges {
 		if e.Weight > 0 {
-			if e.Left <= prev {
+			if e.Left < prev {
 				return 0, nil, false
 			}
 			prev = e.Left
@@ -173,21 +180,35 @@ func disjointEdges(nLeft, nRight int, edges []Edge, wantMatch bool) (total float
 			seen[word] |= bit
 		}
 	}
-	for _, e := range edges {
-		if e.Weight > 0 {
-			total += e.Weight
+	if wantMatch {
+		rowCol = make([]int32, nLeft)
+		for l := range rowCol {
+			rowCol[l] = -1
 		}
 	}
-	if !wantMatch {
-		return total, nil, true
-	}
-	rowCol = make([]int32, nLeft)
-	for l := range rowCol {
-		rowCol[l] = -1
-	}
+	// One run of edges per left vertex: add its heaviest weight when the run
+	// ends; the first edge of that weight is its match.
+	run, heaviest, heaviestRight := int32(-1), 0.0, int32(-1)
 	for _, e := range edges {
-		if e.Weight > 0 {
-			rowCol[e.Left] = e.Right
+		if e.Weight <= 0 {
+			continue
+		}
+		if e.Left != run {
+			if run >= 0 {
+				total += heaviest
+				if wantMatch {
+					rowCol[run] = heaviestRight
+				}
+			}
+			run, heaviest, heaviestRight = e.Left, e.Weight, e.Right
+		} else if e.Weight > heaviest {
+			heaviest, heaviestRight = e.Weight, e.Right
+		}
+	}
+	if run >= 0 {
+		total += heaviest
+		if wantMatch {
+			rowCol[run] = heaviestRight
 		}
 	}
 	return total, rowCol, true

@@ -367,8 +367,9 @@ func solverOnly(nLeft, nRight int, edges []Edge) (float64, []int32) {
 }
 
 // TestDisjointEdges checks MaxWeight's shortcut for graphs whose edges share
-// no vertex: it answers exactly when the positive edges come in strictly
-// increasing left order with distinct right vertices, and then gives the
+// no right vertex: it answers exactly when the positive edges come in
+// non-decreasing left order with distinct right vertices (stars around left
+// vertices, a matching among them), and then gives the
 // solver's total bit for bit and the solver's assignment. Right vertices
 // beyond 256 exercise the heap-allocated bitset.
 func TestDisjointEdges(t *testing.T) {
@@ -384,7 +385,11 @@ func TestDisjointEdges(t *testing.T) {
 		{"two disjoint", 2, 2, []Edge{{0, 1, 0.1}, {1, 0, 0.7}}, true},
 		{"skips a left vertex", 3, 3, []Edge{{0, 2, 1}, {2, 0, 3}}, true},
 		{"zero weight shares a vertex", 2, 2, []Edge{{0, 0, 1}, {0, 1, 0}, {1, 0, 0}}, true},
-		{"left degree two", 1, 2, []Edge{{0, 0, 1}, {0, 1, 2}}, false},
+		{"left degree two", 1, 2, []Edge{{0, 0, 1}, {0, 1, 2}}, true},
+		{"star tie takes the first", 1, 3, []Edge{{0, 2, 1}, {0, 0, 2}, {0, 1, 2}}, true},
+		{"stars split a key", 3, 6, []Edge{{0, 1, 0.6}, {0, 0, 0.4}, {1, 3, 0.4}, {1, 2, 0.6}, {2, 5, 0.5}, {2, 4, 0.5}}, true},
+		{"zero weight inside a star", 2, 3, []Edge{{0, 0, 1}, {1, 0, 0}, {0, 1, 3}, {1, 2, 1}}, true},
+		{"star run interrupted", 2, 3, []Edge{{0, 0, 1}, {1, 1, 1}, {0, 2, 2}}, false},
 		{"right degree two", 2, 1, []Edge{{0, 0, 1}, {1, 0, 2}}, false},
 		{"parallel edges", 1, 1, []Edge{{0, 0, 1}, {0, 0, 2}}, false},
 		{"left order decreasing", 2, 2, []Edge{{1, 1, 1}, {0, 0, 2}}, false},
@@ -423,6 +428,40 @@ func TestDisjointEdges(t *testing.T) {
 		wantTotal, wantRowCol := solverOnly(nLeft, nRight, edges)
 		require.Equal(t, math.Float64bits(wantTotal), math.Float64bits(total), "trial %d", trial)
 		require.Equal(t, wantRowCol, rowCol, "trial %d", trial)
+	}
+}
+
+// TestDisjointEdgesStars: on random star forests (each left vertex's edges
+// in one run, every right vertex in one edge), with weights from a few
+// values so that a star's heaviest edge is often tied, and zero-weight
+// edges between them, the shortcut answers and gives the solver's total bit
+// for bit and the solver's choice among tied edges.
+func TestDisjointEdgesStars(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 4))
+	weights := []float64{0, 0.2, 1.0 / 3, 0.5, 0.5, 1}
+	for trial := 0; trial < 500; trial++ {
+		nLeft, nRight := 1+rng.IntN(30), 1+rng.IntN(300)
+		perm := rng.Perm(nRight)
+		var edges []Edge
+		next := 0
+		for l := 0; l < nLeft && next < nRight; l++ {
+			for k := rng.IntN(5); k > 0 && next < nRight; k-- {
+				edges = append(edges, Edge{Left: int32(l), Right: int32(perm[next]), Weight: weights[rng.IntN(len(weights))]})
+				next++
+			}
+		}
+		if rng.IntN(8) == 0 && len(edges) > 0 { // a zero-weight edge on a taken right vertex
+			e := edges[rng.IntN(len(edges))]
+			edges = append(edges, Edge{Left: int32(nLeft - 1), Right: e.Right, Weight: 0})
+		}
+		total, rowCol, ok := disjointEdges(nLeft, nRight, edges, true)
+		require.True(t, ok, "trial %d", trial)
+		wantTotal, wantRowCol := solverOnly(nLeft, nRight, edges)
+		require.Equal(t, math.Float64bits(wantTotal), math.Float64bits(total), "trial %d", trial)
+		require.Equal(t, wantRowCol, rowCol, "trial %d", trial)
+		totalOnly, err := MaxWeightTotalPoll(nLeft, nRight, edges, nil)
+		require.NoError(t, err)
+		require.Equal(t, math.Float64bits(wantTotal), math.Float64bits(totalOnly), "trial %d", trial)
 	}
 }
 
