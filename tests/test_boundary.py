@@ -429,3 +429,18 @@ def test_ctrl_c_ends_a_read_of_a_fifo_nobody_writes(tmp_path, argv):
     finally:
         child.kill()
     assert child.returncode == 130 and "Traceback" not in err, err
+
+
+def test_reference_totals_is_refused_where_rows_are_returned():
+    """``sums="reference-totals"`` makes only the totals the reference's (a tied document's CEAF_e row may
+    hold any of its optimal alignments' sums), so a call that returns per-document rows refuses it; the
+    totals-only drop-in form asks for it (``tests/test_cli_corpora.py`` checks its totals)."""
+    key, resp = REPO / "examples" / "key.conll", REPO / "examples" / "response.conll"
+    one = [[(0, 1), (3, 3)]]
+    for call in (lambda: corefscore.score_files(key, resp, sums="reference-totals"),
+                 lambda: corefscore.score(one, one, sums="reference-totals"),
+                 lambda: corefscore.score_corpus([one], [one], sums="reference-totals"),
+                 lambda: corefscore.Scorer(sums="reference-totals")):
+        with pytest.raises(ValueError, match="sums='reference'"):
+            call()
+    assert corefscore.score_files(key, resp, sums="reference").conll_f1 is not None

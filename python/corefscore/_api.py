@@ -41,6 +41,15 @@ _default_options: Options | None = None
 def _options(metrics: Any = None, singletons: str | None = None, duplicates: str = "warn", blanc_rule: str = "key",
              workers: int | None = None, link_weights: Any = None, da_weights: Any = None, da_greedy: bool = False,
              **more: Any) -> Options:
+    if more.get("sums") == "reference-totals":
+        # Under it a tied document's CEAF_e row may hold any of its optimal alignments' sums: only the
+        # totals are the reference's. The command line's totals-only drop-in form asks for it, and prints
+        # no row; a call that returns rows would show road-dependent numbers.
+        raise ValueError(
+            "sums='reference-totals' makes only the corpus totals the reference scorer's, not each document's "
+            "counts, and is for `corefscore METRIC KEY RESPONSE none`; use sums='reference' (every document's "
+            "counts as the reference scorer sums them) or sums='exact'."
+        )
     return _engine.options(metrics=metrics, singletons=singletons, duplicates=duplicates, blanc_rule=blanc_rule,
                            workers=workers, link_weights=link_weights, da_weights=da_weights, da_greedy=da_greedy,
                            **more)
