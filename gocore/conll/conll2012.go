@@ -1392,9 +1392,9 @@ func (d *conllDoc) finish(path string, num int) (Doc, error) {
 	for i := range doc.Mentions {
 		m := &doc.Mentions[i]
 		_, isNE := ne[packSpan(m.Start, m.End)]
-		m.Type, d.clsBuf = spanType(m, classes, isNE, d.clsBuf, &spans)
+		m.Type, d.clsBuf = spanType(m, nil, classes, isNE, d.clsBuf, &spans)
 		var h int32
-		if h, m.HasHead, d.clsBuf = spanHead(m, classes, d.clsBuf, &spans); m.HasHead {
+		if h, m.HasHead, d.clsBuf = spanHead(m, nil, classes, d.clsBuf, &spans); m.HasHead {
 			m.Head = gocore.WordNode(h)
 		}
 	}

@@ -124,6 +124,7 @@ type conlluDoc struct {
 	nOpen    int
 	partials []*udPartial
 	ments    []Mention    // in closing order, Cluster the entity; grouped by entity in finish
+	rare     rareTable    // the rare parts of ments (goes into the Doc: new for each document)
 	attr     headAttr     // which Entity attribute gives the head (from "# global.Entity")
 	classes  []tokenClass // per word; a word without tags has class 0, so a mention with one is untyped
 	scratch  []tokenClass
@@ -748,7 +749,7 @@ func (d *conlluDoc) closeMention(id []byte, e int32, o udOpen, endWord int32, en
 			break
 		}
 	}
-	m := wordSetMention(p.words, int64(e))
+	m := d.wordSetMention(p.words, int64(e))
 	if len(p.words) == 0 {
 		m = Mention{Start: d.words, End: d.words - 1, Cluster: int64(e)}
 	}
@@ -784,10 +785,11 @@ func (d *conlluDoc) addMention(e int32, o udOpen, endWord int32, endEmpty, num i
 // before empty nodes were read), headSpec the one its head node reads.
 func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties []gocore.Node) {
 	if len(empties) > 0 {
-		m.rareOf().nodes = empties
+		d.rare.add(m).nodes = empties
 	}
-	h := headWord(m, d.attr.minspan, typeHead, d.heads, &d.depIdx)
-	m.Type, d.scratch = spanType(m, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch, &d.spans)
+	words := d.rare.words(m)
+	h := headWord(m, words, d.attr.minspan, typeHead, d.heads, &d.depIdx)
+	m.Type, d.scratch = spanType(m, words, d.classes, h >= 0 && int(h) < len(d.propn) && d.propn[h], d.scratch, &d.spans)
 	d.setHead(m, headSpec, h, empties)
 	if m.Head.Empty() && m.Type == gocore.TypeUnknown && d.classes != nil {
 		m.Type = gocore.TypePronoun // a zero: a dropped pronoun
@@ -803,15 +805,16 @@ func (d *conlluDoc) finishMention(m *Mention, typeHead, headSpec []byte, empties
 // Time O(log n) in the mention's length (the k-th node is found by binary
 // search, not by walking the mention).
 func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []gocore.Node) {
+	words := d.rare.words(m)
 	nw := 0
-	if m.Words() != nil {
-		nw = len(m.Words())
+	if words != nil {
+		nw = len(words)
 	} else if m.End >= m.Start {
 		nw = int(m.End-m.Start) + 1
 	}
 	word := func(i int) int32 {
-		if m.Words() != nil {
-			return m.Words()[i]
+		if words != nil {
+			return words[i]
 		}
 		return m.Start + int32(i)
 	}
@@ -821,8 +824,8 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []goco
 	}
 	// wordsBefore returns the number of the mention's words before node x.
 	wordsBefore := func(x gocore.Node) int {
-		if m.Words() != nil {
-			i, _ := slices.BinarySearchFunc(m.Words(), x, func(w int32, x gocore.Node) int { return cmp.Compare(gocore.WordNode(w), x) })
+		if words != nil {
+			i, _ := slices.BinarySearchFunc(words, x, func(w int32, x gocore.Node) int { return cmp.Compare(gocore.WordNode(w), x) })
 			return i
 		}
 		return min(nw, max(0, int(int64(x>>16)-1-int64(m.Start)+1)))
@@ -848,20 +851,21 @@ func (d *conlluDoc) setHead(m *Mention, headSpec []byte, h int32, empties []goco
 	m.Head, m.HasHead = node, true
 	if isEmpty {
 		ei, _ := slices.BinarySearch(d.emptyNodes, node)
-		m.rareOf().deps = d.empties[ei].deps
+		d.rare.add(m).deps = d.empties[ei].deps
 	}
 }
 
 // wordSetMention builds a mention from a set of words: sorted and unique, a
 // span when contiguous.
-func wordSetMention(words []int32, cluster int64) Mention {
+func (d *conlluDoc) wordSetMention(words []int32, cluster int64) Mention {
 	slices.Sort(words)
 	words = slices.Compact(words)
 	first, last := words[0], words[len(words)-1]
-	if int(last-first)+1 == len(words) {
-		return Mention{Start: first, End: last, Cluster: cluster}
+	m := Mention{Start: first, End: last, Cluster: cluster}
+	if int(last-first)+1 != len(words) {
+		d.rare.add(&m).words = words
 	}
-	return Mention{Start: first, End: last, Cluster: cluster, rare: &mentionRare{words: words}}
+	return m
 }
 
 // finish checks that every mention is closed and builds the Doc.
@@ -898,7 +902,7 @@ func (d *conlluDoc) finish(path string, num int) (Doc, error) {
 		sent = slices.Clone(sent)
 	}
 	doc := Doc{Name: d.name, NumTokens: int(d.words), Path: path, Line: d.line, Entities: d.ids, emptyNodes: true,
-		sentStart: sent}
+		sentStart: sent, rare: d.rare}
 	// Group the mentions by entity (a stable counting sort: closing order
 	// within an entity).
 	at := make([]int, len(d.ids)+1)

@@ -52,7 +52,7 @@ func TestReadCoNLLU(t *testing.T) {
 	}
 	var got []m
 	for _, x := range d.Mentions {
-		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.Words(), x.Type})
+		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, d.Words(&x), x.Type})
 	}
 	want := []m{
 		{"e1", 0, 1, nil, gocore.TypeNominal},
@@ -64,7 +64,7 @@ func TestReadCoNLLU(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 	zero := d.Mentions[2]
-	assert.Equal(t, []gocore.Node{gocore.NodeOf(0, 3, 1)}, zero.EmptyNodes())
+	assert.Equal(t, []gocore.Node{gocore.NodeOf(0, 3, 1)}, d.EmptyNodes(&zero))
 	assert.Equal(t, gocore.NodeOf(0, 3, 1), zero.Head)
 	assert.True(t, zero.Head.Empty())
 	assert.Equal(t, gocore.WordNode(1), d.Mentions[0].Head, "head 2 of e1 is its second word")
@@ -102,7 +102,7 @@ func TestReadCoNLLUZeros(t *testing.T) {
 	var got []m
 	for _, x := range d.Mentions {
 		require.True(t, x.HasHead)
-		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, x.EmptyNodes(), x.Head, d.HeadSentence(&x), x.HeadDeps()})
+		got = append(got, m{d.Entities[x.Cluster], x.Start, x.End, d.EmptyNodes(&x), x.Head, d.HeadSentence(&x), d.HeadDeps(&x)})
 	}
 	z21, z31, z01 := gocore.NodeOf(0, 2, 1), gocore.NodeOf(0, 3, 1), gocore.NodeOf(4, 0, 1)
 	deps := []gocore.Dep{{Parent: gocore.WordNode(1), Rel: "nsubj"}, {Parent: gocore.WordNode(0), Rel: "obj"}}
@@ -136,15 +136,15 @@ func TestReadCoNLLUDocuments(t *testing.T) {
 // sides and distinct sets distinct ids, with bit 62 set.
 func TestPairDiscontinuous(t *testing.T) {
 	key := []Doc{{Name: "d", NumTokens: 9, Mentions: []Mention{
-		{Start: 0, End: 4, rare: &mentionRare{words: []int32{0, 1, 4}}, Cluster: 0},
+		{Start: 0, End: 4, rare: 1, Cluster: 0},
 		{Start: 2, End: 3, Cluster: 0},
-		{Start: 5, End: 8, rare: &mentionRare{words: []int32{5, 8}}, Cluster: 1},
-	}}}
+		{Start: 5, End: 8, rare: 2, Cluster: 1},
+	}, rare: rareTable{{words: []int32{0, 1, 4}}, {words: []int32{5, 8}}}}}
 	resp := []Doc{{Name: "d", NumTokens: 9, Mentions: []Mention{
-		{Start: 5, End: 8, rare: &mentionRare{words: []int32{5, 8}}, Cluster: 7},
-		{Start: 0, End: 4, rare: &mentionRare{words: []int32{0, 1, 4}}, Cluster: 7},
-		{Start: 0, End: 4, rare: &mentionRare{words: []int32{0, 4}}, Cluster: 7},
-	}}}
+		{Start: 5, End: 8, rare: 1, Cluster: 7},
+		{Start: 0, End: 4, rare: 2, Cluster: 7},
+		{Start: 0, End: 4, rare: 3, Cluster: 7},
+	}, rare: rareTable{{words: []int32{5, 8}}, {words: []int32{0, 1, 4}}, {words: []int32{0, 4}}}}}
 	docs, warnings, err := Pair(key, resp)
 	require.NoError(t, err)
 	assert.Empty(t, warnings)
@@ -201,31 +201,32 @@ func TestHeadWord(t *testing.T) {
 	tests := []struct {
 		name    string
 		m       *Mention
+		words   []int32 // a discontinuous mention's
 		minspan bool
 		spec    string
 		want    int32
 	}{
-		{"no attribute: first word governed from outside", span(2, 3), false, "", 2},
-		{"minspan picks its word governed from outside", span(2, 3), true, "2", 3},
-		{"minspan: first of its words governed from outside", span(1, 5), true, "2,1,5", 1},
-		{"minspan: none governed from outside, first of them", span(0, 5), true, "3,2", 2},
-		{"head is taken as given", span(2, 3), false, "2", 3},
-		{"head must be one position", span(2, 3), false, "1,2", 2},
-		{"position past the mention is ignored", span(2, 3), true, "3", 2},
-		{"malformed spec is ignored", span(2, 3), true, "x", 2},
-		{"zero position is ignored", span(2, 3), true, "0", 2},
-		{"empty item is ignored", span(2, 3), true, "2,,1", 2},
-		{"trailing comma is ignored", span(2, 3), true, "2,", 2},
-		{"sign is ignored", span(2, 3), true, "+2", 2},
-		{"huge position is ignored", span(2, 3), true, "99999999999999999999", 2},
-		{"whole sentence: the root", span(0, 5), false, "", 0},
-		{"discontinuous, head by position", &Mention{Start: 1, End: 5, rare: &mentionRare{words: []int32{1, 2, 5}}}, false, "3", 5},
-		{"discontinuous, word 2's head 1 is inside", &Mention{Start: 1, End: 5, rare: &mentionRare{words: []int32{1, 2, 5}}}, false, "", 1},
-		{"head index past deps is not outside", span(6, 7), false, "", -1},
+		{"no attribute: first word governed from outside", span(2, 3), nil, false, "", 2},
+		{"minspan picks its word governed from outside", span(2, 3), nil, true, "2", 3},
+		{"minspan: first of its words governed from outside", span(1, 5), nil, true, "2,1,5", 1},
+		{"minspan: none governed from outside, first of them", span(0, 5), nil, true, "3,2", 2},
+		{"head is taken as given", span(2, 3), nil, false, "2", 3},
+		{"head must be one position", span(2, 3), nil, false, "1,2", 2},
+		{"position past the mention is ignored", span(2, 3), nil, true, "3", 2},
+		{"malformed spec is ignored", span(2, 3), nil, true, "x", 2},
+		{"zero position is ignored", span(2, 3), nil, true, "0", 2},
+		{"empty item is ignored", span(2, 3), nil, true, "2,,1", 2},
+		{"trailing comma is ignored", span(2, 3), nil, true, "2,", 2},
+		{"sign is ignored", span(2, 3), nil, true, "+2", 2},
+		{"huge position is ignored", span(2, 3), nil, true, "99999999999999999999", 2},
+		{"whole sentence: the root", span(0, 5), nil, false, "", 0},
+		{"discontinuous, head by position", &Mention{Start: 1, End: 5}, []int32{1, 2, 5}, false, "3", 5},
+		{"discontinuous, word 2's head 1 is inside", &Mention{Start: 1, End: 5}, []int32{1, 2, 5}, false, "", 1},
+		{"head index past deps is not outside", span(6, 7), nil, false, "", -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, headWord(tc.m, tc.minspan, []byte(tc.spec), deps, nil))
+			assert.Equal(t, tc.want, headWord(tc.m, tc.words, tc.minspan, []byte(tc.spec), deps, nil))
 		})
 	}
 }

@@ -62,15 +62,19 @@ import (
 )
 
 // Mention is one mention of a document: a contiguous span [Start, End] of
-// token indices (inclusive, 0-based, counted across the document) when
-// Words() is nil, otherwise the set Words() of token indices (sorted,
+// token indices (inclusive, 0-based, counted across the document) when its
+// document's Words(m) is nil, otherwise that set of token indices (sorted,
 // unique, not contiguous; Start and End are then its first and last
 // element).
 //
-// A Mention is 40 bytes: the readers hold one per mention of both files
-// while they are scored (2,000,000 of them for a 1M-mention document), so
-// what few mentions have (a word list, empty nodes) lies behind one pointer
-// and the head's sentence is the document's to tell (Doc.HeadSentence).
+// A Mention is 40 bytes and holds no pointer: the readers hold one per
+// mention of both files while they are scored (2,000,000 of them for a
+// 1M-mention document), so what few mentions have (a word list, empty
+// nodes) lies in its document's table, found by an index, and the head's
+// sentence is the document's to tell (Doc.HeadSentence). With no pointer in
+// it, the collector never scans a mention array: scanning one read its
+// fresh pages before the reader wrote them, and each first write then
+// faulted again and flushed the TLB of every CPU the process ran on.
 type Mention struct {
 	Start, End int32
 	Line       int32              // 1-based line where the mention closes (jsonlines: its document's line), 0 = unknown
@@ -81,9 +85,10 @@ type Mention struct {
 	HasHead bool
 	Cluster int64       // dense entity index in order of first sight within the document
 	Head    gocore.Node // the mention's head node, when HasHead
-	// rare is nil unless the mention is discontinuous or has empty nodes
-	// (CoNLL-U): see Words, EmptyNodes and HeadDeps.
-	rare *mentionRare
+	// rare is 0 unless the mention is discontinuous or has empty nodes
+	// (CoNLL-U): then it is the 1-based index of its part in its document's
+	// rareTable (see Doc.Words, Doc.EmptyNodes and Doc.HeadDeps).
+	rare int32
 }
 
 // mentionRare is what a discontinuous CoNLL-U mention or one with empty
@@ -94,43 +99,57 @@ type mentionRare struct {
 	deps  []gocore.Dep  // DEPS of the head when it is one of the empty nodes
 }
 
-// rareOf returns m's rare part, making it when m has none.
-func (m *Mention) rareOf() *mentionRare {
-	if m.rare == nil {
-		m.rare = &mentionRare{}
-	}
-	return m.rare
-}
+// rareTable holds the rare parts of one document's mentions.
+type rareTable []mentionRare
 
-// Words returns the words of a discontinuous mention (sorted, unique, not
-// contiguous), nil for a contiguous one.
-func (m *Mention) Words() []int32 {
-	if m.rare == nil {
+// of returns m's rare part, nil when it has none.
+func (t rareTable) of(m *Mention) *mentionRare {
+	if m.rare == 0 {
 		return nil
 	}
-	return m.rare.words
+	return &t[m.rare-1]
 }
 
-// EmptyNodes returns the mention's empty nodes (CoNLL-U), sorted; nil when
-// it has none. A zero mention has no words (End < Start) but empty nodes.
-func (m *Mention) EmptyNodes() []gocore.Node {
-	if m.rare == nil {
-		return nil
+// add returns m's rare part, making it when m has none. The pointer is
+// valid until the next add.
+func (t *rareTable) add(m *Mention) *mentionRare {
+	if m.rare == 0 {
+		*t = append(*t, mentionRare{})
+		m.rare = int32(len(*t))
 	}
-	return m.rare.nodes
+	return &(*t)[m.rare-1]
 }
 
-// HeadDeps returns the DEPS of the mention's head when it is an empty node
-// (CoNLL-U), nil otherwise or when the file gives none.
-func (m *Mention) HeadDeps() []gocore.Dep {
-	if m.rare == nil {
-		return nil
+// words returns the words of a discontinuous mention, nil for a span.
+func (t rareTable) words(m *Mention) []int32 {
+	if r := t.of(m); r != nil {
+		return r.words
 	}
-	return m.rare.deps
+	return nil
 }
 
-// Contiguous reports whether the mention is a single span.
-func (m *Mention) Contiguous() bool { return m.Words() == nil }
+// Words returns the words of m, a mention of d, when it is discontinuous
+// (sorted, unique, not contiguous), nil when it is contiguous.
+func (d *Doc) Words(m *Mention) []int32 { return d.rare.words(m) }
+
+// EmptyNodes returns the empty nodes of m, a mention of d (CoNLL-U), sorted;
+// nil when it has none. A zero mention has no words (End < Start) but empty
+// nodes.
+func (d *Doc) EmptyNodes(m *Mention) []gocore.Node {
+	if r := d.rare.of(m); r != nil {
+		return r.nodes
+	}
+	return nil
+}
+
+// HeadDeps returns the DEPS of the head of m, a mention of d, when it is an
+// empty node (CoNLL-U), nil otherwise or when the file gives none.
+func (d *Doc) HeadDeps(m *Mention) []gocore.Dep {
+	if r := d.rare.of(m); r != nil {
+		return r.deps
+	}
+	return nil
+}
 
 // Doc is one document read from a file.
 type Doc struct {
@@ -164,6 +183,9 @@ type Doc struct {
 	// sentStart is, per word, the document index of the first word of its
 	// sentence (CoNLL-U); nil when the reader does not keep sentences.
 	sentStart []int32
+	// rare holds the word lists, empty nodes and head DEPS of the few
+	// mentions that have them (Mention.rare indexes it).
+	rare rareTable
 }
 
 // HeadSentence returns the document index of the first word of the

@@ -138,7 +138,7 @@ func checkDocs(t *testing.T, docs []Doc) {
 	for _, d := range docs {
 		for _, m := range d.Mentions {
 			if m.Start > m.End { // a zero mention: empty nodes only
-				require.NotEmpty(t, m.EmptyNodes(), "span [%d, %d]", m.Start, m.End)
+				require.NotEmpty(t, d.EmptyNodes(&m), "span [%d, %d]", m.Start, m.End)
 				require.True(t, m.HasHead && m.Head.Empty())
 				continue
 			}
@@ -147,10 +147,10 @@ func checkDocs(t *testing.T, docs []Doc) {
 				require.Less(t, int(m.End), d.NumTokens)
 			}
 			require.Less(t, int(m.Cluster), len(d.Entities))
-			if m.Words() != nil {
-				require.True(t, slices.IsSorted(m.Words()))
-				require.Equal(t, m.Start, m.Words()[0])
-				require.Equal(t, m.End, m.Words()[len(m.Words())-1])
+			if words := d.Words(&m); words != nil {
+				require.True(t, slices.IsSorted(words))
+				require.Equal(t, m.Start, words[0])
+				require.Equal(t, m.End, words[len(words)-1])
 			}
 		}
 	}

@@ -287,18 +287,23 @@ type interner struct {
 	spanShapes bool // give shapes to documents that are not CoNLL-U too
 }
 
-func (in *interner) id(m *Mention) int64 {
-	hasEmpty := len(m.EmptyNodes()) > 0
-	if m.Words() == nil && (!hasEmpty || (in.wordsOnly && m.End >= m.Start)) {
+// id returns the id of m, a mention of d.
+func (in *interner) id(d *Doc, m *Mention) int64 {
+	r := d.rare.of(m)
+	if r == nil {
+		return packSpan(m.Start, m.End)
+	}
+	hasEmpty := len(r.nodes) > 0
+	if r.words == nil && (!hasEmpty || (in.wordsOnly && m.End >= m.Start)) {
 		return packSpan(m.Start, m.End)
 	}
 	table := &in.words
 	if hasEmpty && !(in.wordsOnly && m.End >= m.Start) {
 		table = &in.nodes
-		in.buf = nodeKey(in.buf[:0], m)
+		in.buf = nodeKey(in.buf[:0], m, r)
 	} else {
 		in.buf = in.buf[:0]
-		for _, w := range m.Words() {
+		for _, w := range r.words {
 			in.buf = binary.LittleEndian.AppendUint32(in.buf, uint32(w))
 		}
 	}
@@ -313,16 +318,16 @@ func (in *interner) id(m *Mention) int64 {
 	return id
 }
 
-// nodeKey appends to buf a key of the set of m's words and empty nodes:
-// equal keys, equal sets. Contiguous words are their count and first word
-// (not their list: the key of a span is short whatever its length), other
-// words their list; the empty nodes follow.
-func nodeKey(buf []byte, m *Mention) []byte {
+// nodeKey appends to buf a key of the set of m's words and empty nodes (r
+// is m's rare part): equal keys, equal sets. Contiguous words are their
+// count and first word (not their list: the key of a span is short whatever
+// its length), other words their list; the empty nodes follow.
+func nodeKey(buf []byte, m *Mention, r *mentionRare) []byte {
 	switch {
-	case m.Words() != nil:
+	case r.words != nil:
 		buf = append(buf, 'l')
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(m.Words())))
-		for _, w := range m.Words() {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(r.words)))
+		for _, w := range r.words {
 			buf = binary.LittleEndian.AppendUint32(buf, uint32(w))
 		}
 	case m.End >= m.Start:
@@ -332,7 +337,7 @@ func nodeKey(buf []byte, m *Mention) []byte {
 	default: // a zero mention: no words
 		buf = append(buf, 'z')
 	}
-	for _, x := range m.EmptyNodes() {
+	for _, x := range r.nodes {
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(x))
 	}
 	return buf
@@ -351,9 +356,9 @@ func shapes(d *Doc, wordsOnly bool) []gocore.Shape {
 	out := make([]gocore.Shape, len(d.Mentions))
 	for i := range d.Mentions {
 		m := &d.Mentions[i]
-		sh := gocore.Shape{Start: m.Start, End: m.End, Words: m.Words(), Head: m.Head, Sentence: d.HeadSentence(m), Deps: m.HeadDeps()}
+		sh := gocore.Shape{Start: m.Start, End: m.End, Words: d.Words(m), Head: m.Head, Sentence: d.HeadSentence(m), Deps: d.HeadDeps(m)}
 		if !wordsOnly {
-			sh.Empty = m.EmptyNodes()
+			sh.Empty = d.EmptyNodes(m)
 		}
 		sh.HasHead = sh.Size() > 0 && (!wordsOnly || !m.Head.Empty())
 		out[i] = sh
@@ -368,7 +373,7 @@ func (in *interner) side(d *Doc) gocore.Side {
 	typed := false
 	for i := range d.Mentions {
 		m := &d.Mentions[i]
-		s.Mentions[i] = in.id(m)
+		s.Mentions[i] = in.id(d, m)
 		s.Clusters[i] = m.Cluster
 		if m.Type != gocore.TypeUnknown {
 			typed = true

@@ -157,11 +157,11 @@ func simpleHead(classes []tokenClass) int {
 // spanHead returns the head word of a contiguous or discontinuous mention by
 // simpleHead, and false when some word has no tag (or classes is nil). A
 // long contiguous mention is read from idx (when not nil) in O(log n).
-func spanHead(m *Mention, classes []tokenClass, scratch []tokenClass, idx *spanIndex) (int32, bool, []tokenClass) {
+func spanHead(m *Mention, words []int32, classes []tokenClass, scratch []tokenClass, idx *spanIndex) (int32, bool, []tokenClass) {
 	if classes == nil {
 		return 0, false, scratch
 	}
-	if idx != nil && m.Words() == nil && m.Start >= 0 && int(m.End) < len(classes) && m.End-m.Start >= longSpan {
+	if idx != nil && words == nil && m.Start >= 0 && int(m.End) < len(classes) && m.End-m.Start >= longSpan {
 		idx.extend(classes)
 		if !idx.tagged(m.Start, m.End) {
 			return 0, false, scratch
@@ -171,9 +171,9 @@ func spanHead(m *Mention, classes []tokenClass, scratch []tokenClass, idx *spanI
 	scratch = scratch[:0]
 	word := func(i int) int32 { return m.Start + int32(i) }
 	n := int(m.End-m.Start) + 1
-	if m.Words() != nil {
-		n = len(m.Words())
-		word = func(i int) int32 { return m.Words()[i] }
+	if words != nil {
+		n = len(words)
+		word = func(i int) int32 { return words[i] }
 	}
 	for i := range n {
 		w := word(i)
@@ -258,20 +258,20 @@ func (a headAttr) value(content []byte) []byte {
 // less for a contiguous mention of longSpan words or more, whose last rule
 // asks idx when it is not nil) plus linear in the spec; nothing is
 // allocated.
-func headWord(m *Mention, minspan bool, spec []byte, deps []int32, idx *depIndex) int32 {
+func headWord(m *Mention, words []int32, minspan bool, spec []byte, deps []int32, idx *depIndex) int32 {
 	n := int(m.End-m.Start) + 1
-	if m.Words() != nil {
-		n = len(m.Words())
+	if words != nil {
+		n = len(words)
 	}
 	at := func(k int) int32 { // k-th word, 0-based
-		if m.Words() != nil {
-			return m.Words()[k]
+		if words != nil {
+			return words[k]
 		}
 		return m.Start + int32(k)
 	}
 	inside := func(w int32) bool {
-		if m.Words() != nil {
-			_, ok := slices.BinarySearch(m.Words(), w)
+		if words != nil {
+			_, ok := slices.BinarySearch(words, w)
 			return ok
 		}
 		return w >= m.Start && w <= m.End
@@ -289,7 +289,7 @@ func headWord(m *Mention, minspan bool, spec []byte, deps []int32, idx *depIndex
 		}
 		return at(first)
 	}
-	if idx != nil && m.Words() == nil && n >= longSpan && m.Start >= 0 && int(m.End) < len(deps) {
+	if idx != nil && words == nil && n >= longSpan && m.Start >= 0 && int(m.End) < len(deps) {
 		idx.extend(deps)
 		return idx.firstOutside(deps, m.Start, m.End)
 	}
@@ -354,12 +354,12 @@ func nextPosition(spec []byte) (k int, rest []byte, ok bool) {
 // (an NE span of a CoNLL-2012 file, a PROPN-headed mention of a CoNLL-U
 // file). scratch is reused for discontinuous mentions and returned. A long
 // contiguous mention is read from idx (when not nil) in O(log n).
-func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass, idx *spanIndex) (gocore.MentionType, []tokenClass) {
+func spanType(m *Mention, words []int32, classes []tokenClass, isNE bool, scratch []tokenClass, idx *spanIndex) (gocore.MentionType, []tokenClass) {
 	if classes == nil {
 		return gocore.TypeUnknown, scratch
 	}
 	var cs []tokenClass
-	if m.Words() == nil {
+	if words == nil {
 		if int(m.End) >= len(classes) || m.Start < 0 {
 			return gocore.TypeUnknown, scratch
 		}
@@ -370,7 +370,7 @@ func spanType(m *Mention, classes []tokenClass, isNE bool, scratch []tokenClass,
 		cs = classes[m.Start : m.End+1]
 	} else {
 		scratch = scratch[:0]
-		for _, w := range m.Words() {
+		for _, w := range words {
 			if int(w) >= len(classes) || w < 0 {
 				return gocore.TypeUnknown, scratch
 			}

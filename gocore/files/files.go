@@ -228,7 +228,7 @@ func locate(e *gocore.Error, key, resp []conll.Doc, respOf []int) {
 func fileFirst(src *conll.Doc, m *conll.Mention) int64 {
 	for i := range src.Mentions {
 		o := &src.Mentions[i]
-		if o.Start == m.Start && o.End == m.End && slices.Equal(o.Words(), m.Words()) {
+		if o.Start == m.Start && o.End == m.End && slices.Equal(src.Words(o), src.Words(m)) {
 			return o.Cluster
 		}
 	}
