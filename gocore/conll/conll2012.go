@@ -287,7 +287,9 @@ func (d *conllDoc) entityNum(v int) (int32, *entState) {
 	d.idBytes = appendDecimal(d.idBytes, v)
 	e := d.endEntity()
 	if v >= len(d.byNum) {
-		d.byNum = append(d.byNum, make([]entState, v+1-len(d.byNum))...)
+		// At least doubled (see roomFor1), at most to the bound of the
+		// values looked up here.
+		d.byNum = regrow(d.byNum, min(max(v+1, 2*len(d.byNum), 16), d.numLimit))
 		d.byNum = d.byNum[:cap(d.byNum)]
 	}
 	d.byNum[v].index = e + 1
@@ -303,8 +305,8 @@ func (d *conllDoc) newEntity(id []byte) int32 {
 // endEntity allocates the next entity index, whose id ends d.idBytes.
 func (d *conllDoc) endEntity() int32 {
 	e := int32(len(d.idEnds))
-	d.idEnds = append(d.idEnds, int32(len(d.idBytes)))
-	d.ents = append(d.ents, entState{})
+	d.idEnds = append(roomFor1(d.idEnds), int32(len(d.idBytes)))
+	d.ents = append(roomFor1(d.ents), entState{})
 	return e
 }
 

@@ -51,7 +51,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -334,15 +333,39 @@ func (l *lines) next() (line []byte, problem string, ok bool) {
 
 // roomFor1 returns s with room for one more element: when s is full its
 // capacity at least doubles. append grows a large slice by about 1.25x,
-// which for the readers' per-word and per-mention arrays (millions of
-// elements in one document) allocates about five times the final array and
-// copies it four times over; doubling allocates twice and copies it once.
+// which for the readers' per-word, per-entity and per-mention arrays
+// (millions of elements in one document) allocates about five times the
+// final array and copies it four times over; doubling allocates twice and
+// copies it once.
 func roomFor1[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}
-	return slices.Grow(s, max(len(s), 16))
+	return regrow(s, max(2*cap(s), 16))
 }
+
+// regrow returns a copy of s with capacity c (>= len(s)), the rest zero.
+// The copy is made in pieces, each a call that can stop: the collector
+// stops a goroutine to scan its stack at a function's entry or at an
+// instruction where that is safe, never inside a runtime copy, and one copy
+// of tens of MB (its page faults included) held each collection's stack
+// scan for milliseconds while the collector spun and signalled the reading
+// thread again and again (7,500 signals a run on the 1M-mention document,
+// most of them landing in such copies; perf).
+func regrow[T any](s []T, c int) []T {
+	out := make([]T, len(s), c)
+	const piece = 1 << 12 // elements
+	for i := 0; i < len(s); i += piece {
+		copyPiece(out[i:min(i+piece, len(s))], s[i:])
+	}
+	return out
+}
+
+// copyPiece is copy in a call of its own, whose entry the collector can
+// stop at (see regrow).
+//
+//go:noinline
+func copyPiece[T any](dst, src []T) { copy(dst, src) }
 
 // isBlank reports whether b holds only white space (Perl's \s).
 func isBlank(b []byte) bool {
