@@ -1,6 +1,9 @@
 package gocore
 
-import "github.com/corefscore/corefscore/gocore/internal/exactsum"
+import (
+	"github.com/corefscore/corefscore/gocore/internal/exactsum"
+	"github.com/corefscore/corefscore/gocore/internal/pages"
+)
 
 // mentionCounts scores mention detection by exact identity:
 //
@@ -195,7 +198,7 @@ const smallClusters = 64
 func splitSmall[T int32 | float64](small []T, nk, nr int) ([]T, []T) {
 	buf := small
 	if nk+nr > len(small) {
-		buf = make([]T, nk+nr)
+		buf = pages.Make[T](nk + nr) // counted into (+=): see package pages
 	}
 	return buf[:nk:nk], buf[nk : nk+nr : nk+nr]
 }

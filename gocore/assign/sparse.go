@@ -1,6 +1,10 @@
 package assign
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/corefscore/corefscore/gocore/internal/pages"
+)
 
 // sparseSolver is the state of the sparse shortest-augmenting-path solver:
 // the graph in compressed rows, the matching, the column potentials and the
@@ -60,7 +64,7 @@ type sparseSolver struct {
 // return them, reusing buf's array when it is large enough.
 func grow[T any](buf []T, n int) []T {
 	if buf == nil || cap(buf) < n {
-		return make([]T, n)
+		return pages.Make[T](n) // read before written (marks, counts): see package pages
 	}
 	buf = buf[:n]
 	clear(buf)

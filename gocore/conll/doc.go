@@ -57,6 +57,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/corefscore/corefscore/gocore"
+	"github.com/corefscore/corefscore/gocore/internal/pages"
 	"github.com/pkg/errors"
 )
 
@@ -352,8 +353,11 @@ func roomFor1[T any](s []T) []T {
 // scan for milliseconds while the collector spun and signalled the reading
 // thread again and again (7,500 signals a run on the 1M-mention document,
 // most of them landing in such copies; perf).
+//
+// Its pages are written first (package pages): byNum, for one, is read
+// before it is written.
 func regrow[T any](s []T, c int) []T {
-	out := make([]T, len(s), c)
+	out := pages.Make[T](c)[:len(s)]
 	const piece = 1 << 12 // elements
 	for i := 0; i < len(s); i += piece {
 		copyPiece(out[i:min(i+piece, len(s))], s[i:])
