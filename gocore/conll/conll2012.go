@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/corefscore/corefscore/gocore"
+	"github.com/corefscore/corefscore/gocore/internal/pages"
 	"github.com/pkg/errors"
 )
 
@@ -288,8 +289,10 @@ func (d *conllDoc) entityNum(v int) (int32, *entState) {
 	e := d.endEntity()
 	if v >= len(d.byNum) {
 		// At least doubled (see roomFor1), at most to the bound of the
-		// values looked up here.
-		d.byNum = regrow(d.byNum, min(max(v+1, 2*len(d.byNum), 16), d.numLimit))
+		// values looked up here; its pages written first, as it is read
+		// before it is written (package pages).
+		c := min(max(v+1, 2*len(d.byNum), 16), d.numLimit)
+		d.byNum = fillFrom(pages.Make[entState](c)[:len(d.byNum)], d.byNum)
 		d.byNum = d.byNum[:cap(d.byNum)]
 	}
 	d.byNum[v].index = e + 1

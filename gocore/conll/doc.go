@@ -57,7 +57,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/corefscore/corefscore/gocore"
-	"github.com/corefscore/corefscore/gocore/internal/pages"
 	"github.com/pkg/errors"
 )
 
@@ -345,7 +344,11 @@ func roomFor1[T any](s []T) []T {
 	return regrow(s, max(2*cap(s), 16))
 }
 
-// regrow returns a copy of s with capacity c (>= len(s)), the rest zero.
+// regrow returns a copy of s with capacity c (>= len(s)), the rest zero
+// (see fillFrom).
+func regrow[T any](s []T, c int) []T { return fillFrom(make([]T, len(s), c), s) }
+
+// fillFrom copies src into dst, as long, and returns dst.
 // The copy is made in pieces, each a call that can stop: the collector
 // stops a goroutine to scan its stack at a function's entry or at an
 // instruction where that is safe, never inside a runtime copy, and one copy
@@ -353,16 +356,12 @@ func roomFor1[T any](s []T) []T {
 // scan for milliseconds while the collector spun and signalled the reading
 // thread again and again (7,500 signals a run on the 1M-mention document,
 // most of them landing in such copies; perf).
-//
-// Its pages are written first (package pages): byNum, for one, is read
-// before it is written.
-func regrow[T any](s []T, c int) []T {
-	out := pages.Make[T](c)[:len(s)]
+func fillFrom[T any](dst, src []T) []T {
 	const piece = 1 << 12 // elements
-	for i := 0; i < len(s); i += piece {
-		copyPiece(out[i:min(i+piece, len(s))], s[i:])
+	for i := 0; i < len(src); i += piece {
+		copyPiece(dst[i:min(i+piece, len(src))], src[i:])
 	}
-	return out
+	return dst
 }
 
 // copyPiece is copy in a call of its own, whose entry the collector can
