@@ -26,3 +26,23 @@ func TestForEach(t *testing.T) {
 		})
 	})
 }
+
+// TestPairLargeDocumentSides checks that a document large enough to have its
+// two sides converted concurrently (sidesApart) gets each side's own
+// mentions and clusters, as one interner converts them one after the other.
+func TestPairLargeDocumentSides(t *testing.T) {
+	doc := func(shift int32) Doc {
+		d := Doc{Name: "big", NumTokens: 1 << 20, Entities: []string{"0", "1", "2"}}
+		for i := range int32(sidesApart/2 + 1) {
+			d.Mentions = append(d.Mentions, Mention{Start: 2*i + shift, End: 2*i + shift + 1, Cluster: int64(i % 3)})
+		}
+		return d
+	}
+	key, resp := []Doc{doc(0)}, []Doc{doc(1)}
+	docs, _, err := Pair(key, resp)
+	require.NoError(t, err)
+	var in interner
+	assert.Equal(t, in.side(&key[0]), docs[0].Key)
+	assert.Equal(t, in.side(&resp[0]), docs[0].Response)
+	assert.NotEqual(t, docs[0].Key.Mentions, docs[0].Response.Mentions)
+}
