@@ -2,6 +2,7 @@ package conll
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing/iotest"
 
 	"github.com/corefscore/corefscore/gocore"
+	"github.com/corefscore/corefscore/gocore/internal/randconll"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -406,4 +408,90 @@ func TestAppendDecimal(t *testing.T) {
 	for _, v := range []int{0, 7, 10, 99, 100, 228_425, 1<<28 - 1} {
 		require.Equal(t, "x"+strconv.Itoa(v), string(appendDecimal([]byte("x"), v)))
 	}
+}
+
+// TestNarrowLines checks that the road of short lines without a POS column
+// (feedNarrow) reads what feedLines reads without it, with types and
+// without, whole and streamed: on generated document pairs and on a file of
+// such lines mixed with every line that ends the road (a "#" in a token,
+// blank and empty lines, trailing tabs, spaces instead of tabs, a line of
+// 64 bytes or more, carriage returns, a POS column appearing, an error).
+func TestNarrowLines(t *testing.T) {
+	if !haveLineMasks {
+		t.Skip("no lineMasks on this architecture: feedNarrow is never taken")
+	}
+	read := func(data []byte, narrow, types bool) ([]Doc, error) {
+		defer func(was bool) { narrowLines = was }(narrowLines)
+		narrowLines = narrow
+		if types {
+			return parseCoNLL2012(data, "f.conll", nil)
+		}
+		return readCoNLL2012Chunked(bytes.NewReader(data), "f.conll", 1<<10, false)
+	}
+	check := func(t *testing.T, data []byte) {
+		want, wantErr := read(data, false, true)
+		got, err := read(data, true, true)
+		if wantErr != nil {
+			require.Error(t, err)
+			require.Equal(t, wantErr.Error(), err.Error())
+		} else {
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		}
+		streamed, streamErr := func() ([]Doc, error) {
+			defer func(was bool) { narrowLines = was }(narrowLines)
+			narrowLines = true
+			return readCoNLL2012Chunked(iotest.HalfReader(bytes.NewReader(data)), "f.conll", 1<<10, true)
+		}()
+		if wantErr != nil {
+			require.Equal(t, wantErr.Error(), streamErr.Error())
+		} else {
+			require.Equal(t, want, streamed)
+		}
+		untyped, untypedErr := read(data, true, false)
+		requireSameUntyped(t, want, wantErr, untyped, untypedErr)
+	}
+	t.Run("generated", func(t *testing.T) {
+		for seed := range uint64(100) {
+			p := randconll.Generate(seed)
+			check(t, p.Key)
+			check(t, p.Response)
+		}
+	})
+	var b strings.Builder
+	b.WriteString("#begin document (mixed); part 000\n")
+	odd := []string{
+		"d\t0\t0\t#\t(7)", "", " \t ", "d\t0\t0\tw\t(8)\t\t", "d 0 0 w (9)", "d\t0\t0\tw\t-\r",
+		"d\t0\t0\tw\t(10)|(11)\r", "d\t0\t0\tavery-long-word-that-makes-this-line-longer-than-sixty-four-bytes\t(12)",
+		"d\t0\t0\tw\t-\t-\t-\t-", "\t\t",
+	}
+	for i := range 3000 {
+		fmt.Fprintf(&b, "d\t0\t%d\tw%d\t", i, i)
+		switch i % 7 {
+		case 0:
+			fmt.Fprintf(&b, "(%d)\n", i%50)
+		case 1:
+			fmt.Fprintf(&b, "(%d\n", 100+i)
+		case 2:
+			fmt.Fprintf(&b, "%d)\n", 100+i-1)
+		default:
+			b.WriteString("-\n")
+		}
+		if i%11 == 3 {
+			b.WriteString(odd[(i/11)%len(odd)] + "\n")
+		}
+		if i == 2500 { // a POS column from here on: the road ends for good
+			b.WriteString("d\t0\t0\tw\tNN\t*\t-\t-\t-\t*\t*\t(13)\n")
+		}
+	}
+	b.WriteString("#end document\n")
+	mixed := b.String()
+	t.Run("mixed", func(t *testing.T) { check(t, []byte(mixed)) })
+	t.Run("error inside the road", func(t *testing.T) {
+		at := strings.Index(mixed, "w1500\t")
+		bad := mixed[:at] + "w1500\t999)\n" + mixed[strings.IndexByte(mixed[at:], '\n')+at+1:]
+		_, err := read([]byte(bad), true, true)
+		require.ErrorContains(t, err, "no opening bracket")
+		check(t, []byte(bad))
+	})
 }
