@@ -4,4 +4,4 @@
 in pyproject.toml), so a release changes this line and CHANGELOG.md only.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
